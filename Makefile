@@ -1,0 +1,43 @@
+# Entry points for people and CI. Every target installs what is missing first.
+BUILD_DIR ?= build
+ASAN_DIR ?= build-asan
+JOBS ?= $(shell nproc)
+
+.PHONY: all deps build test test-asan demo bench format lint clean
+
+all: build
+
+deps:
+	@bash scripts/install-deps.sh
+
+$(BUILD_DIR)/build.ninja:
+	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
+
+build: deps $(BUILD_DIR)/build.ninja
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+test: build
+	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
+
+$(ASAN_DIR)/build.ninja:
+	cmake -S . -B $(ASAN_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DRALPH_SANITIZE=ON -DRALPH_BUILD_BENCHMARKS=OFF
+
+test-asan: deps $(ASAN_DIR)/build.ninja
+	cmake --build $(ASAN_DIR) -j $(JOBS)
+	ctest --test-dir $(ASAN_DIR) --output-on-failure -j $(JOBS)
+
+demo: build
+	$(BUILD_DIR)/ralph demo
+
+bench: build
+	$(BUILD_DIR)/bench/ralph_bench
+
+format:
+	clang-format -i $$(git ls-files '*.cpp' '*.h')
+
+lint: $(BUILD_DIR)/build.ninja
+	clang-format --dry-run -Werror $$(git ls-files '*.cpp' '*.h')
+	clang-tidy -p $(BUILD_DIR) --quiet $$(git ls-files 'src/*.cpp')
+
+clean:
+	rm -rf $(BUILD_DIR) $(ASAN_DIR)

@@ -1,0 +1,40 @@
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "ralph/core/cancel.h"
+#include "ralph/core/tool_spec.h"
+
+namespace ralph::tools {
+
+// What a tool call produced. Failures are results too (`is_error`), so they go back to the
+// model instead of stopping the run.
+struct ToolResult {
+  std::string content;
+  bool is_error = false;
+  std::optional<int> exit_code; // for process-backed tools: the child's exit status
+  bool timed_out = false;
+  bool truncated = false;
+  std::chrono::milliseconds duration{0};
+};
+
+// Per-call context handed to every tool.
+struct ToolContext {
+  std::filesystem::path workspace; // absolute, canonical; file tools never leave it
+  CancelToken cancel;
+};
+
+// One tool the model can call. Implementations validate their own arguments (raw JSON text
+// from the model, possibly malformed) and report misuse as an error result.
+class Tool {
+public:
+  virtual ~Tool() = default;
+  virtual const ToolSpec& spec() const = 0;
+  virtual ToolResult run(std::string_view arguments_json, const ToolContext& context) = 0;
+};
+
+} // namespace ralph::tools

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs the Debian packages ralph needs to build and test. Idempotent: does nothing when
+# every package is already present. Uses sudo when not run as root.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config git
+  libcurl4-openssl-dev libcpp-httplib-dev nlohmann-json3-dev libcli11-dev
+  libtomlplusplus-dev libfmt-dev libexpected-dev libsqlite3-dev liblua5.4-dev
+  libre2-dev libedit-dev libgtest-dev libgmock-dev libbenchmark-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$'; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+  sudo=(sudo)
+fi
+
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
