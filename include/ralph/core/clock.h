@@ -1,0 +1,27 @@
+#pragma once
+
+#include <chrono>
+
+#include "ralph/core/cancel.h"
+
+namespace ralph {
+
+// Time as the runtime sees it. Injected so tests can run backoff and budgets without waiting.
+class Clock {
+public:
+  using time_point = std::chrono::steady_clock::time_point;
+
+  virtual ~Clock() = default;
+  virtual time_point now() const = 0;
+  // Waits `duration` or until `cancel` fires; returns false when cancelled.
+  virtual bool sleep_for(std::chrono::milliseconds duration, const CancelToken& cancel) = 0;
+};
+
+// The real clock. `sleep_for` wakes within a few milliseconds of a cancel.
+class SystemClock final : public Clock {
+public:
+  time_point now() const override { return std::chrono::steady_clock::now(); }
+  bool sleep_for(std::chrono::milliseconds duration, const CancelToken& cancel) override;
+};
+
+} // namespace ralph
