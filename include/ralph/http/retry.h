@@ -1,0 +1,44 @@
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <optional>
+
+#include "ralph/core/clock.h"
+#include "ralph/http/transport.h"
+
+namespace ralph::http {
+
+// Exponential backoff with jitter, as the official SDKs do it.
+struct RetryPolicy {
+  int max_attempts = 3; // total tries, the first included
+  std::chrono::milliseconds base_delay{500};
+  std::chrono::milliseconds max_delay{8000};
+  // A server hint (retry-after, retry-after-ms) is honoured up to this; a larger hint ends retrying.
+  std::chrono::milliseconds max_retry_after{60'000};
+};
+
+// 408, 409, 429 and every 5xx (529 included).
+bool is_retryable_status(int status);
+
+// The server's wait hint: `retry-after-ms`, else `retry-after` as seconds (fractions allowed) or an
+// HTTP-date. nullopt when absent or unparsable.
+std::optional<std::chrono::milliseconds> retry_after(const Response& response);
+
+struct RetryHooks {
+  // Return true to refuse retrying a response the status alone would retry (e.g. 429
+  // insufficient_quota).
+  std::function<bool(const Response&)> non_retryable;
+  // Told before each wait: the error that caused it, the attempt that failed (1-based), the delay.
+  std::function<void(const Error&, int, std::chrono::milliseconds)> on_retry;
+};
+
+// Sends `request`, retrying transport errors marked retryable and retryable statuses (or as the
+// `x-should-retry` header says). A request whose body already reached `sink` is never retried.
+// Waits go through `clock`, so cancellation interrupts them. When retries run out, returns the
+// last response (status >= 400) or the last transport error.
+Result<Response> send_with_retry(Transport& transport, const Request& request, const BodySink& sink,
+                                 const CancelToken& cancel, const RetryPolicy& policy, Clock& clock,
+                                 const RetryHooks& hooks = {});
+
+} // namespace ralph::http
