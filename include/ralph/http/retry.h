@@ -1,11 +1,11 @@
 #pragma once
 
+#include "ralph/core/clock.h"
+#include "ralph/http/transport.h"
+
 #include <chrono>
 #include <functional>
 #include <optional>
-
-#include "ralph/core/clock.h"
-#include "ralph/http/transport.h"
 
 namespace ralph::http {
 
@@ -14,7 +14,8 @@ struct RetryPolicy {
   int max_attempts = 3; // total tries, the first included
   std::chrono::milliseconds base_delay{500};
   std::chrono::milliseconds max_delay{8000};
-  // A server hint (retry-after, retry-after-ms) is honoured up to this; a larger hint ends retrying.
+  // A server hint (retry-after, retry-after-ms) is honoured up to this; a larger hint ends
+  // retrying.
   std::chrono::milliseconds max_retry_after{60'000};
 };
 
@@ -24,6 +25,13 @@ bool is_retryable_status(int status);
 // The server's wait hint: `retry-after-ms`, else `retry-after` as seconds (fractions allowed) or an
 // HTTP-date. nullopt when absent or unparsable.
 std::optional<std::chrono::milliseconds> retry_after(const Response& response);
+// The same, with the wall-clock time an HTTP-date is measured against (for tests).
+std::optional<std::chrono::milliseconds> retry_after(const Response& response,
+                                                     std::chrono::system_clock::time_point now);
+
+// The decision for one response, ignoring attempts left: `x-should-retry: true|false` when
+// present on a status >= 400, else is_retryable_status.
+bool should_retry(const Response& response);
 
 struct RetryHooks {
   // Return true to refuse retrying a response the status alone would retry (e.g. 429
@@ -34,9 +42,12 @@ struct RetryHooks {
 };
 
 // Sends `request`, retrying transport errors marked retryable and retryable statuses (or as the
-// `x-should-retry` header says). A request whose body already reached `sink` is never retried.
-// Waits go through `clock`, so cancellation interrupts them. When retries run out, returns the
-// last response (status >= 400) or the last transport error.
+// `x-should-retry` header says; `hooks.non_retryable` vetoes either). A request whose body
+// already reached `sink` is never retried. The wait is the server's hint when 0 < hint <=
+// policy.max_retry_after; a larger hint stops retrying (the response is returned as is);
+// otherwise base_delay * 2^(attempt-1), capped at max_delay, times a random factor in (0.75, 1].
+// Waits go through `clock`; a cancel during one returns ErrorKind::cancelled. When retries run
+// out, returns the last response (status >= 400) or the last transport error.
 Result<Response> send_with_retry(Transport& transport, const Request& request, const BodySink& sink,
                                  const CancelToken& cancel, const RetryPolicy& policy, Clock& clock,
                                  const RetryHooks& hooks = {});

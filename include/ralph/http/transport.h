@@ -1,14 +1,14 @@
 #pragma once
 
+#include "ralph/core/cancel.h"
+#include "ralph/core/error.h"
+
 #include <chrono>
 #include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include "ralph/core/cancel.h"
-#include "ralph/core/error.h"
 
 namespace ralph::http {
 
