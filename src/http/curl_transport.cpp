@@ -148,21 +148,27 @@ void apply_upper_case_http_proxy(CURL* easy, std::string_view url) {
 
 Result<SlistPtr> configure(CURL* easy, const Request& request, Transfer& transfer,
                            char* error_buffer) {
-  curl_slist* raw = nullptr;
+  // curl_slist_append returns the list's head, which is the pointer already owned after the
+  // first append: release before re-owning so the list is never freed under us.
   SlistPtr headers;
+  const auto append = [&headers](const std::string& line) {
+    curl_slist* head = curl_slist_append(headers.get(), line.c_str());
+    if (head == nullptr) {
+      return false;
+    }
+    (void)headers.release();
+    headers.reset(head);
+    return true;
+  };
   for (const auto& [name, value] : request.headers) {
-    raw = curl_slist_append(raw, fmt::format("{}: {}", name, value).c_str());
-    if (raw == nullptr) {
+    if (!append(fmt::format("{}: {}", name, value))) {
       return fail(ErrorKind::internal, "out of memory building request headers");
     }
-    headers.reset(raw);
   }
   // Without this libcurl waits up to a second for "100 Continue" before sending large bodies.
-  raw = curl_slist_append(raw, "Expect:");
-  if (raw == nullptr) {
+  if (!append("Expect:")) {
     return fail(ErrorKind::internal, "out of memory building request headers");
   }
-  headers.reset(raw);
 
   curl_easy_setopt(easy, CURLOPT_URL, request.url.c_str());
   curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
