@@ -87,6 +87,16 @@ protected:
                                          return false;
                                        });
     });
+    // No Content-Length and no chunking: the body ends when the server closes the connection.
+    server.Get("/close-delimited", [](const httplib::Request&, httplib::Response& res) {
+      res.set_content_provider("text/event-stream", [](size_t offset, httplib::DataSink& sink) {
+        if (offset > 0) {
+          sink.done();
+          return true;
+        }
+        return sink.write("data: x\n\n", 9);
+      });
+    });
     server.Get("/big", [](const httplib::Request&, httplib::Response& res) {
       res.set_content(std::string(200'000, 'z'), "text/plain");
     });
@@ -151,6 +161,14 @@ TEST_F(CurlTransportTest, StreamsChunkedBodyToSink) {
   EXPECT_EQ(received, "piece-0\npiece-1\npiece-2\npiece-3\npiece-4\n");
   EXPECT_GE(chunks, 1);
   EXPECT_TRUE(response->body.empty());
+}
+
+TEST_F(CurlTransportTest, StreamsConnectionCloseDelimitedBody) {
+  std::string received;
+  auto response = m_transport.send(get("/close-delimited"), collect_into(received), m_cancel);
+  ASSERT_TRUE(response) << response.error().message;
+  EXPECT_EQ(response->header("transfer-encoding"), "");
+  EXPECT_EQ(received, "data: x\n\n");
 }
 
 TEST_F(CurlTransportTest, CollectsNon2xxBodyInsteadOfStreaming) {
