@@ -7,45 +7,72 @@ namespace ralph {
 
 const char* to_string(ErrorKind kind) {
   switch (kind) {
-  case ErrorKind::usage: return "usage";
-  case ErrorKind::config: return "config";
-  case ErrorKind::io: return "io";
-  case ErrorKind::network: return "network";
-  case ErrorKind::timeout: return "timeout";
-  case ErrorKind::provider: return "provider";
-  case ErrorKind::parse: return "parse";
-  case ErrorKind::tool: return "tool";
-  case ErrorKind::subprocess: return "subprocess";
-  case ErrorKind::store: return "store";
-  case ErrorKind::cancelled: return "cancelled";
-  case ErrorKind::internal: return "internal";
+  case ErrorKind::usage:
+    return "usage";
+  case ErrorKind::config:
+    return "config";
+  case ErrorKind::io:
+    return "io";
+  case ErrorKind::network:
+    return "network";
+  case ErrorKind::timeout:
+    return "timeout";
+  case ErrorKind::provider:
+    return "provider";
+  case ErrorKind::parse:
+    return "parse";
+  case ErrorKind::tool:
+    return "tool";
+  case ErrorKind::subprocess:
+    return "subprocess";
+  case ErrorKind::store:
+    return "store";
+  case ErrorKind::cancelled:
+    return "cancelled";
+  case ErrorKind::internal:
+    return "internal";
   }
   return "internal";
 }
 
 const char* to_string(Role role) {
   switch (role) {
-  case Role::system: return "system";
-  case Role::user: return "user";
-  case Role::assistant: return "assistant";
-  case Role::tool: return "tool";
+  case Role::system:
+    return "system";
+  case Role::user:
+    return "user";
+  case Role::assistant:
+    return "assistant";
+  case Role::tool:
+    return "tool";
   }
   return "user";
 }
 
 const char* to_string(EventType type) {
   switch (type) {
-  case EventType::run_started: return "run_started";
-  case EventType::model_started: return "model_started";
-  case EventType::text_delta: return "text_delta";
-  case EventType::thinking_delta: return "thinking_delta";
-  case EventType::model_finished: return "model_finished";
-  case EventType::tool_started: return "tool_started";
-  case EventType::tool_finished: return "tool_finished";
-  case EventType::retry: return "retry";
-  case EventType::warning: return "warning";
-  case EventType::agent_finished: return "agent_finished";
-  case EventType::error: return "error";
+  case EventType::run_started:
+    return "run_started";
+  case EventType::model_started:
+    return "model_started";
+  case EventType::text_delta:
+    return "text_delta";
+  case EventType::thinking_delta:
+    return "thinking_delta";
+  case EventType::model_finished:
+    return "model_finished";
+  case EventType::tool_started:
+    return "tool_started";
+  case EventType::tool_finished:
+    return "tool_finished";
+  case EventType::retry:
+    return "retry";
+  case EventType::warning:
+    return "warning";
+  case EventType::agent_finished:
+    return "agent_finished";
+  case EventType::error:
+    return "error";
   }
   return "warning";
 }

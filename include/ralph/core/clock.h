@@ -1,8 +1,8 @@
 #pragma once
 
-#include <chrono>
-
 #include "ralph/core/cancel.h"
+
+#include <chrono>
 
 namespace ralph {
 

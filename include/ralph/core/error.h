@@ -1,10 +1,10 @@
 #pragma once
 
+#include <tl/expected.hpp>
+
 #include <chrono>
 #include <string>
 #include <utility>
-
-#include <tl/expected.hpp>
 
 namespace ralph {
 
@@ -40,8 +40,7 @@ struct Error {
   int column = 0;
 };
 
-template <typename T>
-using Result = tl::expected<T, Error>;
+template <typename T> using Result = tl::expected<T, Error>;
 
 inline tl::unexpected<Error> fail(ErrorKind kind, std::string message) {
   Error e;
@@ -50,7 +49,9 @@ inline tl::unexpected<Error> fail(ErrorKind kind, std::string message) {
   return tl::unexpected<Error>(std::move(e));
 }
 
-inline tl::unexpected<Error> fail(Error e) { return tl::unexpected<Error>(std::move(e)); }
+inline tl::unexpected<Error> fail(Error e) {
+  return tl::unexpected<Error>(std::move(e));
+}
 
 // Short stable name of an error kind, used in events and JSON output.
 const char* to_string(ErrorKind kind);

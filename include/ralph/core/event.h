@@ -1,9 +1,9 @@
 #pragma once
 
+#include "ralph/core/message.h"
+
 #include <cstdint>
 #include <string>
-
-#include "ralph/core/message.h"
 
 namespace ralph {
 

@@ -1,0 +1,26 @@
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace ralph {
+
+// The longest prefix of `text` no longer than `max_bytes` that does not end inside a UTF-8
+// sequence.
+std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes);
+
+// The longest suffix of `text` no longer than `max_bytes` that does not start inside a UTF-8
+// sequence.
+std::string_view utf8_suffix(std::string_view text, std::size_t max_bytes);
+
+// `text` unchanged when it fits in `max_bytes`; otherwise its head and tail (each about half the
+// budget, cut on UTF-8 boundaries) joined by a line saying how many bytes were left out. The
+// result may exceed `max_bytes` by the length of that line.
+std::string keep_head_and_tail(std::string_view text, std::size_t max_bytes);
+
+// Replaces bytes that are not valid UTF-8 with U+FFFD, so text from tools and files can go into
+// JSON requests.
+std::string to_valid_utf8(std::string_view text);
+
+} // namespace ralph

@@ -1,0 +1,98 @@
+#include "ralph/core/text.h"
+
+#include <fmt/format.h>
+
+namespace ralph {
+namespace {
+
+bool is_continuation(char c) {
+  return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
+}
+
+// Length of the valid UTF-8 sequence starting at `text[0]`, or 0 when it is not valid
+// (overlong forms, surrogates and code points above U+10FFFF included).
+std::size_t sequence_length(std::string_view text) {
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+  const unsigned char lead = byte(0);
+  if (lead < 0x80) {
+    return 1;
+  }
+  std::size_t length = 0;
+  unsigned char low = 0x80;
+  unsigned char high = 0xBF;
+  if (lead >= 0xC2 && lead <= 0xDF) {
+    length = 2;
+  } else if (lead >= 0xE0 && lead <= 0xEF) {
+    length = 3;
+    low = lead == 0xE0 ? 0xA0 : 0x80;
+    high = lead == 0xED ? 0x9F : 0xBF;
+  } else if (lead >= 0xF0 && lead <= 0xF4) {
+    length = 4;
+    low = lead == 0xF0 ? 0x90 : 0x80;
+    high = lead == 0xF4 ? 0x8F : 0xBF;
+  } else {
+    return 0;
+  }
+  if (text.size() < length || byte(1) < low || byte(1) > high) {
+    return 0;
+  }
+  for (std::size_t i = 2; i < length; ++i) {
+    if (!is_continuation(text[i])) {
+      return 0;
+    }
+  }
+  return length;
+}
+
+} // namespace
+
+std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) {
+    return text;
+  }
+  std::size_t end = max_bytes;
+  while (end > 0 && is_continuation(text[end])) {
+    --end;
+  }
+  return text.substr(0, end);
+}
+
+std::string_view utf8_suffix(std::string_view text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) {
+    return text;
+  }
+  std::size_t start = text.size() - max_bytes;
+  while (start < text.size() && is_continuation(text[start])) {
+    ++start;
+  }
+  return text.substr(start);
+}
+
+std::string keep_head_and_tail(std::string_view text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) {
+    return std::string(text);
+  }
+  const std::string_view head = utf8_prefix(text, max_bytes / 2);
+  const std::string_view tail = utf8_suffix(text, max_bytes - head.size());
+  return fmt::format("{}\n[... {} bytes omitted ...]\n{}", head,
+                     text.size() - head.size() - tail.size(), tail);
+}
+
+std::string to_valid_utf8(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const std::size_t length = sequence_length(text.substr(i));
+    if (length == 0) {
+      out += "\xEF\xBF\xBD";
+      ++i;
+      continue;
+    }
+    out.append(text.substr(i, length));
+    i += length;
+  }
+  return out;
+}
+
+} // namespace ralph

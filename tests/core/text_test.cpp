@@ -1,0 +1,54 @@
+#include "ralph/core/text.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace ralph {
+namespace {
+
+const std::string k_euro = "\xE2\x82\xAC"; // 3 bytes
+
+TEST(Utf8Prefix, NeverEndsInsideASequence) {
+  const std::string text = "ab" + k_euro + "cd";
+  EXPECT_EQ(utf8_prefix(text, 2), "ab");
+  EXPECT_EQ(utf8_prefix(text, 3), "ab");
+  EXPECT_EQ(utf8_prefix(text, 4), "ab");
+  EXPECT_EQ(utf8_prefix(text, 5), "ab" + k_euro);
+  EXPECT_EQ(utf8_prefix(text, 100), text);
+}
+
+TEST(Utf8Suffix, NeverStartsInsideASequence) {
+  const std::string text = "ab" + k_euro + "cd";
+  EXPECT_EQ(utf8_suffix(text, 2), "cd");
+  EXPECT_EQ(utf8_suffix(text, 4), "cd");
+  EXPECT_EQ(utf8_suffix(text, 5), k_euro + "cd");
+}
+
+TEST(KeepHeadAndTail, LeavesShortTextAlone) {
+  EXPECT_EQ(keep_head_and_tail("hello", 5), "hello");
+}
+
+TEST(KeepHeadAndTail, KeepsBothEndsAndCountsWhatWasLeftOut) {
+  const std::string text = std::string(100, 'a') + std::string(100, 'b');
+  const std::string out = keep_head_and_tail(text, 20);
+  EXPECT_EQ(out.substr(0, 10), std::string(10, 'a'));
+  EXPECT_EQ(out.substr(out.size() - 10), std::string(10, 'b'));
+  EXPECT_NE(out.find("[... 180 bytes omitted ...]"), std::string::npos);
+}
+
+TEST(ToValidUtf8, KeepsValidTextAndReplacesInvalidBytes) {
+  EXPECT_EQ(to_valid_utf8("plain " + k_euro), "plain " + k_euro);
+  EXPECT_EQ(to_valid_utf8("a\xFF"
+                          "b"),
+            "a\xEF\xBF\xBD"
+            "b");
+  // A truncated sequence, an overlong encoding and a UTF-16 surrogate are all invalid.
+  EXPECT_EQ(to_valid_utf8("\xE2\x82"), "\xEF\xBF\xBD\xEF\xBF\xBD");
+  EXPECT_EQ(to_valid_utf8("\xC0\xAF"), "\xEF\xBF\xBD\xEF\xBF\xBD");
+  EXPECT_EQ(to_valid_utf8("\xED\xA0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");
+  EXPECT_EQ(to_valid_utf8("\xF0\x9F\x98\x80"), "\xF0\x9F\x98\x80");
+}
+
+} // namespace
+} // namespace ralph
