@@ -1,0 +1,44 @@
+#pragma once
+
+// The table of configuration keys shared by the TOML, environment and flag front ends.
+
+#include "ralph/core/config.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace ralph::config_detail {
+
+enum class ValueKind { boolean, integer, number, string };
+
+using Value = std::variant<bool, std::int64_t, double, std::string>;
+
+struct Key {
+  std::string_view path; // "agent.max_steps"
+  ValueKind kind = ValueKind::string;
+  double min = 0; // inclusive bounds for integers and numbers
+  double max = 0;
+  std::function<void(Config&, const Value&)> set; // called with a value of `kind`, in range
+};
+
+const std::vector<Key>& keys();
+const Key* find_key(std::string_view path);
+
+// "an integer from 1 to 100000", "true or false", ...
+std::string expected(const Key& key);
+
+// Checks kind and range, then sets. Integers are accepted where numbers are expected. On
+// failure returns the reason ("expected ..., got ...").
+std::optional<std::string> assign(Config& config, const Key& key, const Value& value);
+
+// Parses `text` as the key's kind (environment variables and flags are text).
+std::optional<Value> parse_text(const Key& key, std::string_view text);
+
+// The known key closest to `path`, for "did you mean" hints; empty when none is close.
+std::string closest_key(std::string_view path);
+
+} // namespace ralph::config_detail

@@ -1,0 +1,172 @@
+#include "support/temp_dir.h"
+
+#include "ralph/core/config.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+namespace ralph {
+namespace {
+
+using ::testing::HasSubstr;
+
+TEST(ConfigToml, SetsNestedKeys) {
+  Config config;
+  const auto applied = apply_config_toml(config, R"(
+model = "anthropic/claude-sonnet-4-5"
+[agent]
+max_steps = 7
+temperature = 0      # an integer where a number is expected is fine
+stream = false
+[tools]
+shell_timeout = 5
+[loop]
+enabled = true
+max_iterations = 9
+)",
+                                         "cfg.toml");
+  ASSERT_TRUE(applied) << applied.error().message;
+  EXPECT_EQ(config.model, "anthropic/claude-sonnet-4-5");
+  EXPECT_EQ(config.agent.max_steps, 7);
+  EXPECT_EQ(config.agent.temperature, 0.0);
+  EXPECT_FALSE(config.agent.stream);
+  EXPECT_EQ(config.tools.shell_timeout_s, 5);
+  EXPECT_TRUE(config.loop.enabled);
+  EXPECT_EQ(config.loop.max_iterations, 9);
+}
+
+TEST(ConfigToml, DottedKeysWorkLikeSections) {
+  Config config;
+  ASSERT_TRUE(apply_config_toml(config, "agent.max_steps = 3\n", "cfg.toml"));
+  EXPECT_EQ(config.agent.max_steps, 3);
+}
+
+TEST(ConfigToml, UnknownKeyNamesFileLineKeyAndSuggestion) {
+  Config config;
+  const auto applied = apply_config_toml(config, "model = \"x/y\"\n[agent]\nmax_stepz = 3\n",
+                                         "/ws/.ralph/config.toml");
+  ASSERT_FALSE(applied);
+  EXPECT_EQ(applied.error().kind, ErrorKind::config);
+  EXPECT_EQ(applied.error().line, 3);
+  EXPECT_EQ(applied.error().file, "/ws/.ralph/config.toml");
+  EXPECT_THAT(applied.error().message, HasSubstr("/ws/.ralph/config.toml:3"));
+  EXPECT_THAT(applied.error().message, HasSubstr("agent.max_stepz"));
+  EXPECT_THAT(applied.error().message, HasSubstr("did you mean 'agent.max_steps'"));
+}
+
+TEST(ConfigToml, UnknownSectionIsAnError) {
+  Config config;
+  const auto applied = apply_config_toml(config, "[agnet]\nmax_steps = 3\n", "c.toml");
+  ASSERT_FALSE(applied);
+  EXPECT_THAT(applied.error().message, HasSubstr("agnet"));
+}
+
+TEST(ConfigToml, WrongTypeSaysWhatWasExpected) {
+  Config config;
+  const auto applied = apply_config_toml(config, "[agent]\nmax_steps = \"ten\"\n", "c.toml");
+  ASSERT_FALSE(applied);
+  EXPECT_THAT(applied.error().message,
+              HasSubstr("c.toml:2: agent.max_steps: expected an integer from 1 to 100000, got a "
+                        "string"));
+}
+
+TEST(ConfigToml, OutOfRangeShowsTheValue) {
+  Config config;
+  const auto applied = apply_config_toml(config, "[agent]\ntemperature = 3.5\n", "c.toml");
+  ASSERT_FALSE(applied);
+  EXPECT_THAT(applied.error().message, HasSubstr("expected a number from 0 to 2, got 3.5"));
+}
+
+TEST(ConfigToml, SyntaxErrorHasLineAndColumn) {
+  Config config;
+  const auto applied = apply_config_toml(config, "model = \"a\"\nmodel = = 2\n", "c.toml");
+  ASSERT_FALSE(applied);
+  EXPECT_EQ(applied.error().line, 2);
+  EXPECT_THAT(applied.error().message, HasSubstr("c.toml:2:"));
+  EXPECT_THAT(applied.error().message, HasSubstr("TOML syntax error"));
+}
+
+TEST(ConfigFile, MissingOptionalFileIsFineButMissingRequiredIsNot) {
+  testing::TempDir dir;
+  Config config;
+  EXPECT_TRUE(apply_config_file(config, dir.path() / "none.toml", true));
+  const auto required = apply_config_file(config, dir.path() / "none.toml", false);
+  ASSERT_FALSE(required);
+  EXPECT_THAT(required.error().message, HasSubstr("none.toml"));
+}
+
+TEST(ConfigFile, LaterFilesOverrideEarlierOnes) {
+  testing::TempDir dir;
+  dir.write("user.toml", "model = \"openai/a\"\n[agent]\nmax_steps = 4\n");
+  dir.write("ws.toml", "model = \"openai/b\"\n");
+  Config config;
+  ASSERT_TRUE(apply_config_file(config, dir.path() / "user.toml", false));
+  ASSERT_TRUE(apply_config_file(config, dir.path() / "ws.toml", false));
+  EXPECT_EQ(config.model, "openai/b");
+  EXPECT_EQ(config.agent.max_steps, 4);
+}
+
+class ConfigEnvironment : public ::testing::Test {
+protected:
+  Result<void> apply(Config& config) {
+    return apply_environment(config, [this](const char* name) -> const char* {
+      const auto it = m_env.find(name);
+      return it == m_env.end() ? nullptr : it->second.c_str();
+    });
+  }
+  std::map<std::string, std::string> m_env;
+};
+
+TEST_F(ConfigEnvironment, SeedVariablesAndCanonicalNamesApply) {
+  m_env = {{"RALPH_LOOP_ENABLED", "true"},
+           {"RALPH_LOOP_MAX_ITERATIONS", "5"},
+           {"RALPH_MODEL", "ollama/qwen3:8b"},
+           {"RALPH_TOOLS_SHELL_TIMEOUT", "9"}};
+  Config config;
+  ASSERT_TRUE(apply(config));
+  EXPECT_TRUE(config.loop.enabled);
+  EXPECT_EQ(config.loop.max_iterations, 5);
+  EXPECT_EQ(config.model, "ollama/qwen3:8b");
+  EXPECT_EQ(config.tools.shell_timeout_s, 9);
+}
+
+TEST_F(ConfigEnvironment, CanonicalNameWinsOverAlias) {
+  m_env = {{"RALPH_MAX_STEPS", "3"}, {"RALPH_AGENT_MAX_STEPS", "8"}};
+  Config config;
+  ASSERT_TRUE(apply(config));
+  EXPECT_EQ(config.agent.max_steps, 8);
+}
+
+TEST_F(ConfigEnvironment, BadValueNamesTheVariable) {
+  m_env = {{"RALPH_LOOP_MAX_ITERATIONS", "many"}};
+  Config config;
+  const auto applied = apply(config);
+  ASSERT_FALSE(applied);
+  EXPECT_THAT(applied.error().message, HasSubstr("RALPH_LOOP_MAX_ITERATIONS"));
+  EXPECT_THAT(applied.error().message, HasSubstr("expected an integer"));
+  EXPECT_THAT(applied.error().message, HasSubstr("\"many\""));
+}
+
+TEST_F(ConfigEnvironment, BooleansAcceptTheUsualSpellings) {
+  for (const char* yes : {"1", "TRUE", "yes", "On"}) {
+    m_env = {{"RALPH_LOOP_ENABLED", yes}};
+    Config config;
+    ASSERT_TRUE(apply(config)) << yes;
+    EXPECT_TRUE(config.loop.enabled) << yes;
+  }
+  m_env = {{"RALPH_LOOP_ENABLED", "maybe"}};
+  Config config;
+  EXPECT_FALSE(apply(config));
+}
+
+TEST(ConfigKeys, EveryKeyIsDescribedWithItsVariable) {
+  const auto lines = describe_config_keys();
+  ASSERT_FALSE(lines.empty());
+  EXPECT_THAT(lines.front(), HasSubstr("RALPH_MODEL"));
+}
+
+} // namespace
+} // namespace ralph
