@@ -1,5 +1,10 @@
 #pragma once
 
+#include "ralph/core/cancel.h"
+#include "ralph/core/error.h"
+#include "ralph/core/message.h"
+#include "ralph/core/tool_spec.h"
+
 #include <chrono>
 #include <optional>
 #include <span>
@@ -7,18 +12,13 @@
 #include <string_view>
 #include <vector>
 
-#include "ralph/core/cancel.h"
-#include "ralph/core/error.h"
-#include "ralph/core/message.h"
-#include "ralph/core/tool_spec.h"
-
 namespace ralph::llm {
 
 // Why the model stopped, normalised across providers.
 enum class StopReason {
-  end_turn,       // natural end (OpenAI "stop", Anthropic "end_turn")
-  tool_use,       // wants tool results (OpenAI "tool_calls", Anthropic "tool_use")
-  max_tokens,     // output cap or context window hit
+  end_turn,   // natural end (OpenAI "stop", Anthropic "end_turn")
+  tool_use,   // wants tool results (OpenAI "tool_calls", Anthropic "tool_use")
+  max_tokens, // output cap or context window hit
   stop_sequence,
   content_filter, // OpenAI "content_filter"
   refusal,        // Anthropic "refusal"
@@ -32,12 +32,14 @@ struct ChatRequest {
   std::string model; // without the "provider/" prefix
   std::string system;
   std::span<const Message> messages; // not owned; must outlive the call
-  std::vector<ToolSpec> tools;
+  std::vector<ToolSpec> tools;       // each `parameters` must be valid JSON text
   int max_tokens = 4096;
   std::optional<double> temperature;
   bool stream = true;
   // When set, ask for JSON matching this schema (JSON text), where the backend supports it.
   std::optional<std::string> json_schema;
+  std::string json_schema_name = "response"; // OpenAI requires a name
+  bool json_schema_strict = false;           // OpenAI strict mode needs a schema in its subset
 };
 
 struct ChatResponse {
@@ -49,7 +51,8 @@ struct ChatResponse {
   std::string request_id; // x-request-id / request-id header, when present
 };
 
-// Streaming callbacks. All are optional to override; called on the caller's thread.
+// Streaming callbacks. All are optional to override; called on the caller's thread. A
+// non-streaming request reports its whole answer through the same calls once it arrived.
 class StreamObserver {
 public:
   virtual ~StreamObserver() = default;
@@ -57,15 +60,17 @@ public:
   virtual void on_thinking(std::string_view /*delta*/) {}
   // A tool call began (its id and name are known; arguments are still arriving).
   virtual void on_tool_call(const ToolCall& /*partial*/) {}
-  // The request is being retried after `error`; nothing of the failed try was delivered.
+  // Try `attempt` (1-based) failed with `error`; the request is sent again after `delay`.
+  // Whatever the calls above delivered since the previous on_retry (or the start) is void: the
+  // ChatResponse holds only the output of the try that succeeds.
   virtual void on_retry(const Error& /*error*/, int /*attempt*/,
                         std::chrono::milliseconds /*delay*/) {}
 };
 
 // A chat model behind one interface: OpenAI-compatible, Anthropic, Ollama, scripted.
-// Implementations retry transient faults themselves (see http/retry.h) and return typed errors
-// carrying HTTP status, provider message and request id. Not thread-safe per instance unless
-// documented; use one per session.
+// Implementations retry transient faults themselves, before and after streaming started (see
+// StreamObserver::on_retry), and return typed errors carrying HTTP status, provider message and
+// request id; API keys never appear in them. Not thread-safe per instance; use one per session.
 class Provider {
 public:
   virtual ~Provider() = default;

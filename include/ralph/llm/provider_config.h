@@ -1,0 +1,28 @@
+#pragma once
+
+#include "ralph/http/retry.h"
+
+#include <chrono>
+#include <string>
+
+namespace ralph::llm {
+
+// "openai/gpt-4.1" -> {"openai", "gpt-4.1"}.
+struct ModelSpec {
+  std::string provider;
+  std::string model;
+};
+
+// What an HTTP provider needs besides the transport and the clock.
+struct ProviderConfig {
+  ModelSpec spec;
+  std::string
+      base_url; // empty: the provider's default (OpenAI, Anthropic, http://localhost:11434/v1)
+  std::string
+      api_key; // never logged, redacted from every error; empty is allowed for local servers
+  http::RetryPolicy retry;
+  std::chrono::milliseconds connect_timeout{10'000};
+  std::chrono::milliseconds idle_timeout{120'000};
+};
+
+} // namespace ralph::llm

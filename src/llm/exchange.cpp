@@ -1,0 +1,127 @@
+#include "llm/exchange.h"
+
+#include "llm/provider_error.h"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+namespace ralph::llm {
+namespace {
+
+using std::chrono::milliseconds;
+
+// The wait before restarting a stream that failed on try `attempt`: the server's hint when it
+// gave one, else exponential backoff with jitter as http::send_with_retry computes it.
+std::optional<milliseconds> restart_delay(const http::RetryPolicy& policy, const Error& error,
+                                          int attempt, std::mt19937& rng) {
+  if (error.retry_after.count() > 0) {
+    if (error.retry_after > policy.max_retry_after) {
+      return std::nullopt;
+    }
+    return error.retry_after;
+  }
+  double delay = static_cast<double>(policy.base_delay.count());
+  for (int i = 1; i < attempt && delay < static_cast<double>(policy.max_delay.count()); ++i) {
+    delay *= 2;
+  }
+  delay = std::min(delay, static_cast<double>(policy.max_delay.count()));
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  return milliseconds(std::llround(delay * (1.0 - 0.25 * unit(rng))));
+}
+
+Error finalize(Error error, const ExchangeContext& context) {
+  add_provider_prefix(error, context.provider);
+  redact(error, context.secret);
+  return error;
+}
+
+// What one send_with_retry call amounted to.
+Result<ChatResponse> settle(const ExchangeContext& context, Result<http::Response> result,
+                            ResponseReader& reader) {
+  if (reader.failure()) {
+    return fail(*reader.failure()); // the transport only saw the reader stop it
+  }
+  if (!result) {
+    return fail(result.error());
+  }
+  if (result->status < 200 || result->status >= 300) {
+    return fail(status_error(context.provider, *result, context.secret));
+  }
+  auto response = reader.finish(*result);
+  if (!response) {
+    return response;
+  }
+  std::string_view request_id = result->header("x-request-id");
+  if (request_id.empty()) {
+    request_id = result->header("request-id");
+  }
+  response->request_id = request_id;
+  return response;
+}
+
+} // namespace
+
+Result<ChatResponse> exchange(const ExchangeContext& context, const http::Request& request,
+                              ResponseReader& reader, StreamObserver* observer,
+                              const CancelToken& cancel) {
+  const int max_attempts = std::max(1, context.policy.max_attempts);
+  std::mt19937 rng(std::random_device{}());
+  http::BodySink sink;
+  if (reader.streaming()) {
+    sink = [&reader](std::string_view bytes) { return reader.feed(bytes); };
+  }
+  int used = 0; // tries made before the current send_with_retry call
+  for (;;) {
+    reader.begin();
+    http::RetryPolicy policy = context.policy;
+    policy.max_attempts = max_attempts - used;
+    // send_with_retry reports the bare status; the parsed body says more (and decides quota).
+    std::optional<Error> parsed;
+    int tries = 1;
+    http::RetryHooks hooks;
+    hooks.non_retryable = [&](const http::Response& response) {
+      parsed = status_error(context.provider, response, context.secret);
+      return !parsed->retryable;
+    };
+    hooks.on_retry = [&](const Error& cause, int attempt, milliseconds delay) {
+      tries = attempt + 1;
+      Error error = parsed && parsed->http_status == cause.http_status ? *parsed : cause;
+      parsed.reset();
+      if (observer != nullptr) {
+        observer->on_retry(finalize(std::move(error), context), used + attempt, delay);
+      }
+    };
+    auto outcome = settle(context,
+                          http::send_with_retry(context.transport, request, sink, cancel, policy,
+                                                context.clock, hooks),
+                          reader);
+    used += tries;
+    if (outcome) {
+      return outcome;
+    }
+    Error error = finalize(std::move(outcome.error()), context);
+    if (cancel.cancelled()) {
+      error.kind = ErrorKind::cancelled;
+      error.retryable = false;
+    }
+    if (!error.retryable || used >= max_attempts) {
+      return fail(std::move(error));
+    }
+    const auto delay = restart_delay(context.policy, error, used, rng);
+    if (!delay) {
+      return fail(std::move(error));
+    }
+    if (observer != nullptr) {
+      observer->on_retry(error, used, *delay);
+    }
+    if (!context.clock.sleep_for(*delay, cancel)) {
+      Error cancelled;
+      cancelled.kind = ErrorKind::cancelled;
+      cancelled.message = "cancelled while waiting to retry";
+      return fail(finalize(std::move(cancelled), context));
+    }
+  }
+}
+
+} // namespace ralph::llm

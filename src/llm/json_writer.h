@@ -1,0 +1,16 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace ralph::llm {
+
+// Appends `text` as a JSON string literal, quotes included. Bytes that are not valid UTF-8 become
+// U+FFFD, so tool output of any kind yields a valid request body.
+void append_json_string(std::string& out, std::string_view text);
+
+// Appends `text` unchanged when it is one JSON object, else `{}`: for tool arguments that the
+// wire format requires as an object although the model may have produced anything.
+void append_json_object_or_empty(std::string& out, std::string_view text);
+
+} // namespace ralph::llm
