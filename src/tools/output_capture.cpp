@@ -37,13 +37,25 @@ std::string OutputCapture::text() const {
     // Nothing was trimmed: the tail never outgrows its budget while the total fits the limit.
     return m_head + m_tail;
   }
-  const std::string_view head = utf8_prefix(m_head, m_head_limit);
+  std::string_view head = utf8_prefix(m_head, m_head_limit);
   // The head's spare bytes belong before the tail when the stream is only just over the limit.
   // (Once the tail has been trimmed it alone is longer than its budget, so the suffix below
   // never reaches back into them across the gap.)
   const std::string after_head = m_head.substr(head.size()) + m_tail;
-  const std::string_view tail = utf8_suffix(after_head, m_tail_limit);
-  return fmt::format("{}\n[... {} bytes omitted ...]\n{}", head,
+  std::string_view tail = utf8_suffix(after_head, m_tail_limit);
+  // Whole lines read better: cut at a newline when one is near the cut.
+  if (const std::size_t newline = head.rfind('\n');
+      newline != std::string_view::npos && newline >= head.size() / 2) {
+    head = head.substr(0, newline + 1);
+  }
+  const bool tail_starts_a_line =
+      tail.size() < after_head.size() && after_head[after_head.size() - tail.size() - 1] == '\n';
+  if (const std::size_t newline = tail.find('\n');
+      !tail_starts_a_line && newline != std::string_view::npos && newline < tail.size() / 2) {
+    tail = tail.substr(newline + 1);
+  }
+  return fmt::format("{}{}[... {} bytes omitted ...]\n{}", head,
+                     head.empty() || head.back() == '\n' ? "" : "\n",
                      m_total - head.size() - tail.size(), tail);
 }
 

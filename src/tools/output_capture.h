@@ -18,7 +18,8 @@ public:
   std::uint64_t total() const { return m_total; }
   bool truncated() const { return m_total > m_limit; }
   // The kept bytes. When truncated: head and tail, each cut on a UTF-8 boundary, joined by a
-  // line "[... N bytes omitted ...]" (the same marker as keep_head_and_tail).
+  // line "[... N bytes omitted ...]" (the same marker as keep_head_and_tail), at line breaks
+  // when there are some near the cuts.
   std::string text() const;
 
 private:

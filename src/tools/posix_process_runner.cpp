@@ -142,7 +142,10 @@ Result<ProcessResult> PosixProcessRunner::run(const ProcessSpec& spec, const Can
   ProcessResult result;
 
   const auto never = SteadyClock::time_point::max();
-  const auto deadline = spec.timeout.count() > 0 ? start + spec.timeout : never;
+  // A timeout too large to add to `start` is as good as none.
+  const bool has_deadline = spec.timeout.count() > 0 &&
+                            spec.timeout < std::chrono::duration_cast<milliseconds>(never - start);
+  const auto deadline = has_deadline ? start + spec.timeout : never;
   auto kill_at = never;     // terminating: when SIGTERM turns into SIGKILL
   auto drain_until = never; // exited: when to stop waiting for pipes to close
   Phase phase = Phase::running;
@@ -190,7 +193,9 @@ Result<ProcessResult> PosixProcessRunner::run(const ProcessSpec& spec, const Can
                        : phase == Phase::terminating ? kill_at
                                                      : drain_until;
     if (::poll(fds.data(), count, poll_timeout_ms(now, until)) < 0 && errno != EINTR) {
-      break; // cannot happen with valid fds; the destructor still cleans up the child
+      // Only ENOMEM is possible with valid fds. Stop the child so the reap below cannot hang.
+      child.kill_group(SIGKILL);
+      break;
     }
 
     for (std::size_t i = 0; i < count; ++i) {

@@ -42,6 +42,15 @@ TEST(OutputCapture, CutsOnUtf8Boundaries) {
   EXPECT_NE(text.find("[... 22 bytes omitted ...]"), std::string::npos);
 }
 
+TEST(OutputCapture, CutsAtLineBreaksNearTheCut) {
+  OutputCapture capture(40);
+  for (int i = 1; i <= 30; ++i) {
+    capture.append("line " + std::to_string(i) + "\n");
+  }
+  EXPECT_EQ(capture.text(),
+            "line 1\nline 2\n[... 193 bytes omitted ...]\nline 28\nline 29\nline 30\n");
+}
+
 TEST(OutputCapture, MemoryStaysBoundedForLargeStreams) {
   OutputCapture capture(100);
   const std::string chunk(4096, 'x');

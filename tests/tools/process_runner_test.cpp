@@ -182,6 +182,14 @@ TEST(PosixProcessRunner, AlreadyCancelledTokenStopsAtOnce) {
   EXPECT_TRUE(result.cancelled);
 }
 
+TEST(PosixProcessRunner, HugeTimeoutMeansNoLimit) {
+  ProcessSpec spec = shell("echo hi");
+  spec.timeout = std::chrono::milliseconds::max();
+  const ProcessResult result = run_ok(spec);
+  EXPECT_FALSE(result.timed_out);
+  EXPECT_EQ(result.output, "hi\n");
+}
+
 TEST(PosixProcessRunner, UnknownCommandIsASpawnError) {
   PosixProcessRunner runner;
   ProcessSpec spec;
