@@ -1,13 +1,13 @@
 #pragma once
 
+#include "ralph/core/message.h"
+#include "ralph/tools/tool.h"
+
 #include <map>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "ralph/core/message.h"
-#include "ralph/tools/tool.h"
 
 namespace ralph::tools {
 

@@ -1,13 +1,13 @@
 #pragma once
 
+#include "ralph/core/cancel.h"
+#include "ralph/core/tool_spec.h"
+
 #include <chrono>
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include "ralph/core/cancel.h"
-#include "ralph/core/tool_spec.h"
 
 namespace ralph::tools {
 

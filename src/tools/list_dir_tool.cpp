@@ -1,0 +1,159 @@
+#include "arguments.h"
+
+#include "ralph/core/text.h"
+#include "ralph/tools/builtin_tools.h"
+#include "ralph/tools/workspace.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <system_error>
+#include <vector>
+
+namespace ralph::tools {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::int64_t k_max_depth = 5;
+constexpr std::size_t k_max_entries = 1000;
+
+// Directories whose content is noise for the model: version control and ralph's own state.
+bool is_skipped(const std::string& name) {
+  return name == ".git" || name == ".ralph";
+}
+
+struct Listing {
+  std::vector<std::string> lines;
+  bool capped = false;
+  std::size_t unreadable = 0;
+};
+
+// Depth-first in name order, so a capped listing is still a complete prefix of the full one.
+void list(const Workspace& workspace, const fs::path& dir, std::int64_t depth, Listing& out) {
+  std::error_code ec;
+  std::vector<fs::directory_entry> entries;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    if (!is_skipped(it->path().filename().string())) {
+      entries.push_back(*it);
+    }
+  }
+  if (ec) {
+    ++out.unreadable;
+  }
+  std::sort(entries.begin(), entries.end(),
+            [](const auto& a, const auto& b) { return a.path().filename() < b.path().filename(); });
+  for (const auto& entry : entries) {
+    if (out.lines.size() >= k_max_entries) {
+      out.capped = true;
+      return;
+    }
+    const std::string shown = workspace.relative(entry.path());
+    // Symlinks are shown, never followed: they may lead out of the workspace or into a loop.
+    if (entry.is_symlink(ec)) {
+      out.lines.push_back(
+          fmt::format("{} -> {}", shown, fs::read_symlink(entry.path(), ec).string()));
+      continue;
+    }
+    if (entry.is_directory(ec)) {
+      out.lines.push_back(shown + "/");
+      if (depth > 1) {
+        list(workspace, entry.path(), depth - 1, out);
+      }
+      continue;
+    }
+    out.lines.push_back(shown);
+  }
+}
+
+class ListDirTool final : public Tool {
+public:
+  ListDirTool() {
+    m_spec.name = "list_dir";
+    m_spec.description = fmt::format(
+        "List a directory of the workspace: one path per line relative to the workspace root, "
+        "sorted, directories ending in `/`, symlinks as `link -> target`. .git and .ralph are "
+        "left out. depth 1 lists only the directory itself; up to {} descends into "
+        "subdirectories. At most {} entries.",
+        k_max_depth, k_max_entries);
+    m_spec.parameters = fmt::format(
+        R"({{"type":"object","properties":{{)"
+        R"("path":{{"type":"string","description":"Directory, relative to the workspace root. Default \".\"."}},)"
+        R"("depth":{{"type":"integer","minimum":1,"maximum":{},"description":"Levels to list. Default 1."}}}}}})",
+        k_max_depth);
+  }
+
+  const ToolSpec& spec() const override { return m_spec; }
+
+  ToolResult run(std::string_view arguments_json, const ToolContext& context) override {
+    auto args = Arguments::parse(arguments_json);
+    if (!args) {
+      return error_result(args.error().message);
+    }
+    auto path = args->string("path");
+    if (!path) {
+      return error_result(path.error().message);
+    }
+    auto depth = args->integer("depth");
+    if (!depth) {
+      return error_result(depth.error().message);
+    }
+    const std::string shown = path->value_or(".");
+    const std::int64_t levels = depth->value_or(1);
+    if (levels < 1) {
+      return error_result("invalid arguments: `depth` must be at least 1");
+    }
+    auto workspace = Workspace::open(context.workspace);
+    if (!workspace) {
+      return error_result(workspace.error().message);
+    }
+    auto resolved = workspace->resolve(shown, Access::read);
+    if (!resolved) {
+      return error_result(resolved.error().message);
+    }
+    std::error_code ec;
+    const fs::file_status status = fs::status(*resolved, ec);
+    if (!fs::exists(status)) {
+      return error_result(fmt::format("{} does not exist", shown));
+    }
+    if (!fs::is_directory(status)) {
+      return error_result(fmt::format("{} is not a directory; use read_file to read it", shown));
+    }
+
+    Listing listing;
+    list(*workspace, *resolved, std::min(levels, k_max_depth), listing);
+    ToolResult result;
+    for (const auto& line : listing.lines) {
+      result.content += to_valid_utf8(line) + '\n';
+    }
+    if (listing.lines.empty()) {
+      result.content = fmt::format("({} is empty)\n", shown);
+    }
+    if (listing.unreadable > 0) {
+      result.content += fmt::format("[{} director{} could not be read]\n", listing.unreadable,
+                                    listing.unreadable == 1 ? "y" : "ies");
+    }
+    if (listing.capped) {
+      result.truncated = true;
+      result.content += fmt::format("[stopped after {} entries; list a subdirectory or use a "
+                                    "smaller depth]\n",
+                                    k_max_entries);
+    }
+    if (levels > k_max_depth) {
+      result.content += fmt::format("[depth is limited to {}]\n", k_max_depth);
+    }
+    result.content.pop_back();
+    return result;
+  }
+
+private:
+  ToolSpec m_spec;
+};
+
+} // namespace
+
+std::unique_ptr<Tool> make_list_dir_tool() {
+  return std::make_unique<ListDirTool>();
+}
+
+} // namespace ralph::tools
