@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -116,6 +117,22 @@ Result<void> write_file_atomically(const std::filesystem::path& path, std::strin
     return io_failure("write", shown);
   }
   return {};
+}
+
+std::vector<std::filesystem::directory_entry> sorted_entries(const std::filesystem::path& dir,
+                                                             bool& readable) {
+  std::error_code ec;
+  std::vector<std::filesystem::directory_entry> entries;
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name != ".git" && name != ".ralph") {
+      entries.push_back(*it);
+    }
+  }
+  readable = !ec;
+  std::sort(entries.begin(), entries.end(),
+            [](const auto& a, const auto& b) { return a.path().filename() < b.path().filename(); });
+  return entries;
 }
 
 std::string describe_size(std::uint64_t bytes) {

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ralph::tools {
 
@@ -25,6 +26,11 @@ Result<std::string> read_small_file(const std::filesystem::path& path, std::size
 // existing file keeps its permission bits. Parent directories must exist.
 Result<void> write_file_atomically(const std::filesystem::path& path, std::string_view content,
                                    std::string_view shown);
+
+// The entries of `dir` sorted by name, leaving out .git and .ralph (version control and ralph's
+// own state: noise for the model). `readable` is false when the directory could not be read.
+std::vector<std::filesystem::directory_entry> sorted_entries(const std::filesystem::path& dir,
+                                                             bool& readable);
 
 // "812 bytes", "14.2 KB", "3.1 MB".
 std::string describe_size(std::uint64_t bytes);

@@ -1,4 +1,5 @@
 #include "arguments.h"
+#include "file_access.h"
 
 #include "ralph/core/text.h"
 #include "ralph/tools/builtin_tools.h"
@@ -6,7 +7,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <system_error>
 #include <vector>
 
@@ -18,11 +18,6 @@ namespace fs = std::filesystem;
 constexpr std::int64_t k_max_depth = 5;
 constexpr std::size_t k_max_entries = 1000;
 
-// Directories whose content is noise for the model: version control and ralph's own state.
-bool is_skipped(const std::string& name) {
-  return name == ".git" || name == ".ralph";
-}
-
 struct Listing {
   std::vector<std::string> lines;
   bool capped = false;
@@ -31,18 +26,12 @@ struct Listing {
 
 // Depth-first in name order, so a capped listing is still a complete prefix of the full one.
 void list(const Workspace& workspace, const fs::path& dir, std::int64_t depth, Listing& out) {
-  std::error_code ec;
-  std::vector<fs::directory_entry> entries;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    if (!is_skipped(it->path().filename().string())) {
-      entries.push_back(*it);
-    }
-  }
-  if (ec) {
+  bool readable = true;
+  const std::vector<fs::directory_entry> entries = sorted_entries(dir, readable);
+  if (!readable) {
     ++out.unreadable;
   }
-  std::sort(entries.begin(), entries.end(),
-            [](const auto& a, const auto& b) { return a.path().filename() < b.path().filename(); });
+  std::error_code ec;
   for (const auto& entry : entries) {
     if (out.lines.size() >= k_max_entries) {
       out.capped = true;

@@ -199,7 +199,9 @@ private:
       return error_result(fmt::format("cannot read {}: {}", shown, std::strerror(errno)));
     }
     struct stat info {};
-    ::fstat(fd.get(), &info);
+    if (::fstat(fd.get(), &info) != 0) {
+      return error_result(fmt::format("cannot read {}: {}", shown, std::strerror(errno)));
+    }
     if (S_ISDIR(info.st_mode)) {
       return error_result(
           fmt::format("{} is a directory; use list_dir to see what it holds", shown));

@@ -111,16 +111,9 @@ void search_file(const fs::path& file, Search& search) {
 
 // Depth-first in name order so results come out in a stable order. Symlinks are not followed.
 void search_tree(const fs::path& dir, Search& search) {
+  bool readable = true;
+  const std::vector<fs::directory_entry> entries = sorted_entries(dir, readable);
   std::error_code ec;
-  std::vector<fs::directory_entry> entries;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    if (name != ".git" && name != ".ralph") {
-      entries.push_back(*it);
-    }
-  }
-  std::sort(entries.begin(), entries.end(),
-            [](const auto& a, const auto& b) { return a.path().filename() < b.path().filename(); });
   for (const auto& entry : entries) {
     if (search.capped || search.cancel.cancelled()) {
       return;
@@ -209,12 +202,17 @@ public:
     if (!fs::exists(status)) {
       return error_result(fmt::format("{} does not exist", shown));
     }
+    if (!fs::is_directory(status) && !fs::is_regular_file(status)) {
+      return error_result(fmt::format("{} is not a regular file or directory", shown));
+    }
 
     const Glob file_glob(glob->value_or(""));
     Search search{*workspace, regex, file_glob, context.cancel,
                   static_cast<std::size_t>(std::min(limit, k_max_results))};
     if (fs::is_directory(status)) {
       search_tree(*resolved, search);
+    } else if (fs::file_size(*resolved, ec) > k_max_file_bytes) {
+      ++search.files_too_large;
     } else {
       search_file(*resolved, search);
     }

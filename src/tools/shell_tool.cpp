@@ -19,7 +19,7 @@ using std::chrono::milliseconds;
 // user can; the workspace is only its working directory.
 class ShellTool final : public Tool {
 public:
-  ShellTool(ProcessRunner& runner, const ToolsOptions& options)
+  ShellTool(const ToolsOptions& options, ProcessRunner& runner)
       : m_runner(runner), m_options(options) {
     m_spec.name = "shell";
     m_spec.description = fmt::format(
@@ -144,7 +144,7 @@ private:
 } // namespace
 
 std::unique_ptr<Tool> make_shell_tool(const ToolsOptions& options, ProcessRunner& runner) {
-  return std::make_unique<ShellTool>(runner, options);
+  return std::make_unique<ShellTool>(options, runner);
 }
 
 } // namespace ralph::tools

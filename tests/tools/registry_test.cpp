@@ -87,9 +87,9 @@ TEST(BuiltinRegistry, OffersTheSixToolsWithObjectSchemas) {
     EXPECT_FALSE(spec.description.empty()) << spec.name;
     const auto schema = parse_json(spec.parameters, spec.name);
     ASSERT_TRUE(schema.has_value()) << spec.name << ": " << spec.parameters;
-    EXPECT_EQ((*schema)["type"], "object") << spec.name;
-    for (const auto& required : (*schema)["required"]) {
-      EXPECT_TRUE((*schema)["properties"].contains(required)) << spec.name;
+    EXPECT_EQ(schema->at("type"), "object") << spec.name;
+    for (const auto& required : schema->value("required", nlohmann::json::array())) {
+      EXPECT_TRUE(schema->at("properties").contains(required)) << spec.name;
     }
   }
   EXPECT_EQ(names, (std::vector<std::string>{"shell", "read_file", "write_file", "edit_file",

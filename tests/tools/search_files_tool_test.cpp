@@ -93,6 +93,13 @@ TEST_F(SearchFilesToolTest, DoesNotFollowSymlinksOutOfTheWorkspace) {
   EXPECT_TRUE(search(R"({"pattern": "secret", "path": "src/out"})").is_error);
 }
 
+TEST_F(SearchFilesToolTest, SkipsHugeFilesWithANote) {
+  m_dir.write("huge.log", std::string(5 * 1024 * 1024, 'x') + "\nTODO\n");
+  EXPECT_EQ(search(R"({"pattern": "TODO", "path": "huge.log"})").content,
+            "no matches for `TODO` in huge.log (0 files searched)\n"
+            "[skipped 1 files over 4.0 MB; search them with shell]");
+}
+
 TEST_F(SearchFilesToolTest, NoMatchesSaysWhatWasSearched) {
   EXPECT_EQ(search(R"({"pattern": "zebra"})").content,
             "no matches for `zebra` in . (3 files searched)");

@@ -134,8 +134,8 @@ TEST_F(ShellToolTest, SpecDescribesParametersAsJsonSchema) {
   EXPECT_EQ(spec.name, "shell");
   const auto schema = parse_json(spec.parameters, "schema");
   ASSERT_TRUE(schema.has_value());
-  EXPECT_EQ((*schema)["required"], nlohmann::json::array({"command"}));
-  EXPECT_EQ((*schema)["properties"]["timeout"]["type"], "number");
+  EXPECT_EQ(schema->at("required"), nlohmann::json::array({"command"}));
+  EXPECT_EQ(schema->at("properties").at("timeout").at("type"), "number");
 }
 
 } // namespace
