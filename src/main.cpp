@@ -1,6 +1,5 @@
-#include <cstdio>
+#include "ralph/cli/app.h"
 
-int main() {
-  std::puts("ralph");
-  return 0;
+int main(int argc, char** argv) {
+  return ralph::cli::run_cli(argc, argv);
 }

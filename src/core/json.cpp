@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 namespace ralph {
 
 Result<nlohmann::json> parse_json(std::string_view text, std::string_view what) {
@@ -18,7 +20,8 @@ Result<nlohmann::json> parse_json(std::string_view text, std::string_view what) 
     const auto ignored = nlohmann::json::parse(text);
     (void)ignored;
   } catch (const nlohmann::json::parse_error& e) {
-    position = e.byte;
+    // nlohmann counts one past the end when the input stops early.
+    position = std::min<std::size_t>(e.byte, text.size());
   }
   return fail(ErrorKind::parse,
               fmt::format("{}: malformed JSON near byte {} of {}", what, position, text.size()));

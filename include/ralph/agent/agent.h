@@ -1,0 +1,44 @@
+#pragma once
+
+#include "ralph/core/cancel.h"
+#include "ralph/core/error.h"
+#include "ralph/core/message.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ralph::agent {
+
+// Why an attempt ended.
+enum class AgentStop {
+  answered,  // the model gave a final answer (no more tool calls)
+  max_steps, // the step budget ran out while the model still wanted tools
+  cancelled, // the CancelToken fired
+  failed,    // the model could not be reached or answered with an error
+};
+
+const char* to_string(AgentStop stop);
+
+// What one attempt produced. The conversation itself is updated in place.
+struct AgentOutcome {
+  AgentStop stop = AgentStop::failed;
+  std::string answer;         // the last assistant text (possibly empty)
+  int steps = 0;              // model calls made
+  int tool_calls = 0;         // tool calls run
+  Usage usage;                // tokens of this attempt's model calls
+  std::optional<Error> error; // set when stop is failed or cancelled
+};
+
+// An inner loop that works on a conversation until it has an answer. The outer loop knows
+// agents only through this interface, so library users can plug in their own.
+class Agent {
+public:
+  virtual ~Agent() = default;
+  // Runs one attempt. `conversation` holds the goal and anything said since (feedback); the
+  // agent appends every assistant and tool message it produces, and leaves the conversation
+  // valid for the provider even when stopped early (every tool call gets a result).
+  virtual AgentOutcome run(std::vector<Message>& conversation, const CancelToken& cancel) = 0;
+};
+
+} // namespace ralph::agent

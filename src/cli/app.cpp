@@ -1,0 +1,39 @@
+#include "ralph/cli/app.h"
+
+#include "cli/command_line.h"
+#include "cli/demo_command.h"
+#include "cli/run_command.h"
+
+#include "ralph/http/curl_transport.h"
+
+#include <cstdio>
+#include <exception>
+
+namespace ralph::cli {
+
+int run_cli(int argc, char** argv) {
+  try {
+    const ParsedCommand command = parse_command_line(argc, argv);
+    if (command.exit_code >= 0) {
+      return command.exit_code;
+    }
+    // libcurl must be initialised before any thread starts, and once.
+    http::CurlGlobal curl;
+    switch (command.name) {
+    case CommandName::run:
+      return run_command(command.run);
+    case CommandName::demo:
+      return demo_command(command.run);
+    case CommandName::none:
+      break;
+    }
+    std::fprintf(stderr, "ralph: error: no command given\n");
+    return 2;
+  } catch (const std::exception& e) {
+    // Only programmer errors and "cannot continue" reach here.
+    std::fprintf(stderr, "ralph: internal error: %s\n", e.what());
+    return 1;
+  }
+}
+
+} // namespace ralph::cli

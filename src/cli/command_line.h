@@ -1,0 +1,38 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace ralph::cli {
+
+// A configuration key set by a flag; applied after files and environment.
+struct ConfigOverride {
+  std::string key;   // "agent.max_steps"
+  std::string value; // as typed
+  std::string flag;  // "--max-steps", for error messages
+};
+
+// Options shared by every command that runs an agent.
+struct RunArgs {
+  std::string goal;
+  std::string workspace; // empty: the current directory
+  std::string config_file;
+  std::vector<ConfigOverride> overrides;
+  bool json = false;
+  bool quiet = false;
+};
+
+enum class CommandName { none, run, demo };
+
+struct ParsedCommand {
+  CommandName name = CommandName::none;
+  RunArgs run;
+  // Set when parsing already decided the outcome (help printed: 0; bad usage: 2).
+  int exit_code = -1;
+};
+
+// Parses argv. Help, version and usage errors are printed here (help to stdout, errors as one
+// line to stderr).
+ParsedCommand parse_command_line(int argc, char** argv);
+
+} // namespace ralph::cli

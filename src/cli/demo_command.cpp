@@ -1,0 +1,71 @@
+#include "cli/demo_command.h"
+
+#include "cli/run_command.h"
+
+#include "ralph/llm/scripted_provider.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+namespace ralph::cli {
+namespace {
+
+constexpr const char* k_goal =
+    "Write a shell function greet in greet.sh that greets a name (or the world), with a test.";
+
+// What the stand-in model "says": it writes a function and a test with the real tools, runs the
+// test with the shell tool and reports what it ran.
+constexpr const char* k_script = R"json({
+  "model": "scripted-demo",
+  "turns": [
+    {"text": "I'll write the function, a test for it, and run the test.",
+     "tool_calls": [{"name": "write_file", "arguments": {"path": "greet.sh",
+       "content": "#!/bin/sh\n# Prints a greeting for the name given, or for the world.\ngreet() {\n  printf 'Hello, %s!\\n' \"${1:-world}\"\n}\n"}}]},
+    {"tool_calls": [{"name": "write_file", "arguments": {"path": "test_greet.sh",
+       "content": "#!/bin/sh\n. ./greet.sh\nfail=0\ncheck() {\n  if [ \"$1\" = \"$2\" ]; then echo \"ok: $3\"; else echo \"FAIL: $3: got '$1'\"; fail=1; fi\n}\ncheck \"$(greet Ada)\" 'Hello, Ada!' 'greets by name'\ncheck \"$(greet)\" 'Hello, world!' 'greets the world by default'\nexit $fail\n"}}]},
+    {"tool_calls": [{"name": "shell", "arguments": {"command": "sh test_greet.sh"}}]},
+    {"text": "Done: greet.sh defines greet(), which prints \"Hello, NAME!\" or \"Hello, world!\" without a name. I ran `sh test_greet.sh`: both checks pass (exit code 0)."}
+  ]
+})json";
+
+std::filesystem::path make_demo_workspace() {
+  std::string pattern = (std::filesystem::temp_directory_path() / "ralph-demo-XXXXXX").string();
+  if (mkdtemp(pattern.data()) == nullptr) {
+    return {};
+  }
+  return std::filesystem::canonical(pattern);
+}
+
+} // namespace
+
+int demo_command(const RunArgs& args) {
+  auto provider = llm::ScriptedProvider::from_text(k_script, "built-in demo script");
+  if (!provider) {
+    std::fprintf(stderr, "ralph: error: %s\n", provider.error().message.c_str());
+    return 1;
+  }
+  const std::filesystem::path workspace = make_demo_workspace();
+  if (workspace.empty()) {
+    std::fprintf(stderr, "ralph: error: cannot create a temporary workspace\n");
+    return 1;
+  }
+  RunArgs demo = args;
+  demo.goal = k_goal;
+  Config config;
+  config.model = "scripted/demo";
+  const std::string banner = fmt::format(
+      "ralph demo · model: scripted stand-in (replays a fixed script; not a real LLM, no key, "
+      "no network)\nworkspace: {}\ngoal: {}",
+      workspace.string(), k_goal);
+  const int code = run_agent(demo, config, **provider, workspace, banner);
+  if (!args.quiet) {
+    std::fprintf(stderr, "the files are in %s\n", workspace.c_str());
+  }
+  return code;
+}
+
+} // namespace ralph::cli

@@ -1,0 +1,11 @@
+#pragma once
+
+#include "cli/command_line.h"
+
+namespace ralph::cli {
+
+// `ralph demo`: the built-in agent on a scripted stand-in model (no key, no network) in a fresh
+// temporary workspace, with real tools. Returns the exit code.
+int demo_command(const RunArgs& args);
+
+} // namespace ralph::cli
