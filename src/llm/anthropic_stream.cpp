@@ -1,6 +1,6 @@
 #include "llm/anthropic_stream.h"
 
-#include "llm/json_fields.h"
+#include "llm/json_reader.h"
 #include "llm/provider_error.h"
 
 #include "ralph/core/json.h"
@@ -8,6 +8,22 @@
 #include <nlohmann/json.hpp>
 
 namespace ralph::llm {
+namespace {
+
+void read_into(JsonReader& reader, std::string& out) {
+  std::string_view value;
+  if (reader.read_string(value)) {
+    out.assign(value);
+  }
+}
+
+void read_count(JsonReader& reader, std::int64_t& out) {
+  if (auto value = reader.read_int()) {
+    out = *value;
+  }
+}
+
+} // namespace
 
 AnthropicStreamReader::AnthropicStreamReader(std::string_view secret, StreamObserver* observer)
     : m_secret(secret), m_observer(observer) {
@@ -35,102 +51,192 @@ void AnthropicStreamReader::on_event(const http::SseEvent& event) {
   if (m_failure || m_done) {
     return;
   }
+  // The JSON type decides; the `event:` line is only a cross-check, except that `event: error`
+  // always aborts. Errors are rare: they get a full parse.
+  if (event.event != "error" && read_event(event.data) && m_event.type != "error") {
+    apply_event();
+    return;
+  }
   auto payload = parse_json(event.data, "anthropic: stream event");
   if (!payload) {
     m_failure = payload.error();
     return;
   }
-  // The JSON type decides; the `event:` line is only a cross-check, except for an error.
-  std::string_view type = string_member(*payload, "type");
-  if (event.event == "error") {
-    type = "error";
+  m_failure = payload_error("anthropic", *payload, m_secret);
+}
+
+bool AnthropicStreamReader::read_event(std::string_view data) {
+  Event& event = m_event;
+  event.type.clear();
+  event.index = 0;
+  event.model.clear();
+  event.usage = m_usage;
+  event.stop_reason.clear();
+  event.block_type.clear();
+  event.delta_type.clear();
+  event.delta_text.clear();
+  event.delta_signature.clear();
+
+  JsonReader reader(data);
+  std::string_view key;
+  const bool object = reader.enter_object();
+  while (object && reader.next_key(key)) {
+    if (key == "type") {
+      read_into(reader, event.type);
+    } else if (key == "index") {
+      read_count(reader, event.index);
+    } else if (key == "message") {
+      read_message(reader);
+    } else if (key == "content_block") {
+      read_block(reader);
+    } else if (key == "delta") {
+      read_delta(reader);
+    } else if (key == "usage") {
+      read_usage(reader);
+    } else {
+      reader.skip();
+    }
   }
+  return reader.finish();
+}
+
+void AnthropicStreamReader::read_usage(JsonReader& reader) {
+  AnthropicUsage& usage = m_event.usage;
+  std::string_view key;
+  const bool object = reader.enter_object();
+  while (object && reader.next_key(key)) {
+    if (key == "input_tokens") {
+      read_count(reader, usage.input);
+    } else if (key == "cache_creation_input_tokens") {
+      read_count(reader, usage.cache_creation);
+    } else if (key == "cache_read_input_tokens") {
+      read_count(reader, usage.cache_read);
+    } else if (key == "output_tokens") {
+      read_count(reader, usage.output);
+    } else {
+      reader.skip();
+    }
+  }
+}
+
+void AnthropicStreamReader::read_message(JsonReader& reader) {
+  std::string_view key;
+  const bool object = reader.enter_object();
+  while (object && reader.next_key(key)) {
+    if (key == "model") {
+      read_into(reader, m_event.model);
+    } else if (key == "usage") {
+      read_usage(reader);
+    } else {
+      reader.skip();
+    }
+  }
+}
+
+void AnthropicStreamReader::read_block(JsonReader& reader) {
+  AnthropicBlock& block = m_event.block;
+  block = AnthropicBlock{};
+  std::string_view key;
+  const bool object = reader.enter_object();
+  while (object && reader.next_key(key)) {
+    if (key == "type") {
+      read_into(reader, m_event.block_type);
+    } else if (key == "id") {
+      read_into(reader, block.id);
+    } else if (key == "name") {
+      read_into(reader, block.name);
+    } else if (key == "text" || key == "thinking" || key == "data") {
+      read_into(reader, block.text);
+    } else if (key == "signature") {
+      read_into(reader, block.signature);
+    } else {
+      reader.skip(); // the tool_use shell's `input: {}` is a placeholder
+    }
+  }
+}
+
+void AnthropicStreamReader::read_delta(JsonReader& reader) {
+  std::string_view key;
+  const bool object = reader.enter_object();
+  while (object && reader.next_key(key)) {
+    if (key == "type") {
+      read_into(reader, m_event.delta_type);
+    } else if (key == "text" || key == "partial_json" || key == "thinking") {
+      read_into(reader, m_event.delta_text);
+    } else if (key == "signature") {
+      read_into(reader, m_event.delta_signature);
+    } else if (key == "stop_reason") {
+      read_into(reader, m_event.stop_reason);
+    } else {
+      reader.skip();
+    }
+  }
+}
+
+void AnthropicStreamReader::apply_event() {
+  const std::string& type = m_event.type;
   if (type == "content_block_delta") {
-    on_block_delta(*payload);
+    apply_delta();
   } else if (type == "content_block_start") {
-    on_block_start(*payload);
+    start_block();
   } else if (type == "message_start") {
-    const nlohmann::json* message = member(*payload, "message");
-    if (message != nullptr) {
-      m_model = string_member(*message, "model");
-      if (const nlohmann::json* usage = member(*message, "usage")) {
-        m_usage.update(*usage);
-      }
-    }
+    m_model = m_event.model;
+    m_usage = m_event.usage;
   } else if (type == "message_delta") {
-    if (const nlohmann::json* delta = member(*payload, "delta")) {
-      const std::string_view stop_reason = string_member(*delta, "stop_reason");
-      if (!stop_reason.empty()) {
-        m_stop_reason = stop_reason;
-      }
+    if (!m_event.stop_reason.empty()) {
+      m_stop_reason = m_event.stop_reason;
     }
-    if (const nlohmann::json* usage = member(*payload, "usage")) {
-      m_usage.update(*usage);
-    }
+    m_usage = m_event.usage;
   } else if (type == "message_stop") {
     m_done = true;
-  } else if (type == "error") {
-    m_failure = payload_error("anthropic", *payload, m_secret);
   }
   // ping, content_block_stop and types added after this was written need nothing.
 }
 
-void AnthropicStreamReader::on_block_start(const nlohmann::json& event) {
-  const nlohmann::json* shell = member(event, "content_block");
-  if (shell == nullptr) {
-    return;
-  }
-  AnthropicBlock& block = m_blocks[int_member(event, "index").value_or(0)];
-  block = AnthropicBlock{};
-  const std::string_view type = string_member(*shell, "type");
+void AnthropicStreamReader::start_block() {
+  AnthropicBlock& block = m_blocks[m_event.index];
+  block = std::move(m_event.block);
+  const std::string& type = m_event.block_type;
   if (type == "text") {
     block.type = AnthropicBlock::Type::text;
-    block.text = string_member(*shell, "text");
     if (!block.text.empty() && m_observer != nullptr) {
       m_observer->on_text(block.text);
     }
   } else if (type == "tool_use") {
-    // The shell's `input: {}` is a placeholder; the input arrives as input_json_delta.
     block.type = AnthropicBlock::Type::tool_use;
-    block.id = string_member(*shell, "id");
-    block.name = string_member(*shell, "name");
+    block.text.clear();
     if (m_observer != nullptr) {
       m_observer->on_tool_call(ToolCall{block.id, block.name, {}});
     }
   } else if (type == "thinking") {
     block.type = AnthropicBlock::Type::thinking;
-    block.text = string_member(*shell, "thinking");
-    block.signature = string_member(*shell, "signature");
   } else if (type == "redacted_thinking") {
     block.type = AnthropicBlock::Type::redacted_thinking;
-    block.text = string_member(*shell, "data");
   }
 }
 
-void AnthropicStreamReader::on_block_delta(const nlohmann::json& event) {
-  const nlohmann::json* delta = member(event, "delta");
-  const auto found = m_blocks.find(int_member(event, "index").value_or(0));
-  if (delta == nullptr || found == m_blocks.end()) {
+void AnthropicStreamReader::apply_delta() {
+  const auto found = m_blocks.find(m_event.index);
+  if (found == m_blocks.end()) {
     return; // a delta for a block that never started carries nothing we can place
   }
   AnthropicBlock& block = found->second;
-  const std::string_view type = string_member(*delta, "type");
+  const std::string& type = m_event.delta_type;
+  const std::string& text = m_event.delta_text;
   if (type == "text_delta") {
-    const std::string_view text = string_member(*delta, "text");
     block.text.append(text);
     if (!text.empty() && m_observer != nullptr) {
       m_observer->on_text(text);
     }
   } else if (type == "input_json_delta") {
-    block.text.append(string_member(*delta, "partial_json"));
+    block.text.append(text);
   } else if (type == "thinking_delta") {
-    const std::string_view thinking = string_member(*delta, "thinking");
-    block.text.append(thinking);
-    if (!thinking.empty() && m_observer != nullptr) {
-      m_observer->on_thinking(thinking);
+    block.text.append(text);
+    if (!text.empty() && m_observer != nullptr) {
+      m_observer->on_thinking(text);
     }
   } else if (type == "signature_delta") {
-    block.signature.append(string_member(*delta, "signature"));
+    block.signature.append(m_event.delta_signature);
   }
   // citations_delta and future delta types are skipped.
 }

@@ -1,6 +1,6 @@
 #include "llm/openai_stream.h"
 
-#include "llm/json_fields.h"
+#include "llm/json_reader.h"
 #include "llm/openai_response.h"
 #include "llm/provider_error.h"
 
@@ -10,6 +10,39 @@
 #include <nlohmann/json.hpp>
 
 namespace ralph::llm {
+namespace {
+
+void read_usage(JsonReader& reader, Usage& usage) {
+  std::string_view key;
+  while (reader.next_key(key)) {
+    if (key == "prompt_tokens") {
+      usage.input_tokens = reader.read_int().value_or(0);
+    } else if (key == "completion_tokens") {
+      usage.output_tokens = reader.read_int().value_or(0);
+    } else if (key == "prompt_tokens_details") {
+      std::string_view inner;
+      const bool object = reader.enter_object();
+      while (object && reader.next_key(inner)) {
+        if (inner == "cached_tokens") {
+          usage.cache_read_tokens = reader.read_int().value_or(0);
+        } else {
+          reader.skip();
+        }
+      }
+    } else {
+      reader.skip();
+    }
+  }
+}
+
+void read_into(JsonReader& reader, std::string& out) {
+  std::string_view value;
+  if (reader.read_string(value)) {
+    out.append(value);
+  }
+}
+
+} // namespace
 
 OpenAiStreamReader::OpenAiStreamReader(std::string_view provider, std::string_view secret,
                                        StreamObserver* observer)
@@ -49,82 +82,191 @@ void OpenAiStreamReader::on_event(const http::SseEvent& event) {
   if (event.data.front() == ':') {
     return;
   }
-  auto chunk = parse_json(event.data, fmt::format("{}: stream chunk", m_provider));
-  if (!chunk) {
-    m_failure = chunk.error();
-    if (event.event == "error") {
-      m_failure = payload_error(m_provider, nlohmann::json{{"message", event.data}}, m_secret);
-    }
+  // Errors are rare: they get a full parse. Old llama.cpp writes `error: {...}` (surfaced as
+  // event "error"); everyone else sends a data payload with an "error" member.
+  const bool parsed = event.event != "error" && read_chunk(event.data);
+  if (parsed && !m_chunk.error) {
+    apply_chunk();
     return;
   }
-  // Old llama.cpp writes `error: {...}` (surfaced as event "error"); everyone else sends a data
-  // payload with an "error" member.
-  const nlohmann::json* error = member(*chunk, "error");
-  if (event.event == "error" || (error != nullptr && !error->is_null())) {
-    m_failure = payload_error(m_provider, *chunk, m_secret);
-    return;
+  auto payload = parse_json(event.data, "stream chunk");
+  if (event.event == "error") {
+    m_failure = payload_error(
+        m_provider, payload ? *payload : nlohmann::json{{"message", event.data}}, m_secret);
+  } else if (!payload) {
+    m_failure = payload.error();
+    add_provider_prefix(*m_failure, m_provider);
+  } else {
+    m_failure = payload_error(m_provider, *payload, m_secret);
   }
-  on_chunk(*chunk);
 }
 
-void OpenAiStreamReader::on_chunk(const nlohmann::json& chunk) {
+bool OpenAiStreamReader::read_chunk(std::string_view data) {
+  Chunk& chunk = m_chunk;
+  chunk.error = false;
+  chunk.model.clear();
+  chunk.content.clear();
+  chunk.reasoning_content.clear();
+  chunk.reasoning.clear();
+  chunk.finish_reason.clear();
+  chunk.usage.reset();
+  chunk.fragment_count = 0;
+
+  JsonReader reader(data);
+  if (reader.enter_object()) {
+    std::string_view key;
+    while (reader.next_key(key)) {
+      if (key == "choices") {
+        const bool array = reader.enter_array();
+        while (array && reader.next_element()) {
+          read_choice(reader);
+        }
+      } else if (key == "model") {
+        read_into(reader, chunk.model);
+      } else if (key == "usage") {
+        // Null on every chunk but the last (include_usage), or on the finish chunk (llama.cpp).
+        if (reader.enter_object()) {
+          read_usage(reader, chunk.usage.emplace());
+        }
+      } else if (key == "error") {
+        chunk.error = reader.peek() != JsonReader::Kind::literal; // null means no error
+        reader.skip();
+      } else {
+        reader.skip();
+      }
+    }
+  }
+  return reader.finish();
+}
+
+void OpenAiStreamReader::read_choice(JsonReader& reader) {
+  Chunk& chunk = m_chunk;
+  // ralph never asks for n > 1: a choice with another index is read and then dropped.
+  const std::size_t content = chunk.content.size();
+  const std::size_t reasoning_content = chunk.reasoning_content.size();
+  const std::size_t reasoning = chunk.reasoning.size();
+  const std::size_t fragments = chunk.fragment_count;
+  const std::string finish_reason = chunk.finish_reason;
+  std::int64_t index = 0;
+  if (reader.enter_object()) {
+    std::string_view key;
+    while (reader.next_key(key)) {
+      if (key == "index") {
+        index = reader.read_int().value_or(0);
+      } else if (key == "delta") {
+        if (reader.enter_object()) {
+          read_delta(reader);
+        }
+      } else if (key == "finish_reason") {
+        std::string_view value;
+        if (reader.read_string(value) && !value.empty()) {
+          chunk.finish_reason = value;
+        }
+      } else {
+        reader.skip();
+      }
+    }
+  }
+  if (index != 0) {
+    chunk.content.resize(content);
+    chunk.reasoning_content.resize(reasoning_content);
+    chunk.reasoning.resize(reasoning);
+    chunk.fragment_count = fragments;
+    chunk.finish_reason = finish_reason;
+  }
+}
+
+void OpenAiStreamReader::read_delta(JsonReader& reader) {
+  std::string_view key;
+  while (reader.next_key(key)) {
+    if (key == "content") {
+      read_into(reader, m_chunk.content);
+    } else if (key == "reasoning_content") {
+      read_into(reader, m_chunk.reasoning_content);
+    } else if (key == "reasoning") {
+      read_into(reader, m_chunk.reasoning);
+    } else if (key == "tool_calls") {
+      const bool array = reader.enter_array();
+      while (array && reader.next_element()) {
+        read_fragment(reader);
+      }
+    } else {
+      reader.skip();
+    }
+  }
+}
+
+void OpenAiStreamReader::read_fragment(JsonReader& reader) {
+  auto& fragments = m_chunk.fragments;
+  if (m_chunk.fragment_count == fragments.size()) {
+    fragments.emplace_back();
+  }
+  Fragment& fragment = fragments[m_chunk.fragment_count++];
+  fragment.index.reset();
+  fragment.id.clear();
+  fragment.name.clear();
+  fragment.arguments.clear();
+  if (!reader.enter_object()) {
+    return;
+  }
+  std::string_view key;
+  while (reader.next_key(key)) {
+    if (key == "index") {
+      fragment.index = reader.read_int();
+    } else if (key == "id") {
+      read_into(reader, fragment.id);
+    } else if (key == "function") {
+      std::string_view inner;
+      const bool object = reader.enter_object();
+      while (object && reader.next_key(inner)) {
+        if (inner == "name") {
+          read_into(reader, fragment.name);
+        } else if (inner == "arguments") {
+          read_into(reader, fragment.arguments);
+        } else {
+          reader.skip();
+        }
+      }
+    } else {
+      reader.skip();
+    }
+  }
+}
+
+void OpenAiStreamReader::apply_chunk() {
+  const Chunk& chunk = m_chunk;
   if (m_response.model.empty()) {
-    m_response.model = string_member(chunk, "model");
+    m_response.model = chunk.model;
   }
-  // Null on every chunk but the last (include_usage), or on the finish chunk (old llama.cpp).
-  const nlohmann::json* usage = member(chunk, "usage");
-  if (usage != nullptr && usage->is_object()) {
-    m_response.usage = openai_usage(*usage);
+  if (chunk.usage) {
+    m_response.usage = *chunk.usage;
   }
-  const nlohmann::json* choices = member(chunk, "choices");
-  if (choices == nullptr || !choices->is_array()) {
-    return;
-  }
-  for (const nlohmann::json& choice : *choices) {
-    if (int_member(choice, "index").value_or(0) != 0) {
-      continue; // ralph never asks for n > 1
-    }
-    if (const nlohmann::json* delta = member(choice, "delta")) {
-      on_delta(*delta);
-    }
-    const std::string_view finish_reason = string_member(choice, "finish_reason");
-    if (!finish_reason.empty()) {
-      m_finished = true;
-      m_response.raw_stop_reason = finish_reason;
-    }
-  }
-}
-
-void OpenAiStreamReader::on_delta(const nlohmann::json& delta) {
-  std::string_view reasoning = string_member(delta, "reasoning_content");
-  if (reasoning.empty()) {
-    reasoning = string_member(delta, "reasoning");
-  }
+  const std::string& reasoning =
+      chunk.reasoning_content.empty() ? chunk.reasoning : chunk.reasoning_content;
   if (!reasoning.empty()) {
     m_thinking.append(reasoning);
     if (m_observer != nullptr) {
       m_observer->on_thinking(reasoning);
     }
   }
-  const std::string_view content = string_member(delta, "content");
-  if (!content.empty()) {
-    m_response.message.content.append(content);
+  if (!chunk.content.empty()) {
+    m_response.message.content.append(chunk.content);
     if (m_observer != nullptr) {
-      m_observer->on_text(content);
+      m_observer->on_text(chunk.content);
     }
   }
-  const nlohmann::json* calls = member(delta, "tool_calls");
-  if (calls != nullptr && calls->is_array()) {
-    std::int64_t position = 0;
-    for (const nlohmann::json& fragment : *calls) {
-      on_tool_fragment(fragment, position++);
-    }
+  for (std::size_t i = 0; i < chunk.fragment_count; ++i) {
+    on_tool_fragment(chunk.fragments[i], static_cast<std::int64_t>(i));
+  }
+  if (!chunk.finish_reason.empty()) {
+    m_finished = true;
+    m_response.raw_stop_reason = chunk.finish_reason;
   }
 }
 
-void OpenAiStreamReader::on_tool_fragment(const nlohmann::json& fragment, std::int64_t position) {
-  const std::int64_t index = int_member(fragment, "index").value_or(position);
-  const std::string_view id = string_member(fragment, "id");
+void OpenAiStreamReader::on_tool_fragment(const Fragment& fragment, std::int64_t position) {
+  const std::int64_t index = fragment.index.value_or(position);
+  const std::string& id = fragment.id;
   auto& calls = m_response.message.tool_calls;
   // The latest call at this index, unless a different non-empty id says a new call started
   // (old Ollama reuses index 0 for every call of a parallel batch).
@@ -146,13 +288,10 @@ void OpenAiStreamReader::on_tool_fragment(const nlohmann::json& fragment, std::i
   if (!id.empty()) {
     call.id = id;
   }
-  if (const nlohmann::json* function = member(fragment, "function")) {
-    const std::string_view name = string_member(*function, "name");
-    if (!name.empty()) {
-      call.name = name;
-    }
-    call.arguments.append(string_member(*function, "arguments"));
+  if (!fragment.name.empty()) {
+    call.name = fragment.name;
   }
+  call.arguments.append(fragment.arguments);
   if (!m_call_announced[slot] && !call.name.empty()) {
     m_call_announced[slot] = true;
     if (m_observer != nullptr) {
