@@ -14,7 +14,7 @@ using std::chrono::milliseconds;
 // The wait before restarting a stream that failed on try `attempt`: the server's hint when it
 // gave one, else exponential backoff with jitter as http::send_with_retry computes it.
 std::optional<milliseconds> restart_delay(const http::RetryPolicy& policy, const Error& error,
-                                          int attempt, std::mt19937& rng) {
+                                          int attempt) {
   if (error.retry_after.count() > 0) {
     if (error.retry_after > policy.max_retry_after) {
       return std::nullopt;
@@ -26,6 +26,8 @@ std::optional<milliseconds> restart_delay(const http::RetryPolicy& policy, const
     delay *= 2;
   }
   delay = std::min(delay, static_cast<double>(policy.max_delay.count()));
+  // Seeded only here: most calls never restart, and seeding costs a system call.
+  static thread_local std::mt19937 rng(std::random_device{}());
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   return milliseconds(std::llround(delay * (1.0 - 0.25 * unit(rng))));
 }
@@ -66,7 +68,6 @@ Result<ChatResponse> exchange(const ExchangeContext& context, const http::Reques
                               ResponseReader& reader, StreamObserver* observer,
                               const CancelToken& cancel) {
   const int max_attempts = std::max(1, context.policy.max_attempts);
-  std::mt19937 rng(std::random_device{}());
   http::BodySink sink;
   if (reader.streaming()) {
     sink = [&reader](std::string_view bytes) { return reader.feed(bytes); };
@@ -108,7 +109,7 @@ Result<ChatResponse> exchange(const ExchangeContext& context, const http::Reques
     if (!error.retryable || used >= max_attempts) {
       return fail(std::move(error));
     }
-    const auto delay = restart_delay(context.policy, error, used, rng);
+    const auto delay = restart_delay(context.policy, error, used);
     if (!delay) {
       return fail(std::move(error));
     }
