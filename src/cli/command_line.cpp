@@ -21,8 +21,9 @@ public:
     m_command
         .add_option_function<std::string>(
             flag,
-            [this, flag, key](const std::string& value) {
-              m_args.overrides.push_back({key, value, flag.substr(0, flag.find(','))});
+            // Captures the arguments, not this helper: callbacks run after it is gone.
+            [args = &m_args, flag, key](const std::string& value) {
+              args->overrides.push_back({key, value, flag.substr(0, flag.find(','))});
             },
             help)
         ->type_name(type);
@@ -31,8 +32,8 @@ public:
                   const std::string& help) {
     m_command.add_flag_callback(
         flag,
-        [this, flag, key, value] {
-          m_args.overrides.push_back({key, value, flag});
+        [args = &m_args, flag, key, value] {
+          args->overrides.push_back({key, value, flag});
         },
         help);
   }
