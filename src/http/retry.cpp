@@ -85,18 +85,6 @@ std::optional<std::chrono::system_clock::time_point> parse_http_date(std::string
          std::chrono::seconds(*second);
 }
 
-milliseconds backoff(const RetryPolicy& policy, int attempt, std::mt19937& rng) {
-  double delay = static_cast<double>(policy.base_delay.count());
-  for (int i = 1; i < attempt && delay < static_cast<double>(policy.max_delay.count()); ++i) {
-    delay *= 2;
-  }
-  delay = std::min(delay, static_cast<double>(policy.max_delay.count()));
-  // 1 - U[0,1) lies in (0, 1], so the factor lies in (0.75, 1] as the official SDKs use.
-  std::uniform_real_distribution<double> unit(0.0, 1.0);
-  const double factor = 1.0 - 0.25 * unit(rng);
-  return milliseconds(std::llround(delay * factor));
-}
-
 Error status_error(const Response& response, std::optional<milliseconds> hint) {
   Error error;
   error.kind = ErrorKind::provider;
@@ -108,6 +96,21 @@ Error status_error(const Response& response, std::optional<milliseconds> hint) {
 }
 
 } // namespace
+
+milliseconds backoff_delay(const RetryPolicy& policy, int attempt) {
+  double delay = static_cast<double>(policy.base_delay.count());
+  for (int i = 1; i < attempt && delay < static_cast<double>(policy.max_delay.count()); ++i) {
+    delay *= 2;
+  }
+  delay = std::min(delay, static_cast<double>(policy.max_delay.count()));
+  // One generator per thread, seeded on first use: most requests never wait, and seeding costs
+  // a system call. Jitter needs no cryptographic quality.
+  thread_local std::minstd_rand rng(std::random_device{}());
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  // 1 - U[0,1) lies in (0, 1], so the factor lies in (0.75, 1].
+  const double factor = 1.0 - 0.25 * unit(rng);
+  return milliseconds(std::llround(delay * factor));
+}
 
 bool is_retryable_status(int status) {
   return status == 408 || status == 409 || status == 429 || status >= 500;
@@ -158,8 +161,6 @@ Result<Response> send_with_retry(Transport& transport, const Request& request, c
       return sink(chunk);
     };
   }
-  std::mt19937 rng(std::random_device{}());
-
   for (int attempt = 1;; ++attempt) {
     auto result = transport.send(request, tracking, cancel);
     const bool last = attempt >= policy.max_attempts || delivered || cancel.cancelled();
@@ -170,7 +171,7 @@ Result<Response> send_with_retry(Transport& transport, const Request& request, c
         return result;
       }
       cause = result.error();
-      delay = backoff(policy, attempt, rng);
+      delay = backoff_delay(policy, attempt);
     } else {
       const Response& response = *result;
       if (last || !should_retry(response) ||
@@ -181,7 +182,7 @@ Result<Response> send_with_retry(Transport& transport, const Request& request, c
       if (hint && *hint > policy.max_retry_after) {
         return result; // the server asks for longer than we are willing to wait
       }
-      delay = hint && hint->count() > 0 ? *hint : backoff(policy, attempt, rng);
+      delay = hint && hint->count() > 0 ? *hint : backoff_delay(policy, attempt);
       cause = status_error(response, hint);
     }
     if (hooks.on_retry) {

@@ -3,8 +3,6 @@
 #include "llm/provider_error.h"
 
 #include <algorithm>
-#include <cmath>
-#include <random>
 
 namespace ralph::llm {
 namespace {
@@ -12,7 +10,7 @@ namespace {
 using std::chrono::milliseconds;
 
 // The wait before restarting a stream that failed on try `attempt`: the server's hint when it
-// gave one, else exponential backoff with jitter as http::send_with_retry computes it.
+// gave one, else the same exponential backoff with jitter as http::send_with_retry.
 std::optional<milliseconds> restart_delay(const http::RetryPolicy& policy, const Error& error,
                                           int attempt) {
   if (error.retry_after.count() > 0) {
@@ -21,15 +19,7 @@ std::optional<milliseconds> restart_delay(const http::RetryPolicy& policy, const
     }
     return error.retry_after;
   }
-  double delay = static_cast<double>(policy.base_delay.count());
-  for (int i = 1; i < attempt && delay < static_cast<double>(policy.max_delay.count()); ++i) {
-    delay *= 2;
-  }
-  delay = std::min(delay, static_cast<double>(policy.max_delay.count()));
-  // Seeded only here: most calls never restart, and seeding costs a system call.
-  static thread_local std::mt19937 rng(std::random_device{}());
-  std::uniform_real_distribution<double> unit(0.0, 1.0);
-  return milliseconds(std::llround(delay * (1.0 - 0.25 * unit(rng))));
+  return http::backoff_delay(policy, attempt);
 }
 
 Error finalize(Error error, const ExchangeContext& context) {

@@ -19,6 +19,10 @@ struct RetryPolicy {
   std::chrono::milliseconds max_retry_after{60'000};
 };
 
+// base_delay * 2^(attempt-1), capped at max_delay, times a random factor in (0.75, 1], as the
+// official SDKs wait before retry `attempt` (1-based). Thread-safe.
+std::chrono::milliseconds backoff_delay(const RetryPolicy& policy, int attempt);
+
 // 408, 409, 429 and every 5xx (529 included).
 bool is_retryable_status(int status);
 
