@@ -296,14 +296,14 @@ Result<Response> CurlTransport::send(const Request& request, const BodySink& sin
     if (stop != Stop::none) {
       break;
     }
-    if (running == 0) {
-      stop = Stop::failed;
-    } else if (cancel.cancelled()) {
+    if (cancel.cancelled()) {
       stop = Stop::cancelled;
     } else if (request.idle_timeout.count() > 0 &&
                SteadyClock::now() - transfer.last_activity >= request.idle_timeout) {
       stop = Stop::idle;
-    } else if (curl_multi_poll(multi, nullptr, 0, k_poll_interval_ms, nullptr) != CURLM_OK) {
+    } else if (running == 0 ||
+               curl_multi_poll(multi, nullptr, 0, k_poll_interval_ms, nullptr) != CURLM_OK) {
+      // Nothing running without a DONE message, or poll itself failing: libcurl is broken.
       stop = Stop::failed;
     }
   }

@@ -15,9 +15,9 @@ namespace ralph::tools {
 namespace {
 
 // Larger files are edited with shell tools; an exact-match edit would mean a huge old_text.
-constexpr std::size_t k_max_file_bytes = 10 * 1024 * 1024;
+constexpr std::size_t k_max_file_bytes = std::size_t{10} * 1024 * 1024;
 // The whitespace-insensitive hint keeps an offset per byte; bound what it costs.
-constexpr std::size_t k_max_hint_bytes = 2 * 1024 * 1024;
+constexpr std::size_t k_max_hint_bytes = std::size_t{2} * 1024 * 1024;
 
 std::vector<std::size_t> find_all(std::string_view text, std::string_view needle) {
   std::vector<std::size_t> positions;

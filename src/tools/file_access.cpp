@@ -139,7 +139,7 @@ std::string describe_size(std::uint64_t bytes) {
   if (bytes < 1024) {
     return fmt::format("{} bytes", bytes);
   }
-  if (bytes < 1024 * 1024) {
+  if (bytes < std::uint64_t{1024} * 1024) {
     return fmt::format("{:.1f} KB", static_cast<double>(bytes) / 1024.0);
   }
   return fmt::format("{:.1f} MB", static_cast<double>(bytes) / (1024.0 * 1024.0));

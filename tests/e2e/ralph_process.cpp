@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <fcntl.h>
 #include <fstream>
-#include <sstream>
 #include <spawn.h>
+#include <sstream>
 #include <stdexcept>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -99,7 +99,9 @@ RalphProcess::~RalphProcess() {
   std::filesystem::remove_all(m_dir, ec);
 }
 
-void RalphProcess::signal(int sig) const { ::kill(m_pid, sig); }
+void RalphProcess::signal(int sig) const {
+  ::kill(m_pid, sig);
+}
 
 RalphOutput RalphProcess::wait() {
   int status = 0;

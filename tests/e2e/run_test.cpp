@@ -1,18 +1,18 @@
 // `ralph run` end to end: the real binary, real tools in a temp workspace, a fake provider server
 // on 127.0.0.1 speaking the real wire formats.
-#include <chrono>
-#include <csignal>
-#include <string>
-#include <thread>
-#include <vector>
+#include "fake_provider/fake_provider_server.h"
+#include "ralph_process.h"
+#include "support/temp_dir.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "fake_provider/fake_provider_server.h"
-#include "ralph_process.h"
-#include "support/temp_dir.h"
+#include <chrono>
+#include <csignal>
+#include <string>
+#include <thread>
+#include <vector>
 
 namespace ralph::testing {
 namespace {
@@ -28,8 +28,7 @@ FakeTurn tool_turn(std::string name, json arguments) {
 }
 
 // Polls `condition` until it holds or 30 s pass: for facts that other processes make true.
-template <typename Condition>
-bool eventually(Condition condition) {
+template <typename Condition> bool eventually(Condition condition) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   while (!condition()) {
     if (std::chrono::steady_clock::now() > deadline) {
@@ -49,9 +48,13 @@ FakeTurn text_turn(std::string text) {
 class RunEndToEnd : public ::testing::Test {
 protected:
   std::vector<std::string> openai_args(std::vector<std::string> extra) const {
-    std::vector<std::string> args{"run",         "--model",     "openai-compat/test-model",
-                                  "--base-url",  server.base_url() + "/v1",
-                                  "--workspace", workspace.path().string()};
+    std::vector<std::string> args{"run",
+                                  "--model",
+                                  "openai-compat/test-model",
+                                  "--base-url",
+                                  server.base_url() + "/v1",
+                                  "--workspace",
+                                  workspace.path().string()};
     args.insert(args.end(), extra.begin(), extra.end());
     return args;
   }
@@ -111,10 +114,10 @@ TEST_F(RunEndToEnd, AnthropicProviderKeepsTheKeyOutOfEveryOutput) {
   server.push(text_turn("Wrote a.txt"));
   const std::string key = "sk-ant-test-secret-123";
 
-  const auto result = run_ralph({"run", "write a.txt", "--model", "anthropic/claude-test",
-                                 "--base-url", server.base_url(), "--workspace",
-                                 workspace.path().string(), "--json"},
-                                cwd.path(), {{"ANTHROPIC_API_KEY", key}});
+  const auto result =
+      run_ralph({"run", "write a.txt", "--model", "anthropic/claude-test", "--base-url",
+                 server.base_url(), "--workspace", workspace.path().string(), "--json"},
+                cwd.path(), {{"ANTHROPIC_API_KEY", key}});
 
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(workspace.read("a.txt"), "x");
@@ -166,8 +169,8 @@ TEST_F(RunEndToEnd, MaxStepsEndsWithBudgetExhausted) {
     server.push(tool_turn("shell", {{"command", "echo step"}}));
   }
 
-  const auto result = run_ralph(openai_args({"loop forever", "--max-steps", "2", "--json"}),
-                                cwd.path());
+  const auto result =
+      run_ralph(openai_args({"loop forever", "--max-steps", "2", "--json"}), cwd.path());
 
   EXPECT_EQ(result.exit_code, 3) << result.err;
   EXPECT_EQ(json::parse(result.out)["status"], "budget_exhausted");
@@ -176,8 +179,8 @@ TEST_F(RunEndToEnd, MaxStepsEndsWithBudgetExhausted) {
 
 TEST_F(RunEndToEnd, PathOutsideTheWorkspaceGoesBackToTheModelAsAnError) {
   cwd.write("secret.txt", "top secret");
-  server.push(tool_turn("read_file", {{"path", "../" + cwd.path().filename().string() +
-                                                   "/secret.txt"}}));
+  server.push(
+      tool_turn("read_file", {{"path", "../" + cwd.path().filename().string() + "/secret.txt"}}));
   server.push(text_turn("I cannot read it."));
 
   const auto result = run_ralph(openai_args({"read the secret"}), cwd.path());

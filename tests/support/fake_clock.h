@@ -1,9 +1,9 @@
 #pragma once
 
+#include "ralph/core/clock.h"
+
 #include <chrono>
 #include <vector>
-
-#include "ralph/core/clock.h"
 
 namespace ralph::testing {
 
