@@ -47,7 +47,7 @@ Message tool_message(const ToolCall& call, std::string content, bool is_error) {
   Message message;
   message.role = Role::tool;
   message.tool_call_id = call.id;
-  message.tool_name = call.name;
+  message.name = call.name;
   message.content = std::move(content);
   message.is_error = is_error;
   return message;
@@ -175,7 +175,7 @@ bool ReactAgent::run_tools(std::vector<Message>& conversation, AgentOutcome& out
     }
     Event started = make_event(EventType::tool_started, outcome.steps);
     started.text = call.arguments;
-    started.tool_name = call.name;
+    started.name = call.name;
     started.tool_call_id = call.id;
     m_events.on_event(started);
     tools::ToolResult result = m_tools.run(call, context);
@@ -183,10 +183,10 @@ bool ReactAgent::run_tools(std::vector<Message>& conversation, AgentOutcome& out
     std::string content = to_valid_utf8(result.content);
     Event finished = make_event(EventType::tool_finished, outcome.steps);
     finished.text = content;
-    finished.tool_name = call.name;
+    finished.name = call.name;
     finished.tool_call_id = call.id;
     finished.duration_ms = result.duration.count();
-    finished.exit_code = result.exit_code.value_or(0);
+    finished.exit_code = result.exit_code;
     finished.is_error = result.is_error;
     m_events.on_event(finished);
     conversation.push_back(tool_message(call, std::move(content), result.is_error));

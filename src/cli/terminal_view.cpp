@@ -88,27 +88,28 @@ void TerminalView::on_event(const Event& event) {
     return;
   case EventType::tool_started:
     note(fmt::format(
-        "{} {} {}", paint(k_cyan, "  →"), event.tool_name,
-        paint(k_dim, summarize_arguments(event.tool_name, event.text, k_argument_width))));
+        "{} {} {}", paint(k_cyan, "  →"), event.name,
+        paint(k_dim, summarize_arguments(event.name, event.text, k_argument_width))));
     return;
   case EventType::tool_finished: {
     const std::string duration = format_duration(event.duration_ms);
     if (event.is_error) {
-      note(fmt::format("{} {} {} {}", paint(k_red, "  ✗"), event.tool_name,
+      note(fmt::format("{} {} {} {}", paint(k_red, "  ✗"), event.name,
                        first_line(event.text, k_argument_width), paint(k_dim, duration)));
-    } else if (event.tool_name == "shell") {
-      const char* colour = event.exit_code == 0 ? k_green : k_yellow;
+    } else if (event.name == "shell") {
+      const int exit_code = event.exit_code.value_or(-1);
+      const char* colour = exit_code == 0 ? k_green : k_yellow;
       const std::string tail = output_tail(event.text, k_shell_tail_lines);
       for (std::size_t start = 0; start < tail.size();) {
         const std::size_t end = std::min(tail.find('\n', start), tail.size());
         note(paint(k_dim, "    │ " + tail.substr(start, end - start)));
         start = end + 1;
       }
-      note(fmt::format("{} {} {}", paint(colour, event.exit_code == 0 ? "  ✓" : "  •"),
-                       event.tool_name,
-                       paint(k_dim, fmt::format("exit {} · {}", event.exit_code, duration))));
+      note(fmt::format("{} {} {}", paint(colour, exit_code == 0 ? "  ✓" : "  •"),
+                       event.name,
+                       paint(k_dim, fmt::format("exit {} · {}", exit_code, duration))));
     } else {
-      note(fmt::format("{} {} {}", paint(k_green, "  ✓"), event.tool_name,
+      note(fmt::format("{} {} {}", paint(k_green, "  ✓"), event.name,
                        paint(k_dim, fmt::format("{} · {}", first_line(event.text, 60), duration))));
     }
     return;
@@ -132,6 +133,14 @@ void TerminalView::on_event(const Event& event) {
     return;
   case EventType::run_started:
   case EventType::model_finished:
+  case EventType::attempt_started:
+  case EventType::attempt_finished:
+  case EventType::verification_skipped:
+  case EventType::verifier_started:
+  case EventType::verdict:
+  case EventType::feedback:
+  case EventType::budget_warning:
+  case EventType::status:
     return;
   }
 }
