@@ -47,7 +47,7 @@ Message tool_message(const ToolCall& call, std::string content, bool is_error) {
   Message message;
   message.role = Role::tool;
   message.tool_call_id = call.id;
-  message.name = call.name;
+  message.tool_name = call.name;
   message.content = std::move(content);
   message.is_error = is_error;
   return message;
