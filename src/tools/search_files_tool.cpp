@@ -3,13 +3,13 @@
 
 #include "ralph/core/text.h"
 #include "ralph/tools/builtin_tools.h"
+#include "ralph/tools/glob.h"
 #include "ralph/tools/workspace.h"
 
 #include <fmt/format.h>
 #include <re2/re2.h>
 
 #include <algorithm>
-#include <fnmatch.h>
 #include <system_error>
 #include <vector>
 
@@ -22,52 +22,6 @@ constexpr std::int64_t k_default_results = 100;
 constexpr std::int64_t k_max_results = 1000;
 constexpr std::uintmax_t k_max_file_bytes = 4 * 1024 * 1024; // larger files are skipped
 constexpr std::size_t k_max_line_bytes = 300;                // longer matching lines are cut
-
-// "*.{cpp,h}" -> "*.cpp", "*.h": fnmatch has no braces, models use them all the time.
-std::vector<std::string> expand_braces(const std::string& glob) {
-  const std::size_t open = glob.find('{');
-  const std::size_t close = open == std::string::npos ? open : glob.find('}', open);
-  if (close == std::string::npos) {
-    return {glob};
-  }
-  std::vector<std::string> out;
-  const std::string inner = glob.substr(open + 1, close - open - 1);
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t comma = inner.find(',', start);
-    const std::string choice = inner.substr(start, comma - start);
-    for (auto& rest : expand_braces(glob.substr(close + 1))) {
-      out.push_back(glob.substr(0, open) + choice + rest);
-    }
-    if (comma == std::string::npos) {
-      return out;
-    }
-    start = comma + 1;
-  }
-}
-
-// Matches the file name, or the workspace-relative path when the glob has a slash.
-class Glob {
-public:
-  explicit Glob(const std::string& glob)
-      : m_patterns(glob.empty() ? std::vector<std::string>{} : expand_braces(glob)),
-        m_whole_path(glob.find('/') != std::string::npos) {}
-
-  bool matches(const fs::path& relative) const {
-    if (m_patterns.empty()) {
-      return true;
-    }
-    const std::string subject =
-        m_whole_path ? relative.generic_string() : relative.filename().string();
-    return std::any_of(m_patterns.begin(), m_patterns.end(), [&](const std::string& pattern) {
-      return ::fnmatch(pattern.c_str(), subject.c_str(), 0) == 0;
-    });
-  }
-
-private:
-  std::vector<std::string> m_patterns;
-  bool m_whole_path;
-};
 
 struct Search {
   const Workspace& workspace;
