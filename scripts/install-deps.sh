@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config git
-  libcurl4-openssl-dev libcpp-httplib-dev nlohmann-json3-dev libcli11-dev
+  libcurl4-openssl-dev libssl-dev libcpp-httplib-dev nlohmann-json3-dev libcli11-dev
   libtomlplusplus-dev libfmt-dev libexpected-dev libsqlite3-dev liblua5.4-dev
   libre2-dev libedit-dev libgtest-dev libgmock-dev libbenchmark-dev
   clang-format clang-tidy

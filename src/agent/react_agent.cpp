@@ -86,15 +86,16 @@ const char* to_string(AgentStop stop) {
 }
 
 ReactAgent::ReactAgent(llm::Provider& provider, const tools::Registry& tools,
-                       tools::ToolContext tool_context, AgentOptions options, EventSink& events)
+                       tools::ToolContext tool_context, AgentOptions options)
     : m_provider(provider), m_tools(tools), m_tool_context(std::move(tool_context)),
-      m_options(std::move(options)), m_events(events), m_specs(tools.specs()) {
+      m_options(std::move(options)), m_specs(tools.specs()) {
   if (m_options.system_prompt.empty()) {
     m_options.system_prompt = default_system_prompt();
   }
 }
 
-AgentOutcome ReactAgent::run(std::vector<Message>& conversation, const CancelToken& cancel) {
+AgentOutcome ReactAgent::run(std::vector<Message>& conversation, const CancelToken& cancel,
+                             EventSink& events) {
   AgentOutcome outcome;
   llm::ChatRequest request;
   request.model = m_options.model;
@@ -111,9 +112,9 @@ AgentOutcome ReactAgent::run(std::vector<Message>& conversation, const CancelTok
       return outcome;
     }
     const int step = ++outcome.steps;
-    m_events.on_event(make_event(EventType::model_started, step));
+    events.on_event(make_event(EventType::model_started, step));
     request.messages = conversation;
-    EventObserver observer(m_events, step);
+    EventObserver observer(events, step);
     auto response = m_provider.chat(request, &observer, cancel);
     if (!response) {
       Error error = std::move(response.error());
@@ -123,7 +124,7 @@ AgentOutcome ReactAgent::run(std::vector<Message>& conversation, const CancelTok
         Event failed = make_event(EventType::error, step);
         failed.text = error.message;
         failed.detail = ralph::to_string(error.kind);
-        m_events.on_event(failed);
+        events.on_event(failed);
       }
       outcome.error = std::move(error);
       return outcome;
@@ -132,7 +133,7 @@ AgentOutcome ReactAgent::run(std::vector<Message>& conversation, const CancelTok
     Event finished = make_event(EventType::model_finished, step);
     finished.detail = llm::to_string(response->stop_reason);
     finished.usage = response->usage;
-    m_events.on_event(finished);
+    events.on_event(finished);
     Message& reply = conversation.emplace_back(std::move(response->message));
     reply.role = Role::assistant;
     outcome.answer = reply.content;
@@ -147,7 +148,7 @@ AgentOutcome ReactAgent::run(std::vector<Message>& conversation, const CancelTok
       outcome.stop = AgentStop::max_steps;
       break;
     }
-    if (!run_tools(conversation, outcome, cancel)) {
+    if (!run_tools(conversation, outcome, cancel, events)) {
       outcome.stop = AgentStop::cancelled;
       outcome.error = interrupted();
       return outcome;
@@ -157,12 +158,12 @@ AgentOutcome ReactAgent::run(std::vector<Message>& conversation, const CancelTok
   finished.text = outcome.answer;
   finished.detail = to_string(outcome.stop);
   finished.usage = outcome.usage;
-  m_events.on_event(finished);
+  events.on_event(finished);
   return outcome;
 }
 
 bool ReactAgent::run_tools(std::vector<Message>& conversation, AgentOutcome& outcome,
-                           const CancelToken& cancel) {
+                           const CancelToken& cancel, EventSink& events) {
   tools::ToolContext context = m_tool_context;
   context.cancel = cancel;
   // Copied: appending results may reallocate the conversation under a reference.
@@ -177,7 +178,7 @@ bool ReactAgent::run_tools(std::vector<Message>& conversation, AgentOutcome& out
     started.text = call.arguments;
     started.name = call.name;
     started.tool_call_id = call.id;
-    m_events.on_event(started);
+    events.on_event(started);
     tools::ToolResult result = m_tools.run(call, context);
     ++outcome.tool_calls;
     std::string content = to_valid_utf8(result.content);
@@ -188,7 +189,7 @@ bool ReactAgent::run_tools(std::vector<Message>& conversation, AgentOutcome& out
     finished.duration_ms = result.duration.count();
     finished.exit_code = result.exit_code;
     finished.is_error = result.is_error;
-    m_events.on_event(finished);
+    events.on_event(finished);
     conversation.push_back(tool_message(call, std::move(content), result.is_error));
   }
   return !cancel.cancelled();

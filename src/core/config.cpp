@@ -36,6 +36,17 @@ std::string where(const std::string& source, const toml::source_region& region) 
 }
 
 std::optional<Value> toml_value(const toml::node& node) {
+  if (const auto* array = node.as_array()) {
+    std::vector<std::string> items;
+    for (const auto& item : *array) {
+      const auto* text = item.as_string();
+      if (text == nullptr) {
+        return std::nullopt;
+      }
+      items.push_back(text->get());
+    }
+    return Value(std::move(items));
+  }
   if (const auto* v = node.as_boolean()) {
     return Value(v->get());
   }
@@ -75,9 +86,45 @@ std::string unknown_key_message(const std::string& place, const std::string& pat
   return fmt::format("{}: unknown key '{}'; did you mean '{}'?", place, path, suggestion);
 }
 
+// [prices."provider/model"] tables: model names hold dots and slashes, so they are not keys.
+Result<void> apply_prices(Config& config, const toml::table& prices, const std::string& source) {
+  for (const auto& [model, node] : prices) {
+    const auto* table = node.as_table();
+    const int line = static_cast<int>(model.source().begin.line);
+    if (table == nullptr) {
+      return tl::unexpected(config_error(
+          fmt::format("{}: prices.\"{}\": expected a table with input and output (USD per "
+                      "million tokens)",
+                      where(source, model.source()), model.str()),
+          source, line, 0));
+    }
+    PriceSettings price;
+    for (const auto& [field, value] : *table) {
+      const auto number = value.value<double>();
+      const bool known = field.str() == "input" || field.str() == "output";
+      if (!known || !number || *number < 0) {
+        return tl::unexpected(config_error(
+            fmt::format("{}: prices.\"{}\".{}: expected input or output, a number >= 0 (USD per "
+                        "million tokens)",
+                        where(source, field.source()), model.str(), field.str()),
+            source, static_cast<int>(field.source().begin.line), 0));
+      }
+      (field.str() == "input" ? price.input : price.output) = *number;
+    }
+    config.prices[std::string(model.str())] = price;
+  }
+  return {};
+}
+
 Result<void> apply_table(Config& config, const toml::table& table, const std::string& prefix,
                          const std::string& source) {
   for (const auto& [name, node] : table) {
+    if (prefix.empty() && name.str() == "prices" && node.is_table()) {
+      if (auto applied = apply_prices(config, *node.as_table(), source); !applied) {
+        return applied;
+      }
+      continue;
+    }
     const std::string path =
         prefix.empty() ? std::string(name.str()) : fmt::format("{}.{}", prefix, name.str());
     const auto& region = node.source().begin.line != 0 ? node.source() : name.source();
@@ -199,6 +246,16 @@ Result<void> set_config_value(Config& config, std::string_view key, std::string_
     return tl::unexpected(
         config_error(fmt::format("{}: {}: {}", source, key, *problem), source, 0, 0));
   }
+  return {};
+}
+
+Result<void> append_config_value(Config& config, std::string_view key, std::string_view text,
+                                 const std::string& source) {
+  const Key* entry = config_detail::find_key(key);
+  if (entry == nullptr || entry->kind != config_detail::ValueKind::string_list) {
+    return set_config_value(config, key, text, source);
+  }
+  entry->list(config).emplace_back(text);
   return {};
 }
 

@@ -1,6 +1,7 @@
 #include "config_keys.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -27,30 +28,44 @@ double as_number(const Value& v) {
   return std::get<double>(v);
 }
 
-Key string_key(std::string_view path, std::function<void(Config&, const std::string&)> set) {
-  return {path, ValueKind::string, 0, 0,
-          [set = std::move(set)](Config& c, const Value& v) { set(c, as_string(v)); }};
+Key string_key(std::string_view path, std::function<void(Config&, const std::string&)> set,
+               std::vector<std::string_view> choices = {}) {
+  Key key{path, ValueKind::string, 0, 0, std::move(choices), {}, {}};
+  key.set = [set = std::move(set)](Config& c, const Value& v) { set(c, as_string(v)); };
+  return key;
 }
 
 Key int_key(std::string_view path, double min, double max,
             std::function<void(Config&, std::int64_t)> set) {
-  return {path, ValueKind::integer, min, max,
-          [set = std::move(set)](Config& c, const Value& v) { set(c, as_int(v)); }};
+  Key key{path, ValueKind::integer, min, max, {}, {}, {}};
+  key.set = [set = std::move(set)](Config& c, const Value& v) { set(c, as_int(v)); };
+  return key;
 }
 
 Key bool_key(std::string_view path, std::function<void(Config&, bool)> set) {
-  return {path, ValueKind::boolean, 0, 0,
-          [set = std::move(set)](Config& c, const Value& v) { set(c, as_bool(v)); }};
+  Key key{path, ValueKind::boolean, 0, 0, {}, {}, {}};
+  key.set = [set = std::move(set)](Config& c, const Value& v) { set(c, as_bool(v)); };
+  return key;
 }
 
 Key number_key(std::string_view path, double min, double max,
                std::function<void(Config&, double)> set) {
-  return {path, ValueKind::number, min, max,
-          [set = std::move(set)](Config& c, const Value& v) { set(c, as_number(v)); }};
+  Key key{path, ValueKind::number, min, max, {}, {}, {}};
+  key.set = [set = std::move(set)](Config& c, const Value& v) { set(c, as_number(v)); };
+  return key;
+}
+
+Key list_key(std::string_view path, std::function<std::vector<std::string>&(Config&)> list) {
+  Key key{path, ValueKind::string_list, 0, 0, {}, {}, std::move(list)};
+  key.set = [list = key.list](Config& c, const Value& v) {
+    list(c) = std::get<std::vector<std::string>>(v);
+  };
+  return key;
 }
 
 std::vector<Key> make_keys() {
   constexpr double k_max_int = 1e9;
+  const std::vector<std::string_view> policies{"fail_open", "fail_closed"};
   return {
       string_key("model", [](Config& c, const std::string& v) { c.model = v; }),
       string_key("base_url", [](Config& c, const std::string& v) { c.base_url = v; }),
@@ -75,6 +90,79 @@ std::vector<Key> make_keys() {
       bool_key("loop.enabled", [](Config& c, bool v) { c.loop.enabled = v; }),
       int_key("loop.max_iterations", 1, 100000,
               [](Config& c, std::int64_t v) { c.loop.max_iterations = static_cast<int>(v); }),
+      string_key("loop.feedback", [](Config& c, const std::string& v) { c.loop.feedback = v; },
+                 {"append", "continue"}),
+      string_key("loop.trigger", [](Config& c, const std::string& v) { c.loop.trigger = v; },
+                 {"always", "keywords", "marker", "heartbeat"}),
+      list_key("loop.keywords",
+               [](Config& c) -> std::vector<std::string>& { return c.loop.keywords; }),
+      bool_key("loop.heartbeat", [](Config& c, bool v) { c.loop.heartbeat = v; }),
+      bool_key("loop.verify_heartbeat", [](Config& c, bool v) { c.loop.verify_heartbeat = v; }),
+      bool_key("loop.verify_final", [](Config& c, bool v) { c.loop.verify_final = v; }),
+      int_key("loop.stall_after", 2, 1000,
+              [](Config& c, std::int64_t v) { c.loop.stall_after = static_cast<int>(v); }),
+      int_key("loop.runtime_summary_chars", 200, k_max_int,
+              [](Config& c, std::int64_t v) { c.loop.runtime_summary_chars = v; }),
+      int_key("budget.max_tokens", 0, 1e15,
+              [](Config& c, std::int64_t v) { c.budget.max_tokens = v; }),
+      number_key("budget.max_cost_usd", 0, 1e9,
+                 [](Config& c, double v) { c.budget.max_cost_usd = v; }),
+      int_key("budget.max_time", 0, 1e9,
+              [](Config& c, std::int64_t v) { c.budget.max_time_s = v; }),
+      list_key("verify.commands",
+               [](Config& c) -> std::vector<std::string>& { return c.verify.commands; }),
+      list_key("verify.exec", [](Config& c) -> std::vector<std::string>& { return c.verify.exec; }),
+      int_key("verify.command_timeout", 1, 86400 * 7,
+              [](Config& c, std::int64_t v) { c.verify.command_timeout_s = v; }),
+      int_key("verify.exec_timeout", 1, 86400 * 7,
+              [](Config& c, std::int64_t v) { c.verify.exec_timeout_s = v; }),
+      int_key("verify.excerpt_chars", 200, k_max_int,
+              [](Config& c, std::int64_t v) { c.verify.excerpt_chars = v; }),
+      int_key("verify.runs", 1, 100,
+              [](Config& c, std::int64_t v) { c.verify.runs = static_cast<int>(v); }),
+      int_key("verify.quorum", 1, 100,
+              [](Config& c, std::int64_t v) { c.verify.quorum = static_cast<int>(v); }),
+      string_key(
+          "verify.command_policy",
+          [](Config& c, const std::string& v) { c.verify.command_policy = v; }, policies),
+      list_key("verify.protect",
+               [](Config& c) -> std::vector<std::string>& { return c.verify.protect; }),
+      string_key("judge.model", [](Config& c, const std::string& v) { c.judge.model = v; }),
+      string_key("judge.base_url", [](Config& c, const std::string& v) { c.judge.base_url = v; }),
+      int_key("judge.max_tokens", 16, 100000,
+              [](Config& c, std::int64_t v) { c.judge.max_tokens = static_cast<int>(v); }),
+      int_key("judge.timeout", 1, 3600, [](Config& c, std::int64_t v) { c.judge.timeout_s = v; }),
+      int_key("judge.context_chars", 2000, k_max_int,
+              [](Config& c, std::int64_t v) { c.judge.context_chars = v; }),
+      int_key("judge.rules_chars", 0, k_max_int,
+              [](Config& c, std::int64_t v) { c.judge.rules_chars = v; }),
+      list_key("judge.rules_files",
+               [](Config& c) -> std::vector<std::string>& { return c.judge.rules_files; }),
+      string_key(
+          "judge.policy", [](Config& c, const std::string& v) { c.judge.policy = v; }, policies),
+      bool_key("judge.structured", [](Config& c, bool v) { c.judge.structured = v; }),
+      bool_key("evidence.enabled", [](Config& c, bool v) { c.evidence.enabled = v; }),
+      string_key("evidence.marker", [](Config& c, const std::string& v) { c.evidence.marker = v; }),
+      list_key("evidence.tools",
+               [](Config& c) -> std::vector<std::string>& { return c.evidence.tools; }),
+      bool_key("evidence.require", [](Config& c, bool v) { c.evidence.require = v; }),
+      string_key("evidence.instructions",
+                 [](Config& c, const std::string& v) { c.evidence.instructions = v; }),
+      list_key("checks.must_match",
+               [](Config& c) -> std::vector<std::string>& { return c.checks.must_match; }),
+      list_key("checks.must_not_match",
+               [](Config& c) -> std::vector<std::string>& { return c.checks.must_not_match; }),
+      int_key("checks.min_chars", 0, k_max_int,
+              [](Config& c, std::int64_t v) { c.checks.min_chars = v; }),
+      int_key("checks.max_chars", 0, k_max_int,
+              [](Config& c, std::int64_t v) { c.checks.max_chars = v; }),
+      bool_key("checks.json", [](Config& c, bool v) { c.checks.json = v; }),
+      string_key("checks.json_schema",
+                 [](Config& c, const std::string& v) { c.checks.json_schema = v; }),
+      int_key("checks.min_bullets", 0, 10000,
+              [](Config& c, std::int64_t v) { c.checks.min_bullets = v; }),
+      int_key("checks.max_bullets", 0, 10000,
+              [](Config& c, std::int64_t v) { c.checks.max_bullets = v; }),
   };
 }
 
@@ -86,8 +174,10 @@ std::string_view kind_name(const Value& value) {
     return "an integer";
   case 2:
     return "a number";
-  default:
+  case 3:
     return "a string";
+  default:
+    return "a list";
   }
 }
 
@@ -99,6 +189,8 @@ std::string show(const Value& value) {
           return v ? "true" : "false";
         } else if constexpr (std::is_same_v<T, std::string>) {
           return fmt::format("\"{}\"", v);
+        } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+          return fmt::format("[{}]", fmt::join(v, ", "));
         } else {
           return fmt::format("{}", v);
         }
@@ -148,7 +240,12 @@ std::string expected(const Key& key) {
   case ValueKind::number:
     return fmt::format("a number from {} to {}", key.min, key.max);
   case ValueKind::string:
+    if (!key.choices.empty()) {
+      return fmt::format("one of {}", fmt::join(key.choices, ", "));
+    }
     return "a string";
+  case ValueKind::string_list:
+    return "a list of strings";
   }
   return "a value";
 }
@@ -159,7 +256,9 @@ std::optional<std::string> assign(Config& config, const Key& key, const Value& v
       (key.kind == ValueKind::integer && std::holds_alternative<std::int64_t>(value)) ||
       (key.kind == ValueKind::number &&
        (std::holds_alternative<double>(value) || std::holds_alternative<std::int64_t>(value))) ||
-      (key.kind == ValueKind::string && std::holds_alternative<std::string>(value));
+      (key.kind == ValueKind::string && std::holds_alternative<std::string>(value)) ||
+      (key.kind == ValueKind::string_list &&
+       std::holds_alternative<std::vector<std::string>>(value));
   if (!kind_ok) {
     return fmt::format("expected {}, got {}", expected(key), kind_name(value));
   }
@@ -169,6 +268,10 @@ std::optional<std::string> assign(Config& config, const Key& key, const Value& v
       return fmt::format("expected {}, got {}", expected(key), show(value));
     }
   }
+  if (!key.choices.empty() &&
+      std::find(key.choices.begin(), key.choices.end(), as_string(value)) == key.choices.end()) {
+    return fmt::format("expected {}, got {}", expected(key), show(value));
+  }
   key.set(config, value);
   return std::nullopt;
 }
@@ -177,6 +280,17 @@ std::optional<Value> parse_text(const Key& key, std::string_view text) {
   switch (key.kind) {
   case ValueKind::string:
     return Value(std::string(text));
+  case ValueKind::string_list: {
+    if (text.empty() || text.front() != '[') {
+      return Value(std::vector<std::string>{std::string(text)});
+    }
+    const auto array = nlohmann::json::parse(text, nullptr, false);
+    if (!array.is_array() || !std::all_of(array.begin(), array.end(),
+                                          [](const auto& item) { return item.is_string(); })) {
+      return std::nullopt;
+    }
+    return Value(array.get<std::vector<std::string>>());
+  }
   case ValueKind::boolean: {
     std::string lower(text);
     std::transform(lower.begin(), lower.end(), lower.begin(),

@@ -13,16 +13,18 @@
 
 namespace ralph::config_detail {
 
-enum class ValueKind { boolean, integer, number, string };
+enum class ValueKind { boolean, integer, number, string, string_list };
 
-using Value = std::variant<bool, std::int64_t, double, std::string>;
+using Value = std::variant<bool, std::int64_t, double, std::string, std::vector<std::string>>;
 
 struct Key {
   std::string_view path; // "agent.max_steps"
   ValueKind kind = ValueKind::string;
   double min = 0; // inclusive bounds for integers and numbers
   double max = 0;
+  std::vector<std::string_view> choices;          // the only strings allowed, when not empty
   std::function<void(Config&, const Value&)> set; // called with a value of `kind`, in range
+  std::function<std::vector<std::string>&(Config&)> list; // string_list keys: the list itself
 };
 
 const std::vector<Key>& keys();
@@ -35,7 +37,8 @@ std::string expected(const Key& key);
 // failure returns the reason ("expected ..., got ...").
 std::optional<std::string> assign(Config& config, const Key& key, const Value& value);
 
-// Parses `text` as the key's kind (environment variables and flags are text).
+// Parses `text` as the key's kind (environment variables and flags are text); a list takes a
+// JSON array of strings or one item.
 std::optional<Value> parse_text(const Key& key, std::string_view text);
 
 // The known key closest to `path`, for "did you mean" hints; empty when none is close.

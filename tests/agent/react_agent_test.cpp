@@ -124,8 +124,8 @@ protected:
     AgentOptions options;
     options.model = "m";
     options.max_steps = max_steps;
-    ReactAgent agent(provider, registry, tools::ToolContext{}, options, sink);
-    return agent.run(conversation, cancel);
+    ReactAgent agent(provider, registry, tools::ToolContext{}, options);
+    return agent.run(conversation, cancel, sink);
   }
 
   StubProvider provider;

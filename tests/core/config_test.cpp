@@ -162,6 +162,57 @@ TEST_F(ConfigEnvironment, BooleansAcceptTheUsualSpellings) {
   EXPECT_FALSE(apply(config));
 }
 
+TEST(ConfigToml, ListsChoicesAndPrices) {
+  Config config;
+  const auto applied = apply_config_toml(config, R"(
+[verify]
+commands = ["make check", "make lint"]
+[loop]
+feedback = "continue"
+[prices."openai/gpt-4.1"]
+input = 2.0
+output = 8
+)",
+                                         "c.toml");
+  ASSERT_TRUE(applied) << applied.error().message;
+  EXPECT_EQ(config.verify.commands, (std::vector<std::string>{"make check", "make lint"}));
+  EXPECT_EQ(config.loop.feedback, "continue");
+  ASSERT_EQ(config.prices.count("openai/gpt-4.1"), 1u);
+  EXPECT_EQ(config.prices["openai/gpt-4.1"].input, 2.0);
+  EXPECT_EQ(config.prices["openai/gpt-4.1"].output, 8.0);
+}
+
+TEST(ConfigToml, ChoiceOutsideTheListIsAnError) {
+  Config config;
+  const auto applied = apply_config_toml(config, "[loop]\nfeedback = \"shout\"\n", "c.toml");
+  ASSERT_FALSE(applied);
+  EXPECT_THAT(applied.error().message,
+              HasSubstr("loop.feedback: expected one of append, continue, got \"shout\""));
+}
+
+TEST(ConfigToml, ListOfNonStringsIsAnError) {
+  Config config;
+  const auto applied = apply_config_toml(config, "[verify]\ncommands = [1, 2]\n", "c.toml");
+  ASSERT_FALSE(applied);
+  EXPECT_THAT(applied.error().message, HasSubstr("expected a list of strings"));
+}
+
+TEST(ConfigToml, BadPriceNamesTheModel) {
+  Config config;
+  const auto applied = apply_config_toml(config, "[prices.\"x/y\"]\ninput = -1\n", "c.toml");
+  ASSERT_FALSE(applied);
+  EXPECT_THAT(applied.error().message, HasSubstr("prices.\"x/y\".input"));
+}
+
+TEST(ConfigValue, RepeatedFlagsAppendToLists) {
+  Config config;
+  ASSERT_TRUE(set_config_value(config, "verify.commands", "make a", "--verify-cmd"));
+  ASSERT_TRUE(append_config_value(config, "verify.commands", "make b", "--verify-cmd"));
+  EXPECT_EQ(config.verify.commands, (std::vector<std::string>{"make a", "make b"}));
+  ASSERT_TRUE(set_config_value(config, "loop.keywords", R"(["ok", "fine"])", "env"));
+  EXPECT_EQ(config.loop.keywords, (std::vector<std::string>{"ok", "fine"}));
+}
+
 TEST(ConfigKeys, EveryKeyIsDescribedWithItsVariable) {
   const auto lines = describe_config_keys();
   ASSERT_FALSE(lines.empty());

@@ -2,6 +2,7 @@
 
 #include "ralph/core/cancel.h"
 #include "ralph/core/error.h"
+#include "ralph/core/event.h"
 #include "ralph/core/message.h"
 
 #include <optional>
@@ -37,8 +38,10 @@ public:
   virtual ~Agent() = default;
   // Runs one attempt. `conversation` holds the goal and anything said since (feedback); the
   // agent appends every assistant and tool message it produces, and leaves the conversation
-  // valid for the provider even when stopped early (every tool call gets a result).
-  virtual AgentOutcome run(std::vector<Message>& conversation, const CancelToken& cancel) = 0;
+  // valid for the provider even when stopped early (every tool call gets a result). Model,
+  // tool and retry events go to `events`, from the calling thread.
+  virtual AgentOutcome run(std::vector<Message>& conversation, const CancelToken& cancel,
+                           EventSink& events) = 0;
 };
 
 } // namespace ralph::agent

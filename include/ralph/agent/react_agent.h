@@ -25,25 +25,25 @@ std::string default_system_prompt();
 
 // The ReAct loop: call the model, run the tools it asks for, give it the results, until it
 // answers without tool calls or the step budget runs out. Tool failures go back to the model as
-// error results; they never end the attempt. Emits model, tool and retry events to `events`.
-// `provider`, `tools` and `events` must outlive the agent. Not thread-safe.
+// error results; they never end the attempt. `provider` and `tools` must outlive the agent.
+// Not thread-safe.
 class ReactAgent final : public Agent {
 public:
   ReactAgent(llm::Provider& provider, const tools::Registry& tools, tools::ToolContext tool_context,
-             AgentOptions options, EventSink& events);
+             AgentOptions options);
 
-  AgentOutcome run(std::vector<Message>& conversation, const CancelToken& cancel) override;
+  AgentOutcome run(std::vector<Message>& conversation, const CancelToken& cancel,
+                   EventSink& events) override;
 
 private:
   // Runs the calls of the assistant message just appended; returns false when cancelled.
   bool run_tools(std::vector<Message>& conversation, AgentOutcome& outcome,
-                 const CancelToken& cancel);
+                 const CancelToken& cancel, EventSink& events);
 
   llm::Provider& m_provider;
   const tools::Registry& m_tools;
   tools::ToolContext m_tool_context;
   AgentOptions m_options;
-  EventSink& m_events;
   std::vector<ToolSpec> m_specs;
 };
 

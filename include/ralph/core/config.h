@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -31,9 +32,77 @@ struct HttpSettings {
   int max_retries = 2;
 };
 
+// The outer loop. It runs whenever a verifier is configured; `enabled` alone (seed 001's
+// RALPH_LOOP_ENABLED) turns on a judge on the agent's own model.
 struct LoopSettings {
   bool enabled = false;
   int max_iterations = 3;
+  std::string feedback = "append"; // append | continue
+  std::string trigger = "always";  // always | keywords | marker | heartbeat
+  std::vector<std::string> keywords{"done", "completed", "finished", "ready", "here you go"};
+  bool heartbeat = false;        // this run is a periodic check-in
+  bool verify_heartbeat = false; // heartbeat runs are always verified
+  bool verify_final = true;      // false: the last attempt is delivered unverified
+  int stall_after = 3;           // attempts with the same command failures before `stalled`
+  std::int64_t runtime_summary_chars = 4000;
+};
+
+struct BudgetSettings {
+  std::int64_t max_tokens = 0; // input + output over the run, the judge's included; 0 = none
+  double max_cost_usd = 0;     // needs [prices] for every model used; 0 = none
+  std::int64_t max_time_s = 0; // wall time of the run; 0 = none
+};
+
+// Commands and programs the runtime runs itself to check an attempt.
+struct VerifySettings {
+  std::vector<std::string> commands; // shell commands; exit 0 passes
+  std::vector<std::string> exec;     // programs reading the attempt as JSON, printing a verdict
+  std::int64_t command_timeout_s = 600;
+  std::int64_t exec_timeout_s = 120;
+  std::int64_t excerpt_chars = 4000;
+  int runs = 1;   // flaky commands: run up to `runs` times...
+  int quorum = 1; // ...and pass when `quorum` runs pass
+  std::string command_policy = "fail_closed";
+  std::vector<std::string> protect; // globs of files no attempt may change
+};
+
+struct JudgeSettings {
+  std::string model; // PROVIDER/MODEL; empty: no judge (unless loop.enabled)
+  std::string base_url;
+  int max_tokens = 512;
+  std::int64_t timeout_s = 30;
+  std::int64_t context_chars = 32000;
+  std::int64_t rules_chars = 8000;
+  std::vector<std::string> rules_files{"AGENTS.md", "SOUL.md"};
+  std::string policy = "fail_open";
+  bool structured = true;
+};
+
+// Verifier-first completion (seed 004): the marker plus passing evidence from a trusted tool.
+struct EvidenceSettings {
+  bool enabled = false;
+  std::string marker = "<promise>DONE</promise>";
+  std::vector<std::string> tools{"shell"};
+  bool require = true;
+  std::string instructions; // extra words for the agent on how to verify this goal
+};
+
+// Deterministic checks of the answer text.
+struct ChecksSettings {
+  std::vector<std::string> must_match;
+  std::vector<std::string> must_not_match;
+  std::int64_t min_chars = 0; // 0 = no bound
+  std::int64_t max_chars = 0;
+  bool json = false;
+  std::string json_schema; // path of a JSON Schema file, relative to the workspace
+  std::int64_t min_bullets = 0;
+  std::int64_t max_bullets = 0;
+};
+
+// USD per million tokens of one model.
+struct PriceSettings {
+  double input = 0;
+  double output = 0;
 };
 
 // Everything a run can be configured with. Built from defaults, then files, the environment and
@@ -45,6 +114,12 @@ struct Config {
   ToolSettings tools;
   HttpSettings http;
   LoopSettings loop;
+  BudgetSettings budget;
+  VerifySettings verify;
+  JudgeSettings judge;
+  EvidenceSettings evidence;
+  ChecksSettings checks;
+  std::map<std::string, PriceSettings, std::less<>> prices; // by "provider/model"
 };
 
 // Applies a TOML document to `config`. `source` names it in errors ("FILE:LINE: ..."). An unknown
@@ -61,10 +136,15 @@ Result<void> apply_config_file(Config& config, const std::filesystem::path& file
 Result<void> apply_environment(Config& config,
                                const std::function<const char*(const char*)>& lookup);
 
-// Sets one key from text, as a flag or variable would ("agent.max_steps", "12"). `source` names
-// where the text came from in errors.
+// Sets one key from text, as a flag or variable would ("agent.max_steps", "12"). A list key
+// takes a JSON array of strings or a single item. `source` names where the text came from in
+// errors.
 Result<void> set_config_value(Config& config, std::string_view key, std::string_view text,
                               const std::string& source);
+
+// Adds one item to a list key (a repeated flag); other keys are set as by set_config_value.
+Result<void> append_config_value(Config& config, std::string_view key, std::string_view text,
+                                 const std::string& source);
 
 // Every key as "name: what it takes", for documentation and error hints.
 std::vector<std::string> describe_config_keys();

@@ -1,35 +1,35 @@
 #pragma once
 
+#include "ralph/core/message.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
-
-#include "ralph/core/message.h"
 
 namespace ralph {
 
 // Everything the runtime does that someone may want to watch. Core code never prints; the
 // terminal view, the NDJSON writer, the store and the server are EventSinks.
 enum class EventType {
-  run_started,      // text: goal; detail: model
-  attempt_started,  // iteration; number: iterations allowed
-  model_started,    // step: inner step about to call the model
-  text_delta,       // text: a piece of streamed answer text
-  thinking_delta,   // text: a piece of streamed reasoning text
-  model_finished,   // step; detail: stop reason; usage: this call's tokens
-  tool_started,     // name, tool_call_id, text: arguments JSON
-  tool_finished,    // name, tool_call_id, text: result (may be capped), is_error, exit_code
-  retry,            // detail: why; number: attempt; duration_ms: delay before the next try
-  warning,          // text
-  agent_finished,   // text: final answer; detail: stop reason; step: steps used
-  attempt_finished, // iteration; text: answer; detail: why the agent stopped
+  run_started,          // text: goal; detail: model
+  attempt_started,      // iteration; number: iterations allowed
+  model_started,        // step: inner step about to call the model
+  text_delta,           // text: a piece of streamed answer text
+  thinking_delta,       // text: a piece of streamed reasoning text
+  model_finished,       // step; detail: stop reason; usage: this call's tokens
+  tool_started,         // name, tool_call_id, text: arguments JSON
+  tool_finished,        // name, tool_call_id, text: result (may be capped), is_error, exit_code
+  retry,                // detail: why; number: attempt; duration_ms: delay before the next try
+  warning,              // text
+  agent_finished,       // text: final answer; detail: stop reason; step: steps used
+  attempt_finished,     // iteration; text: answer; detail: why the agent stopped
   verification_skipped, // iteration; detail: reason (pre-check or trigger)
-  verifier_started, // iteration; name: verifier
-  verdict,          // iteration; name; result; category; text: feedback; exit_code; duration_ms
-  feedback,         // iteration; detail: mode (append, continue); text: what the agent is told
-  budget_warning,   // detail: budget (tokens, cost, time, iterations); number: percent used
-  status,           // detail: final status; text: why; iteration: attempts made
-  error,            // text: message; detail: error kind
+  verifier_started,     // iteration; name: verifier
+  verdict,              // iteration; name; result; category; text: feedback; exit_code; duration_ms
+  feedback,             // iteration; detail: mode (append, continue); text: what the agent is told
+  budget_warning,       // detail: budget (tokens, cost, time, iterations); number: percent used
+  status,               // detail: final status; text: why; iteration: attempts made
+  error,                // text: message; detail: error kind
 };
 
 const char* to_string(EventType type);

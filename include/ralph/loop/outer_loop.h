@@ -1,0 +1,108 @@
+#pragma once
+
+#include "ralph/agent/agent.h"
+#include "ralph/core/event.h"
+#include "ralph/core/status.h"
+#include "ralph/loop/budget.h"
+#include "ralph/verify/trigger.h"
+#include "ralph/verify/verifier.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ralph::loop {
+
+// What a verifier's `error` verdict means for the attempt.
+enum class ErrorPolicy {
+  fail_open,   // the check could not be made: do not hold the answer back (the judge's default)
+  fail_closed, // an unchecked answer is not accepted (the default for commands)
+};
+const char* to_string(ErrorPolicy policy);
+
+struct VerifierEntry {
+  std::unique_ptr<verify::Verifier> verifier;
+  ErrorPolicy policy = ErrorPolicy::fail_closed;
+};
+
+enum class FeedbackMode {
+  append,       // a user message in the same conversation
+  continuation, // a compact continuation prompt replaces the history ("continue")
+};
+const char* to_string(FeedbackMode mode);
+
+struct LoopOptions {
+  std::string goal;
+  std::string agent_model; // "provider/model", for cost
+  std::filesystem::path workspace;
+  BudgetLimits budget;
+  PriceTable prices;
+  FeedbackMode feedback = FeedbackMode::append;
+  verify::TriggerOptions trigger;
+  bool heartbeat = false;   // this run is a periodic check-in
+  bool verify_final = true; // false: the last attempt is delivered unverified (seed 001)
+  int stall_after = 3;      // attempts in a row with the same command failures
+  std::size_t runtime_summary_chars = 4000; // the continuation prompt's summary cap
+  // The completion marker, stripped from what the user sees. Verifier-first runs also mark the
+  // tool calls that changed the workspace (for the evidence verifier) and remind the agent of
+  // the marker in feedback.
+  std::string marker = "<promise>DONE</promise>";
+  bool verifier_first = false;
+  // Set by library users whose answers may already have reached someone (streamed to a chat):
+  // such an answer cannot be taken back, so it is not verified.
+  std::function<bool()> already_delivered;
+};
+
+// One attempt as it ended.
+struct AttemptRecord {
+  int iteration = 0;
+  std::string answer; // visible: completion marker removed
+  agent::AgentStop stop = agent::AgentStop::failed;
+  int steps = 0;
+  int tool_calls = 0;
+  Usage usage; // the agent's model calls
+  std::int64_t duration_ms = 0;
+  bool verified = false;   // verifiers ran
+  std::string skip_reason; // why they did not (pre-check or trigger)
+  bool passed = false;     // every verdict passed (after error policies)
+  std::vector<verify::Verdict> verdicts;
+  std::string feedback; // what the agent was told after this attempt
+};
+
+struct LoopResult {
+  Status status = Status::failed;
+  std::string reason; // one line: why the loop ended
+  std::string answer; // what is delivered: the last answer, plus a notice when a budget ran out
+  std::vector<AttemptRecord> attempts;
+  int best_iteration = 0; // passing, else the most verdicts passed (the later one on ties)
+  Usage usage;            // every model call of the run, verifiers' included
+  double cost_usd = 0;
+  bool cost_known = true; // false when a model had no price
+  std::int64_t duration_ms = 0;
+  std::optional<Error> error; // for failed and interrupted
+};
+
+// The outer loop: run an attempt, decide whether it is verifiable and whether to verify it,
+// run every verifier (independent ones concurrently), and either finish or feed the failures
+// back for another attempt, within the budgets. Emits attempt, verdict, feedback, budget and
+// status events (and forwards the agent's) to `events`, stamped with the iteration. Not
+// thread-safe; verifiers run on helper threads while run() waits for them.
+class OuterLoop {
+public:
+  OuterLoop(agent::Agent& agent, std::vector<VerifierEntry> verifiers, LoopOptions options);
+
+  // `conversation` starts with the goal (and may hold earlier turns); it ends holding what the
+  // agent last worked from. A cancel of `cancel` ends the run as `interrupted`.
+  LoopResult run(std::vector<Message>& conversation, const CancelToken& cancel, EventSink& events);
+
+private:
+  agent::Agent& m_agent;
+  std::vector<VerifierEntry> m_verifiers;
+  LoopOptions m_options;
+};
+
+} // namespace ralph::loop

@@ -1,0 +1,160 @@
+#include "feedback.h"
+
+#include "ralph/core/text.h"
+
+#include <fmt/format.h>
+
+namespace ralph::loop {
+namespace {
+
+constexpr std::size_t k_answer_preview = 240;
+constexpr std::size_t k_notice_excerpt = 1500;
+
+std::string one_line(std::string_view text, std::size_t width) {
+  std::string line(text.substr(0, text.find('\n')));
+  if (line.size() > width) {
+    line = std::string(utf8_prefix(line, width)) + "…";
+  }
+  return line;
+}
+
+} // namespace
+
+bool verdict_failed(const verify::Verdict& verdict) {
+  if (verdict.result == verify::Outcome::pass) {
+    return false;
+  }
+  return verdict.result == verify::Outcome::fail || verdict.policy != "fail_open";
+}
+
+std::string failure_feedback(const std::vector<verify::Verdict>& verdicts, int iteration,
+                             int max_iterations, const std::string& marker) {
+  std::string text =
+      fmt::format("Your previous answer (attempt {} of {}) did not pass verification.\n", iteration,
+                  max_iterations);
+  for (const auto& verdict : verdicts) {
+    if (!verdict_failed(verdict)) {
+      continue;
+    }
+    text += fmt::format("\n[{}] {}{}: {}\n", verdict.verifier, verify::to_string(verdict.result),
+                        verdict.category.empty() ? "" : " " + verdict.category, verdict.feedback);
+    // A command's excerpt is in its feedback already; others' evidence is added here.
+    if (verdict.evidence && verdict.feedback.find(verdict.evidence->excerpt) == std::string::npos &&
+        !verdict.evidence->excerpt.empty()) {
+      text += fmt::format("Output of `{}`:\n{}\n", verdict.evidence->command,
+                          verdict.evidence->excerpt);
+    }
+  }
+  text += "\nFix every point above, check your work again, and then give your final answer.";
+  if (!marker.empty()) {
+    text +=
+        fmt::format(" End it with {} alone on the last line only after a check passes.", marker);
+  }
+  return text;
+}
+
+std::string precheck_feedback(const AttemptRecord& attempt, int max_steps_hint) {
+  if (attempt.stop == agent::AgentStop::max_steps) {
+    return fmt::format("Your previous attempt ran out of steps ({} model calls) before giving a "
+                       "final answer. Continue from where you stopped, keep the remaining work "
+                       "focused, and finish with a final answer.",
+                       max_steps_hint);
+  }
+  return "Your previous answer was empty. Continue the work and give a complete final answer.";
+}
+
+std::string continuation_prompt(const Continuation& c) {
+  std::string text =
+      fmt::format("Objective:\n{}\n\nIteration {} of {}. ", c.goal, c.iteration, c.max_iterations);
+  text += c.marker.empty()
+              ? "The previous attempt did not pass verification; its conversation has been "
+                "cleared, and this summary replaces it.\n"
+              : "The previous attempt did not satisfy the completion contract; its conversation "
+                "has been cleared, and this summary replaces it.\n";
+  if (!c.runtime_summary.empty()) {
+    text += fmt::format("\nRuntime summary:\n{}\n", c.runtime_summary);
+  }
+  if (!c.last_evidence.empty()) {
+    text += fmt::format("\nLast verifier evidence:\n{}\n", c.last_evidence);
+  }
+  text += fmt::format("\nWhy it continues:\n{}\n", c.reason);
+  text += "\nContinue with Plan -> Act -> Verify -> Reflect -> Retry: plan the next step, act "
+          "with the tools, verify with the strongest check available (run the tests), reflect "
+          "on the result, and retry until it passes. Fix failed verification first; if there is "
+          "no evidence yet, run a verifier.";
+  if (!c.marker.empty()) {
+    text += fmt::format(" Only then finalize, with {} alone on the last line.", c.marker);
+  }
+  return text;
+}
+
+std::string summarize_attempt(const AttemptRecord& attempt,
+                              const std::vector<verify::ToolRecord>& tools) {
+  std::string text = fmt::format("Attempt {}:", attempt.iteration);
+  if (tools.empty()) {
+    text += " no tool calls.";
+  }
+  for (const auto& tool : tools) {
+    text += fmt::format("\n- {} {}", tool.name, one_line(tool.arguments, 100));
+    if (tool.exit_code) {
+      text += fmt::format(" -> exit {}", *tool.exit_code);
+    } else if (tool.is_error) {
+      text += " -> error";
+    }
+  }
+  text += fmt::format("\nAnswer: {}", one_line(attempt.answer, k_answer_preview));
+  for (const auto& verdict : attempt.verdicts) {
+    text += fmt::format("\nVerdict [{}]: {}{}", verdict.verifier, verify::to_string(verdict.result),
+                        verdict.category.empty() ? "" : " " + verdict.category);
+  }
+  if (!attempt.skip_reason.empty()) {
+    text += fmt::format("\nNot verified: {}", attempt.skip_reason);
+  }
+  return text;
+}
+
+std::string describe_last_evidence(const std::vector<verify::Verdict>& verdicts) {
+  for (auto it = verdicts.rbegin(); it != verdicts.rend(); ++it) {
+    if (!it->evidence) {
+      continue;
+    }
+    const auto& evidence = *it->evidence;
+    return fmt::format("[{}] {} · `{}` {} · {}\n{}", it->verifier, verify::to_string(it->result),
+                       evidence.command,
+                       evidence.exit_code ? fmt::format("exit {}", *evidence.exit_code)
+                                          : std::string("did not finish"),
+                       evidence.finished_at.empty() ? fmt::format("{} ms", evidence.duration_ms)
+                                                    : evidence.finished_at,
+                       evidence.excerpt);
+  }
+  std::string lines;
+  for (const auto& verdict : verdicts) {
+    lines += fmt::format("{}[{}] {}{}: {}", lines.empty() ? "" : "\n", verdict.verifier,
+                         verify::to_string(verdict.result),
+                         verdict.category.empty() ? "" : " " + verdict.category,
+                         one_line(verdict.feedback, 200));
+  }
+  return lines;
+}
+
+std::string budget_notice(int attempts, BudgetKind kind, const std::vector<verify::Verdict>& last) {
+  std::string text;
+  if (kind == BudgetKind::steps) {
+    text = "ralph stopped: the step budget ran out before a final answer.";
+  } else if (kind == BudgetKind::iterations) {
+    text = fmt::format("ralph stopped after {} attempt{} before every verifier passed.", attempts,
+                       attempts == 1 ? "" : "s");
+  } else {
+    text = fmt::format("ralph stopped after {} attempt{}: the {} budget ran out before every "
+                       "verifier passed.",
+                       attempts, attempts == 1 ? "" : "s", to_string(kind));
+  }
+  const std::string evidence = describe_last_evidence(last);
+  if (!evidence.empty()) {
+    text += fmt::format("\nLast verifier evidence:\n{}",
+                        keep_head_and_tail(evidence, k_notice_excerpt));
+  }
+  return text;
+}
+
+} // namespace ralph::loop

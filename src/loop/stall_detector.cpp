@@ -1,0 +1,68 @@
+#include "stall_detector.h"
+
+#include "feedback.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <vector>
+
+namespace ralph::loop {
+namespace {
+
+std::string trimmed(const std::string& text) {
+  const auto begin = text.find_first_not_of(" \t\r\n");
+  if (begin == std::string::npos) {
+    return {};
+  }
+  return text.substr(begin, text.find_last_not_of(" \t\r\n") - begin + 1);
+}
+
+std::string verdicts_signature(const AttemptRecord& attempt) {
+  std::vector<std::string> parts;
+  for (const auto& verdict : attempt.verdicts) {
+    parts.push_back(fmt::format("{}|{}|{}", verdict.verifier, verify::to_string(verdict.result),
+                                verdict.category));
+  }
+  std::sort(parts.begin(), parts.end());
+  return fmt::format("{}", fmt::join(parts, "\n"));
+}
+
+// The failing commands with what they showed; empty when no command failed.
+std::string command_failures(const AttemptRecord& attempt) {
+  std::vector<std::string> parts;
+  for (const auto& verdict : attempt.verdicts) {
+    if (verdict.evidence && verdict_failed(verdict) && verdict.verifier.rfind("command:", 0) == 0) {
+      parts.push_back(fmt::format("{}|{}|{}", verdict.verifier,
+                                  verdict.evidence->exit_code.value_or(-1),
+                                  verdict.evidence->excerpt));
+    }
+  }
+  std::sort(parts.begin(), parts.end());
+  return fmt::format("{}", fmt::join(parts, "\n"));
+}
+
+} // namespace
+
+std::optional<std::string> StallDetector::observe(const AttemptRecord& attempt) {
+  const std::string signature = trimmed(attempt.answer) + "\n--\n" + verdicts_signature(attempt);
+  const bool repeated = m_last_signature && *m_last_signature == signature;
+  m_last_signature = signature;
+  if (repeated) {
+    return "two attempts in a row gave the same answer and the same verdicts";
+  }
+
+  const std::string failures = command_failures(attempt);
+  if (failures.empty() || failures != m_command_failures) {
+    m_command_failures = failures;
+    m_same_command_failures = failures.empty() ? 0 : 1;
+    return std::nullopt;
+  }
+  if (++m_same_command_failures >= m_stall_after) {
+    return fmt::format("the verify commands failed the same way in {} attempts in a row",
+                       m_same_command_failures);
+  }
+  return std::nullopt;
+}
+
+} // namespace ralph::loop

@@ -1,0 +1,103 @@
+#include "ralph/verify/completion_marker.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <optional>
+#include <utility>
+
+namespace ralph::verify {
+namespace {
+
+bool is_space(char c) {
+  return std::isspace(static_cast<unsigned char>(c)) != 0;
+}
+
+bool same_letter(char a, char b) {
+  return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+}
+
+// The end of a marker match starting at `begin`, skipping whitespace in both texts.
+std::optional<std::size_t> match_at(std::string_view text, std::size_t begin,
+                                    std::string_view marker) {
+  std::size_t t = begin;
+  for (char m : marker) {
+    if (is_space(m)) {
+      continue;
+    }
+    while (t < text.size() && is_space(text[t]) && t != begin) {
+      ++t;
+    }
+    if (t >= text.size() || !same_letter(text[t], m)) {
+      return std::nullopt;
+    }
+    ++t;
+  }
+  return t;
+}
+
+std::string_view trim(std::string_view text) {
+  while (!text.empty() && is_space(text.front())) {
+    text.remove_prefix(1);
+  }
+  while (!text.empty() && is_space(text.back())) {
+    text.remove_suffix(1);
+  }
+  return text;
+}
+
+bool has_letters(std::string_view marker) {
+  for (char c : marker) {
+    if (!is_space(c)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+} // namespace
+
+MarkerScan scan_completion_marker(std::string_view answer, std::string_view marker) {
+  MarkerScan scan;
+  if (!has_letters(marker)) {
+    scan.visible = std::string(answer);
+    return scan;
+  }
+  // The last non-empty line, compared whole.
+  const std::string_view body = trim(answer);
+  const std::size_t newline = body.find_last_of('\n');
+  const std::string_view last_line =
+      trim(newline == std::string_view::npos ? body : body.substr(newline + 1));
+  if (!last_line.empty()) {
+    const auto end = match_at(last_line, 0, marker);
+    scan.claimed = end && *end == last_line.size();
+  }
+
+  std::string visible;
+  visible.reserve(answer.size());
+  std::size_t copied = 0;
+  for (std::size_t i = 0; i < answer.size(); ++i) {
+    if (const auto end = match_at(answer, i, marker)) {
+      visible.append(answer.substr(copied, i - copied));
+      copied = *end;
+      i = *end - 1;
+    }
+  }
+  visible.append(answer.substr(copied));
+  scan.visible = std::string(trim(visible));
+  return scan;
+}
+
+std::string completion_instructions(std::string_view marker) {
+  return fmt::format(
+      "\n\nCompletion rule: this run is verified. Before you finish, run the strongest check that "
+      "applies (the tests, the build, the linter) with the shell tool, after your last change to "
+      "the files, and read its result. Only when that check passes, put the completion marker as "
+      "the last line of your answer, alone on that line:\n\n{}\n\nThe marker is not proof: a "
+      "claim without a passing check after the last change is rejected and you will be asked to "
+      "continue. If the goal cannot be achieved (missing access, contradictory requirements), end "
+      "your answer with a line starting with `BLOCKED:` and the reason instead.",
+      marker);
+}
+
+} // namespace ralph::verify

@@ -1,0 +1,132 @@
+#include "ralph/verify/evidence_verifier.h"
+
+#include "ralph/verify/completion_marker.h"
+#include "ralph/verify/output_excerpt.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+
+namespace ralph::verify {
+namespace {
+
+// The command a call ran: the `command` argument of a shell-like tool, else the raw arguments.
+std::string command_of(const ToolRecord& call) {
+  const auto args = nlohmann::json::parse(call.arguments, nullptr, false);
+  if (args.is_object() && args.contains("command") && args["command"].is_string()) {
+    return args["command"].get<std::string>();
+  }
+  return call.arguments;
+}
+
+// What the tool answered to `call`, from this attempt's messages.
+std::string_view result_of(const Attempt& attempt, const ToolRecord& call) {
+  for (std::size_t i = attempt.attempt_begin; i < attempt.conversation.size(); ++i) {
+    const Message& message = attempt.conversation[i];
+    if (message.role == Role::tool && message.tool_call_id == call.id) {
+      return message.content;
+    }
+  }
+  return {};
+}
+
+Verdict verdict(Outcome result, std::string_view category, std::string feedback) {
+  Verdict out;
+  out.verifier = "evidence";
+  out.result = result;
+  out.category = std::string(category);
+  out.feedback = std::move(feedback);
+  return out;
+}
+
+} // namespace
+
+EvidenceVerifier::EvidenceVerifier(EvidenceOptions options) : m_options(std::move(options)) {}
+
+bool EvidenceVerifier::counts_as_evidence(const ToolRecord& call) const {
+  if (std::find(m_options.trusted_tools.begin(), m_options.trusted_tools.end(), call.name) ==
+      m_options.trusted_tools.end()) {
+    return false;
+  }
+  if (m_options.verify_commands.empty()) {
+    return true;
+  }
+  const std::string command = command_of(call);
+  return std::any_of(
+      m_options.verify_commands.begin(), m_options.verify_commands.end(),
+      [&](const std::string& wanted) { return command.find(wanted) != std::string::npos; });
+}
+
+Verdict EvidenceVerifier::verify(const Attempt& attempt, const CancelToken&) {
+  const auto started = std::chrono::steady_clock::now();
+  const auto finish = [&](Verdict out) {
+    out.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          std::chrono::steady_clock::now() - started)
+                          .count();
+    return out;
+  };
+  if (!scan_completion_marker(attempt.raw_answer, m_options.marker).claimed) {
+    return finish(verdict(Outcome::fail, category::incomplete,
+                          fmt::format("The answer does not claim completion: it does not end "
+                                      "with the completion marker {} on a line of its own. Keep "
+                                      "working; when a check passes after your last change, end "
+                                      "with the marker.",
+                                      m_options.marker)));
+  }
+  if (!m_options.require_evidence) {
+    return finish(verdict(Outcome::pass, "", "completion claimed; evidence not required"));
+  }
+
+  const auto& calls = attempt.tools;
+  const auto last_evidence = std::find_if(
+      calls.rbegin(), calls.rend(), [&](const ToolRecord& c) { return counts_as_evidence(c); });
+  const std::string wanted =
+      m_options.verify_commands.empty()
+          ? fmt::format("a call of {}", fmt::join(m_options.trusted_tools, " or "))
+          : fmt::format("a run of `{}`", fmt::join(m_options.verify_commands, "` or `"));
+  if (last_evidence == calls.rend()) {
+    return finish(verdict(Outcome::fail, category::no_evidence,
+                          fmt::format("Completion was claimed without evidence: no {} in this "
+                                      "attempt. Run the check, read its result, and claim "
+                                      "completion only when it passes.",
+                                      wanted)));
+  }
+  const ToolRecord& evidence = *last_evidence;
+  // Changes made by the evidence call itself (build outputs, caches) do not make it stale.
+  const auto later = last_evidence.base(); // the first call after the evidence
+  const auto change =
+      std::find_if(later, calls.end(), [](const ToolRecord& c) { return c.changed_workspace; });
+
+  Verdict out;
+  CommandEvidence record;
+  record.command = command_of(evidence);
+  record.exit_code = evidence.exit_code;
+  record.duration_ms = evidence.duration_ms;
+  record.output = std::string(result_of(attempt, evidence));
+  record.excerpt = excerpt_failures(record.output, m_options.excerpt_chars);
+  record.passes = !evidence.is_error && evidence.exit_code == 0 ? 1 : 0;
+
+  if (change != calls.end()) {
+    out = verdict(Outcome::fail, category::no_evidence,
+                  fmt::format("The evidence is stale: `{}` ran before the workspace was changed "
+                              "again by {} ({}). Run the check again after your last change.",
+                              record.command, change->name, change->arguments.substr(0, 120)));
+  } else if (record.passes == 0) {
+    out = verdict(Outcome::fail, category::test_failed,
+                  fmt::format("Completion was claimed, but the last check failed: `{}` {}.\n{}",
+                              record.command,
+                              evidence.exit_code
+                                  ? fmt::format("exited with code {}", *evidence.exit_code)
+                                  : std::string("did not finish"),
+                              record.excerpt));
+  } else {
+    out = verdict(Outcome::pass, "",
+                  fmt::format("completion claimed after `{}` passed", record.command));
+  }
+  out.evidence = std::move(record);
+  return finish(std::move(out));
+}
+
+} // namespace ralph::verify
