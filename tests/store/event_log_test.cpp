@@ -1,0 +1,80 @@
+#include "support/temp_dir.h"
+
+#include "ralph/store/event_log.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <sstream>
+
+namespace ralph::store {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+TEST(EventLog, WritesOneFlushedJsonLinePerEventWithoutEmptyFields) {
+  testing::TempDir dir;
+  auto log = EventLog::open(dir.path() / "sub" / "events.ndjson", "s-1", Redactor());
+  ASSERT_TRUE(log) << log.error().message;
+  Event verdict;
+  verdict.type = EventType::verdict;
+  verdict.iteration = 2;
+  verdict.name = "command: make check";
+  verdict.result = "fail";
+  verdict.category = "test_failed";
+  verdict.exit_code = 0;
+  (*log)->on_event(verdict);
+  // Flushed: readable before the log is closed.
+  const std::string text = dir.read("sub/events.ndjson");
+  ASSERT_EQ(std::count(text.begin(), text.end(), '\n'), 1);
+  const auto line = nlohmann::json::parse(text);
+  EXPECT_EQ(line["session"], "s-1");
+  EXPECT_EQ(line["type"], "verdict");
+  EXPECT_EQ(line["iteration"], 2);
+  EXPECT_EQ(line["exit_code"], 0);
+  EXPECT_EQ(line["category"], "test_failed");
+  EXPECT_FALSE(line.contains("text"));
+  EXPECT_FALSE(line.contains("step"));
+  EXPECT_TRUE(line["time"].get<std::string>().ends_with("Z"));
+}
+
+TEST(EventLog, SecretsNeverReachTheFile) {
+  testing::TempDir dir;
+  Redactor redactor;
+  redactor.add("sk-live-0123456789");
+  std::string env_entry = "GITHUB_TOKEN=ghp_abcdefghijkl";
+  std::string other = "PATH=/usr/bin";
+  char* environment[] = {env_entry.data(), other.data(), nullptr};
+  redactor.add_environment(environment);
+  auto log = EventLog::open(dir.path() / "e.ndjson", "s", redactor);
+  ASSERT_TRUE(log);
+  Event event;
+  event.type = EventType::tool_finished;
+  event.text = "env: OPENAI=sk-live-0123456789 GH=ghp_abcdefghijkl PATH=/usr/bin";
+  (*log)->on_event(event);
+  const std::string text = dir.read("e.ndjson");
+  EXPECT_THAT(text, Not(HasSubstr("sk-live-0123456789")));
+  EXPECT_THAT(text, Not(HasSubstr("ghp_abcdefghijkl")));
+  EXPECT_THAT(text, HasSubstr("[REDACTED]"));
+  EXPECT_THAT(text, HasSubstr("/usr/bin")); // PATH is not a secret
+}
+
+TEST(EventLog, UnwritablePathIsAnErrorNamingIt) {
+  auto log = EventLog::open("/proc/ralph-cannot-write/e.ndjson", "s", Redactor());
+  ASSERT_FALSE(log);
+  EXPECT_THAT(log.error().message, HasSubstr("/proc/ralph-cannot-write"));
+}
+
+TEST(Redactor, ShortValuesAreNotSecretsAndLongestGoesFirst) {
+  Redactor redactor;
+  redactor.add("short");
+  EXPECT_TRUE(redactor.empty());
+  redactor.add("abcdefgh");
+  redactor.add("abcdefgh-extended");
+  EXPECT_EQ(redactor.redact("x abcdefgh-extended y abcdefgh"), "x [REDACTED] y [REDACTED]");
+}
+
+} // namespace
+} // namespace ralph::store
