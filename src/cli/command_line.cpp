@@ -10,6 +10,20 @@
 namespace ralph::cli {
 namespace {
 
+// "10m" -> "600"; text that is not a duration is passed on for the key table to reject.
+std::string seconds_text(const std::string& value) {
+  if (value.size() < 2) {
+    return value;
+  }
+  const char unit = value.back();
+  const int scale = unit == 's' ? 1 : unit == 'm' ? 60 : unit == 'h' ? 3600 : 0;
+  const std::string number = value.substr(0, value.size() - 1);
+  if (scale == 0 || number.find_first_not_of("0123456789") != std::string::npos) {
+    return value;
+  }
+  return std::to_string(std::stoll(number) * scale);
+}
+
 // Adds a flag whose value becomes a configuration override, validated with the key table so
 // flags, files and variables give the same errors.
 class OverrideFlags {
@@ -27,6 +41,32 @@ public:
             },
             help)
         ->type_name(type);
+  }
+  // A repeatable flag for a list key: the first occurrence replaces the configured list.
+  void add_list(const std::string& flag, const std::string& key, const std::string& type,
+                const std::string& help) {
+    m_command
+        .add_option_function<std::vector<std::string>>(
+            flag,
+            [args = &m_args, flag, key](const std::vector<std::string>& values) {
+              for (std::size_t i = 0; i < values.size(); ++i) {
+                args->overrides.push_back({key, values[i], flag, i > 0});
+              }
+            },
+            help)
+        ->type_name(type)
+        ->allow_extra_args(false);
+  }
+  // A duration in seconds: "90", "90s", "10m", "2h".
+  void add_duration(const std::string& flag, const std::string& key, const std::string& help) {
+    m_command
+        .add_option_function<std::string>(
+            flag,
+            [args = &m_args, flag, key](const std::string& value) {
+              args->overrides.push_back({key, seconds_text(value), flag});
+            },
+            help)
+        ->type_name("DURATION");
   }
   void add_switch(const std::string& flag, const std::string& key, const std::string& value,
                   const std::string& help) {
@@ -67,6 +107,54 @@ void add_agent_options(CLI::App& command, RunArgs& args) {
   command.add_flag("--quiet,-q", args.quiet, "no progress on stderr");
 }
 
+void add_loop_options(CLI::App& command, RunArgs& args) {
+  OverrideFlags flags(command, args);
+  flags.add_list("--verify-cmd", "verify.commands", "CMD",
+                 "a shell command that must exit 0 for an attempt to pass (repeatable)");
+  flags.add_list("--verify-exec", "verify.exec", "PROG",
+                 "a program that reads the attempt as JSON and prints a verdict (repeatable)");
+  command
+      .add_option_function<std::string>(
+          "--judge",
+          [a = &args](const std::string& value) {
+            a->overrides.push_back({"judge.model", value.empty() ? "agent" : value, "--judge"});
+          },
+          "an LLM judge on PROVIDER/MODEL (alone: the agent's model; another family is better)")
+      ->type_name("[PROVIDER/MODEL]")
+      ->expected(0, 1);
+  flags.add("--judge-base-url", "judge.base_url", "URL", "server URL for the judge's model");
+  flags.add_switch("--verifier-first", "evidence.enabled", "true",
+                   "completion needs the marker AND a passing trusted check after the last change");
+  flags.add("--marker", "evidence.marker", "TEXT",
+            "the completion marker (default <promise>DONE</promise>)");
+  flags.add("--max-iterations", "loop.max_iterations", "N", "most attempts (default 3)");
+  flags.add("--feedback", "loop.feedback", "MODE",
+            "append (a message in the same conversation) or continue (a compact restart)");
+  flags.add("--trigger", "loop.trigger", "MODE", "always, keywords, marker or heartbeat");
+  flags.add_list("--keyword", "loop.keywords", "WORD",
+                 "a trigger keyword for --trigger keywords (repeatable)");
+  flags.add_switch("--heartbeat", "loop.heartbeat", "true",
+                   "this run is a periodic check-in (HEARTBEAT.md applies; verified)");
+  flags.add_switch("--no-verify-final", "loop.verify_final", "false",
+                   "deliver the last attempt without verifying it");
+  flags.add_list("--protect", "verify.protect", "GLOB",
+                 "files no attempt may change, e.g. 'tests/**' (repeatable)");
+  flags.add("--reruns", "verify.runs", "N", "run a failing verify command up to N times");
+  flags.add("--quorum", "verify.quorum", "K", "...and pass when K of the runs pass");
+  flags.add_list("--must-match", "checks.must_match", "REGEX",
+                 "the answer must match this RE2 pattern (repeatable)");
+  flags.add_list("--must-not-match", "checks.must_not_match", "REGEX",
+                 "the answer must not match this RE2 pattern (repeatable)");
+  flags.add("--token-budget", "budget.max_tokens", "N",
+            "most input+output tokens over the run, the judge's included");
+  flags.add("--cost-budget", "budget.max_cost_usd", "USD",
+            "most spend over the run (needs [prices] in the configuration)");
+  flags.add_duration("--time-budget", "budget.max_time",
+                     "most wall time of the run: 90, 90s, 10m, 2h");
+  command.add_option("--events", args.events_file, "write every event to FILE as NDJSON")
+      ->type_name("FILE");
+}
+
 } // namespace
 
 ParsedCommand parse_command_line(int argc, char** argv) {
@@ -80,13 +168,17 @@ ParsedCommand parse_command_line(int argc, char** argv) {
              "Exit codes: 0 completed, 1 failed, 2 usage or configuration error, 3 budget "
              "exhausted, 4 blocked, 5 stalled, 130 interrupted.");
 
-  CLI::App* run = app.add_subcommand("run", "the built-in agent works on GOAL in a workspace");
+  CLI::App* run = app.add_subcommand(
+      "run", "the built-in agent works on GOAL in a workspace, verified when verifiers are given");
   run->add_option("goal", parsed.run.goal, "what to do, in words")->required();
   add_agent_options(*run, parsed.run);
+  add_loop_options(*run, parsed.run);
 
   CLI::App* demo = app.add_subcommand(
       "demo", "a self-contained run on a scripted stand-in model (no key, no network)");
   demo->add_flag("--json", parsed.run.json, "print only a JSON result object on stdout");
+  demo->add_option("--events", parsed.run.events_file, "write every event to FILE as NDJSON")
+      ->type_name("FILE");
   demo->add_flag("--quiet,-q", parsed.run.quiet, "no progress on stderr");
 
   try {

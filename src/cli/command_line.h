@@ -7,9 +7,10 @@ namespace ralph::cli {
 
 // A configuration key set by a flag; applied after files and environment.
 struct ConfigOverride {
-  std::string key;   // "agent.max_steps"
-  std::string value; // as typed
-  std::string flag;  // "--max-steps", for error messages
+  std::string key;     // "agent.max_steps"
+  std::string value;   // as typed
+  std::string flag;    // "--max-steps", for error messages
+  bool append = false; // a repeated flag: add to the list the first occurrence set
 };
 
 // Options shared by every command that runs an agent.
@@ -18,6 +19,7 @@ struct RunArgs {
   std::string workspace; // empty: the current directory
   std::string config_file;
   std::vector<ConfigOverride> overrides;
+  std::string events_file; // --events: NDJSON of every event
   bool json = false;
   bool quiet = false;
 };

@@ -17,18 +17,24 @@ namespace {
 constexpr const char* k_goal =
     "Write a shell function greet in greet.sh that greets a name (or the world), with a test.";
 
-// What the stand-in model "says": it writes a function and a test with the real tools, runs the
-// test with the shell tool and reports what it ran.
+constexpr const char* k_verify_command = "sh test_greet.sh";
+
+// What the stand-in model "says". Like real models often do, it claims success before running
+// the test; ralph runs the test itself, feeds the failure back, and the second attempt fixes it.
 constexpr const char* k_script = R"json({
   "model": "scripted-demo",
   "turns": [
-    {"text": "I'll write the function, a test for it, and run the test.",
+    {"text": "I'll write the function and a test for it.",
      "tool_calls": [{"name": "write_file", "arguments": {"path": "greet.sh",
-       "content": "#!/bin/sh\n# Prints a greeting for the name given, or for the world.\ngreet() {\n  printf 'Hello, %s!\\n' \"${1:-world}\"\n}\n"}}]},
+       "content": "#!/bin/sh\n# Prints a greeting for the name given, or for the world.\ngreet() {\n  printf 'Hello %s\\n' \"${1:-world}\"\n}\n"}}]},
     {"tool_calls": [{"name": "write_file", "arguments": {"path": "test_greet.sh",
-       "content": "#!/bin/sh\n. ./greet.sh\nfail=0\ncheck() {\n  if [ \"$1\" = \"$2\" ]; then echo \"ok: $3\"; else echo \"FAIL: $3: got '$1'\"; fail=1; fi\n}\ncheck \"$(greet Ada)\" 'Hello, Ada!' 'greets by name'\ncheck \"$(greet)\" 'Hello, world!' 'greets the world by default'\nexit $fail\n"}}]},
+       "content": "#!/bin/sh\n. ./greet.sh\nfail=0\ncheck() {\n  if [ \"$1\" = \"$2\" ]; then echo \"ok: $3\"; else echo \"FAIL: $3: expected '$2', got '$1'\"; fail=1; fi\n}\ncheck \"$(greet Ada)\" 'Hello, Ada!' 'greets by name'\ncheck \"$(greet)\" 'Hello, world!' 'greets the world by default'\nexit $fail\n"}}]},
+    {"text": "Done: greet.sh defines greet(), and test_greet.sh tests it."},
+    {"text": "The test shows the greeting lacks its comma and exclamation mark. Fixing greet().",
+     "tool_calls": [{"name": "edit_file", "arguments": {"path": "greet.sh",
+       "old_text": "printf 'Hello %s\\n'", "new_text": "printf 'Hello, %s!\\n'"}}]},
     {"tool_calls": [{"name": "shell", "arguments": {"command": "sh test_greet.sh"}}]},
-    {"text": "Done: greet.sh defines greet(), which prints \"Hello, NAME!\" or \"Hello, world!\" without a name. I ran `sh test_greet.sh`: both checks pass (exit code 0)."}
+    {"text": "Fixed: greet() prints \"Hello, NAME!\", or \"Hello, world!\" without a name. I ran `sh test_greet.sh`: both checks pass."}
   ]
 })json";
 
@@ -57,10 +63,12 @@ int demo_command(const RunArgs& args) {
   demo.goal = k_goal;
   Config config;
   config.model = "scripted/demo";
+  config.verify.commands = {k_verify_command};
   const std::string banner = fmt::format(
       "ralph demo · model: scripted stand-in (replays a fixed script; not a real LLM, no key, "
-      "no network)\nworkspace: {}\ngoal: {}",
-      workspace.string(), k_goal);
+      "no network)\nworkspace: {}\ngoal: {}\nverify: `{}` must pass (run by ralph, not by "
+      "the model)",
+      workspace.string(), k_goal, k_verify_command);
   const int code = run_agent(demo, config, **provider, workspace, banner);
   if (!args.quiet) {
     std::fprintf(stderr, "the files are in %s\n", workspace.c_str());

@@ -3,20 +3,26 @@
 #include "cli/interrupt.h"
 #include "cli/run_report.h"
 #include "cli/terminal_view.h"
+#include "cli/verifier_setup.h"
 
 #include "ralph/agent/react_agent.h"
 #include "ralph/core/ids.h"
+#include "ralph/core/redactor.h"
 #include "ralph/http/curl_transport.h"
 #include "ralph/llm/factory.h"
+#include "ralph/loop/outer_loop.h"
+#include "ralph/store/event_log.h"
 #include "ralph/tools/builtin_tools.h"
 #include "ralph/tools/process_runner.h"
+#include "ralph/verify/completion_marker.h"
 
 #include <fmt/format.h>
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
+
+extern char** environ;
 
 namespace ralph::cli {
 namespace {
@@ -72,52 +78,80 @@ Result<Config> load_config(const RunArgs& args, const std::filesystem::path& wor
     return tl::unexpected(applied.error());
   }
   for (const ConfigOverride& flag : args.overrides) {
-    if (auto applied = set_config_value(config, flag.key, flag.value, flag.flag); !applied) {
+    auto applied = flag.append ? append_config_value(config, flag.key, flag.value, flag.flag)
+                               : set_config_value(config, flag.key, flag.value, flag.flag);
+    if (!applied) {
       return tl::unexpected(applied.error());
     }
   }
   return config;
 }
 
-Result<llm::ProviderConfig> provider_config(const Config& config) {
-  auto spec = llm::parse_model_spec(config.model);
-  if (!spec) {
-    return tl::unexpected(spec.error());
+// A cost budget is only a budget when every model it counts has a price.
+Result<void> check_prices(const Config& config) {
+  if (config.budget.max_cost_usd <= 0) {
+    return {};
   }
-  llm::ProviderConfig provider;
-  provider.spec = *spec;
-  provider.base_url = config.base_url;
-  const auto read_key = [](const char* variable) {
-    const char* value = env(variable);
-    return value == nullptr ? std::string() : std::string(value);
-  };
-  if (provider.spec.provider == "anthropic") {
-    provider.api_key = read_key("ANTHROPIC_API_KEY");
-  } else if (provider.spec.provider == "openai" || provider.spec.provider == "openai-compat") {
-    provider.api_key = read_key("OPENAI_API_KEY");
-    if (provider.base_url.empty() && provider.spec.provider == "openai") {
-      provider.base_url = read_key("OPENAI_BASE_URL");
+  std::vector<std::string> models{config.model};
+  if (!config.judge.model.empty() && config.judge.model != "agent") {
+    models.push_back(config.judge.model);
+  }
+  for (const auto& model : models) {
+    if (config.prices.find(model) == config.prices.end()) {
+      return fail(ErrorKind::config,
+                  fmt::format("budget.max_cost_usd is set but [prices] has no entry for {}; add "
+                              "[prices.\"{}\"] with input and output (USD per million tokens)",
+                              model, model));
     }
   }
-  provider.retry.max_attempts = config.http.max_retries + 1;
-  provider.connect_timeout = std::chrono::seconds(config.http.connect_timeout_s);
-  provider.idle_timeout = std::chrono::seconds(config.http.idle_timeout_s);
-  return provider;
+  return {};
 }
 
-Status status_of(agent::AgentStop stop) {
-  switch (stop) {
-  case agent::AgentStop::answered:
-    return Status::completed;
-  case agent::AgentStop::max_steps:
-    return Status::budget_exhausted;
-  case agent::AgentStop::cancelled:
-    return Status::interrupted;
-  case agent::AgentStop::failed:
-    return Status::failed;
+loop::LoopOptions loop_options(const RunArgs& args, const Config& config,
+                               const std::filesystem::path& workspace) {
+  loop::LoopOptions options;
+  options.goal = args.goal;
+  options.agent_model = config.model;
+  options.workspace = workspace;
+  options.budget.max_iterations = config.loop.max_iterations;
+  options.budget.max_tokens = config.budget.max_tokens;
+  options.budget.max_cost_usd = config.budget.max_cost_usd;
+  options.budget.max_time = std::chrono::seconds(config.budget.max_time_s);
+  for (const auto& [model, price] : config.prices) {
+    options.prices[model] = loop::Price{price.input, price.output};
   }
-  return Status::failed;
+  options.feedback = config.loop.feedback == "continue" ? loop::FeedbackMode::continuation
+                                                        : loop::FeedbackMode::append;
+  const std::string& trigger = config.loop.trigger;
+  options.trigger.mode = trigger == "keywords"    ? verify::TriggerMode::keywords
+                         : trigger == "marker"    ? verify::TriggerMode::marker
+                         : trigger == "heartbeat" ? verify::TriggerMode::heartbeat
+                                                  : verify::TriggerMode::always;
+  options.trigger.keywords = config.loop.keywords;
+  options.trigger.verify_heartbeat = config.loop.verify_heartbeat;
+  options.trigger.marker = config.evidence.marker;
+  options.heartbeat = config.loop.heartbeat;
+  options.verify_final = config.loop.verify_final;
+  options.stall_after = config.loop.stall_after;
+  options.runtime_summary_chars = static_cast<std::size_t>(config.loop.runtime_summary_chars);
+  options.marker = config.evidence.marker;
+  options.verifier_first = config.evidence.enabled;
+  return options;
 }
+
+// Sends each event to every sink, in order.
+class Fanout final : public EventSink {
+public:
+  void add(EventSink& sink) { m_sinks.push_back(&sink); }
+  void on_event(const Event& event) override {
+    for (EventSink* sink : m_sinks) {
+      sink->on_event(event);
+    }
+  }
+
+private:
+  std::vector<EventSink*> m_sinks;
+};
 
 } // namespace
 
@@ -129,9 +163,32 @@ int run_agent(const RunArgs& args, const Config& config, llm::Provider& provider
                     {.stream_text = !args.json,
                      .progress = !args.quiet,
                      .color = TerminalView::color_wanted(stderr)});
-  view.note(banner);
+  const std::string session_id = new_session_id();
+  Fanout events;
+  events.add(view);
+  std::unique_ptr<store::EventLog> event_log;
+  if (!args.events_file.empty()) {
+    Redactor redactor;
+    redactor.add_environment(environ);
+    auto opened = store::EventLog::open(args.events_file, session_id, std::move(redactor));
+    if (!opened) {
+      return print_error(opened.error());
+    }
+    event_log = std::move(*opened);
+    events.add(*event_log);
+  }
 
   tools::PosixProcessRunner runner;
+  SystemClock clock;
+  auto verifiers = build_verifiers(config, workspace, runner, clock);
+  if (!verifiers) {
+    return print_error(verifiers.error());
+  }
+  view.note(banner);
+  for (const auto& warning : verifiers->warnings) {
+    view.note("warning: " + warning);
+  }
+
   tools::ToolsOptions tool_options;
   tool_options.shell_timeout = std::chrono::seconds(config.tools.shell_timeout_s);
   tool_options.output_limit = static_cast<std::size_t>(config.tools.output_limit);
@@ -139,7 +196,14 @@ int run_agent(const RunArgs& args, const Config& config, llm::Provider& provider
 
   agent::AgentOptions options;
   options.model = llm::parse_model_spec(config.model).value_or(llm::ModelSpec{}).model;
-  options.system_prompt = config.agent.system_prompt;
+  options.system_prompt = config.agent.system_prompt.empty() ? agent::default_system_prompt()
+                                                             : config.agent.system_prompt;
+  if (config.evidence.enabled) {
+    options.system_prompt += verify::completion_instructions(config.evidence.marker);
+    if (!config.evidence.instructions.empty()) {
+      options.system_prompt += "\n\nHow to verify this goal: " + config.evidence.instructions;
+    }
+  }
   options.max_steps = config.agent.max_steps;
   options.max_tokens = config.agent.max_tokens;
   options.temperature = config.agent.temperature;
@@ -147,41 +211,29 @@ int run_agent(const RunArgs& args, const Config& config, llm::Provider& provider
   tools::ToolContext context;
   context.workspace = workspace;
   context.cancel = cancel;
-  agent::ReactAgent agent(provider, registry, context, options, view);
+  agent::ReactAgent agent(provider, registry, context, options);
 
+  loop::OuterLoop outer(agent, std::move(verifiers->entries),
+                        loop_options(args, config, workspace));
   std::vector<Message> conversation;
   conversation.push_back(Message{.role = Role::user, .content = args.goal});
-  const auto started = std::chrono::steady_clock::now();
-  const agent::AgentOutcome outcome = agent.run(conversation, cancel);
+  const loop::LoopResult result = outer.run(conversation, cancel, events);
 
-  RunReport report;
-  report.session_id = new_session_id();
-  report.status = status_of(outcome.stop);
-  report.iterations = 1;
-  report.steps = outcome.steps;
-  report.tool_calls = outcome.tool_calls;
-  report.answer = outcome.answer;
-  report.usage = outcome.usage;
-  report.error = outcome.error;
-  report.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                           std::chrono::steady_clock::now() - started)
-                           .count();
-
+  RunReport report = make_report(session_id, result);
   if (report.status == Status::failed && report.error) {
     std::fprintf(stderr, "ralph: error: %s\n", report.error->message.c_str());
   } else if (report.status == Status::interrupted) {
     std::fprintf(stderr, "ralph: interrupted\n");
-  } else if (report.status == Status::budget_exhausted) {
-    view.note(fmt::format("the step budget ({} model calls) ran out before a final answer; raise "
-                          "it with --max-steps",
-                          config.agent.max_steps));
   }
-  view.note(summary_line(report));
+  if (event_log && !event_log->error().empty()) {
+    std::fprintf(stderr, "ralph: warning: %s\n", event_log->error().c_str());
+  }
   if (args.json) {
     print_json_report(stdout, report);
-  } else if (!view.answer_shown() && !report.answer.empty()) {
-    std::fprintf(stdout, "%s\n", report.answer.c_str());
+  } else {
+    print_answer(stdout, view, report);
   }
+  view.note(summary_line(report));
   return exit_code(report.status);
 }
 
@@ -194,7 +246,10 @@ int run_command(const RunArgs& args) {
   if (!config) {
     return print_error(config.error());
   }
-  auto provider_settings = provider_config(*config);
+  if (auto priced = check_prices(*config); !priced) {
+    return print_error(priced.error());
+  }
+  auto provider_settings = provider_config(config->model, config->base_url, config->http);
   if (!provider_settings) {
     return print_error(provider_settings.error());
   }

@@ -1,20 +1,71 @@
 #include "cli/run_report.h"
 
+#include "cli/terminal_view.h"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 namespace ralph::cli {
 
+RunReport make_report(std::string session_id, const loop::LoopResult& result) {
+  RunReport report;
+  report.session_id = std::move(session_id);
+  report.status = result.status;
+  report.reason = result.reason;
+  report.iterations = static_cast<int>(result.attempts.size());
+  report.best_iteration = result.best_iteration;
+  for (const auto& attempt : result.attempts) {
+    report.steps += attempt.steps;
+    report.tool_calls += attempt.tool_calls;
+    for (const auto& verdict : attempt.verdicts) {
+      report.verdicts.emplace_back(attempt.iteration, verdict);
+    }
+  }
+  report.answer = result.answer;
+  report.notice = result.notice;
+  report.usage = result.usage;
+  if (result.cost_known && result.cost_usd > 0) {
+    report.cost_usd = result.cost_usd;
+  }
+  report.duration_ms = result.duration_ms;
+  report.error = result.error;
+  return report;
+}
+
 void print_json_report(std::FILE* out, const RunReport& report) {
+  nlohmann::json verdicts = nlohmann::json::array();
+  for (const auto& [iteration, verdict] : report.verdicts) {
+    nlohmann::json entry = {{"iteration", iteration},
+                            {"verifier", verdict.verifier},
+                            {"result", verify::to_string(verdict.result)},
+                            {"category", verdict.category},
+                            {"feedback", verdict.feedback}};
+    if (!verdict.policy.empty()) {
+      entry["policy"] = verdict.policy;
+    }
+    if (verdict.evidence) {
+      entry["evidence"] = {{"command", verdict.evidence->command},
+                           {"exit_code", verdict.evidence->exit_code
+                                             ? nlohmann::json(*verdict.evidence->exit_code)
+                                             : nlohmann::json(nullptr)},
+                           {"duration_ms", verdict.evidence->duration_ms},
+                           {"runs", verdict.evidence->runs},
+                           {"passes", verdict.evidence->passes}};
+    }
+    verdicts.push_back(std::move(entry));
+  }
   nlohmann::json result = {
       {"session_id", report.session_id},
       {"status", to_string(report.status)},
+      {"reason", report.reason},
       {"iterations", report.iterations},
+      {"best_iteration", report.best_iteration},
       {"answer", report.answer},
-      {"verdicts", nlohmann::json::array()},
+      {"verdicts", std::move(verdicts)},
       {"usage",
        {{"input_tokens", report.usage.input_tokens},
         {"output_tokens", report.usage.output_tokens}}},
+      {"cost_usd", report.cost_usd ? nlohmann::json(*report.cost_usd) : nlohmann::json(nullptr)},
       {"steps", report.steps},
       {"tool_calls", report.tool_calls},
       {"duration_ms", report.duration_ms},
@@ -28,12 +79,29 @@ void print_json_report(std::FILE* out, const RunReport& report) {
   std::fflush(out);
 }
 
+void print_answer(std::FILE* out, const TerminalView& view, const RunReport& report) {
+  if (!view.answer_shown() && !report.answer.empty()) {
+    fmt::print(out, "{}\n", report.answer);
+  } else if (!report.notice.empty()) {
+    fmt::print(out, "\n{}\n", report.notice);
+  }
+  std::fflush(out);
+}
+
 std::string summary_line(const RunReport& report) {
-  return fmt::format("{} · {} step{} · {} tool call{} · {} in / {} out tokens · {:.1f} s",
-                     to_string(report.status), report.steps, report.steps == 1 ? "" : "s",
-                     report.tool_calls, report.tool_calls == 1 ? "" : "s",
-                     report.usage.input_tokens, report.usage.output_tokens,
-                     static_cast<double>(report.duration_ms) / 1000.0);
+  std::string line = to_string(report.status);
+  if (!report.reason.empty()) {
+    line += " · " + report.reason;
+  }
+  line += fmt::format(" · {} attempt{} · {} step{} · {} tool call{} · {} in / {} out tokens",
+                      report.iterations, report.iterations == 1 ? "" : "s", report.steps,
+                      report.steps == 1 ? "" : "s", report.tool_calls,
+                      report.tool_calls == 1 ? "" : "s", report.usage.input_tokens,
+                      report.usage.output_tokens);
+  if (report.cost_usd) {
+    line += fmt::format(" · ${:.4f}", *report.cost_usd);
+  }
+  return line + fmt::format(" · {:.1f} s", static_cast<double>(report.duration_ms) / 1000.0);
 }
 
 } // namespace ralph::cli

@@ -3,30 +3,44 @@
 #include "ralph/core/error.h"
 #include "ralph/core/message.h"
 #include "ralph/core/status.h"
+#include "ralph/loop/outer_loop.h"
 
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ralph::cli {
+
+class TerminalView;
 
 // What `ralph run` reports at the end, on the terminal or as the `--json` result object.
 struct RunReport {
   std::string session_id;
   Status status = Status::failed;
+  std::string reason;
   int iterations = 0;
+  int best_iteration = 0;
   int steps = 0;
   int tool_calls = 0;
   std::string answer;
+  std::string notice;
+  std::vector<std::pair<int, verify::Verdict>> verdicts; // by iteration
   Usage usage;
+  std::optional<double> cost_usd; // when every model used has a price
   std::int64_t duration_ms = 0;
   std::optional<Error> error;
 };
 
+RunReport make_report(std::string session_id, const loop::LoopResult& result);
+
 // The `--json` result object of the design, one line, on `out`.
 void print_json_report(std::FILE* out, const RunReport& report);
 
-// The closing summary line for a person.
+// For a person: the answer when it was not streamed already, and the budget notice.
+void print_answer(std::FILE* out, const TerminalView& view, const RunReport& report);
+
+// The closing summary line.
 std::string summary_line(const RunReport& report);
 
 } // namespace ralph::cli

@@ -20,6 +20,8 @@ constexpr const char* k_red = "31";
 constexpr const char* k_green = "32";
 constexpr const char* k_yellow = "33";
 constexpr const char* k_cyan = "36";
+constexpr const char* k_bold = "1";
+constexpr int k_verdict_lines = 8;
 constexpr std::size_t k_argument_width = 100;
 constexpr int k_shell_tail_lines = 3;
 
@@ -66,6 +68,29 @@ void TerminalView::note(const std::string& line) {
   std::fflush(m_err);
 }
 
+void TerminalView::show_verdict(const Event& event) {
+  const std::string duration = format_duration(event.duration_ms);
+  if (event.result == "pass") {
+    note(fmt::format("{} {} {}", paint(k_green, "  ✓"), event.name,
+                     paint(k_dim, fmt::format("pass · {}", duration))));
+    return;
+  }
+  const bool error = event.result == "error";
+  note(fmt::format("{} {} {} {}", paint(error ? k_yellow : k_red, error ? "  !" : "  ✗"),
+                   event.name,
+                   paint(error ? k_yellow : k_red,
+                         fmt::format("{} {}{}", event.result, event.category,
+                                     event.detail.empty() ? "" : " (" + event.detail + ")")),
+                   paint(k_dim, duration)));
+  // The reason, and for commands the start of the excerpt, so the failure is readable here.
+  std::size_t start = 0;
+  for (int shown = 0; shown < k_verdict_lines && start < event.text.size(); ++shown) {
+    const std::size_t end = std::min(event.text.find('\n', start), event.text.size());
+    note(paint(k_dim, "    │ " + first_line(event.text.substr(start, end - start), 160)));
+    start = end + 1;
+  }
+}
+
 void TerminalView::on_event(const Event& event) {
   switch (event.type) {
   case EventType::text_delta:
@@ -87,9 +112,8 @@ void TerminalView::on_event(const Event& event) {
     m_streamed_this_step = false;
     return;
   case EventType::tool_started:
-    note(fmt::format(
-        "{} {} {}", paint(k_cyan, "  →"), event.name,
-        paint(k_dim, summarize_arguments(event.name, event.text, k_argument_width))));
+    note(fmt::format("{} {} {}", paint(k_cyan, "  →"), event.name,
+                     paint(k_dim, summarize_arguments(event.name, event.text, k_argument_width))));
     return;
   case EventType::tool_finished: {
     const std::string duration = format_duration(event.duration_ms);
@@ -105,8 +129,7 @@ void TerminalView::on_event(const Event& event) {
         note(paint(k_dim, "    │ " + tail.substr(start, end - start)));
         start = end + 1;
       }
-      note(fmt::format("{} {} {}", paint(colour, exit_code == 0 ? "  ✓" : "  •"),
-                       event.name,
+      note(fmt::format("{} {} {}", paint(colour, exit_code == 0 ? "  ✓" : "  •"), event.name,
                        paint(k_dim, fmt::format("exit {} · {}", exit_code, duration))));
     } else {
       note(fmt::format("{} {} {}", paint(k_green, "  ✓"), event.name,
@@ -131,15 +154,30 @@ void TerminalView::on_event(const Event& event) {
   case EventType::agent_finished:
     end_text_line();
     return;
+  case EventType::attempt_started:
+    if (event.number > 1) {
+      note(paint(k_bold, fmt::format("── attempt {} of {} ──", event.iteration, event.number)));
+    }
+    return;
+  case EventType::attempt_finished:
+    end_text_line();
+    return;
+  case EventType::verification_skipped:
+    note(paint(k_dim, "  · not verified: " + event.detail));
+    return;
+  case EventType::verdict:
+    show_verdict(event);
+    return;
+  case EventType::feedback:
+    note(paint(k_cyan, fmt::format("  ↩ feedback ({}): ", event.detail)) +
+         first_line(event.text, k_argument_width));
+    return;
+  case EventType::budget_warning:
+    note(paint(k_yellow, fmt::format("  ! {}% of the {} budget used", event.number, event.detail)));
+    return;
   case EventType::run_started:
   case EventType::model_finished:
-  case EventType::attempt_started:
-  case EventType::attempt_finished:
-  case EventType::verification_skipped:
   case EventType::verifier_started:
-  case EventType::verdict:
-  case EventType::feedback:
-  case EventType::budget_warning:
   case EventType::status:
     return;
   }

@@ -32,6 +32,7 @@ public:
 
 private:
   void end_text_line();
+  void show_verdict(const Event& event);
   std::string paint(const char* code, const std::string& text) const;
 
   std::FILE* m_out;

@@ -292,9 +292,9 @@ LoopResult OuterLoop::run(std::vector<Message>& conversation, const CancelToken&
   const AttemptRecord& last = result.attempts.back();
   result.answer = last.answer;
   if (ending.status == Status::budget_exhausted && ending.budget) {
-    const std::string notice =
+    result.notice =
         budget_notice(static_cast<int>(result.attempts.size()), *ending.budget, last.verdicts);
-    result.answer = result.answer.empty() ? notice : result.answer + "\n\n" + notice;
+    result.answer = result.answer.empty() ? result.notice : result.answer + "\n\n" + result.notice;
   }
   if ((ending.status == Status::failed || ending.status == Status::interrupted) && last_outcome) {
     result.error = last_outcome->error;

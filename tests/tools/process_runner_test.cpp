@@ -136,10 +136,19 @@ TEST(PosixProcessRunner, TimeoutKillsTheWholeProcessGroup) {
 }
 
 TEST(PosixProcessRunner, EscalatesToSigkillWhenSigtermIsIgnored) {
-  ProcessSpec spec = shell("trap '' TERM; sleep 1000 & wait; wait");
-  spec.timeout = 500ms;
-  const ProcessResult result = run_ok(spec);
-  EXPECT_TRUE(result.timed_out);
+  TempDir dir;
+  // The stop comes only once the shell ignores SIGTERM: a timer could fire before the trap.
+  ProcessSpec spec = shell("trap '' TERM; echo ready > ready; sleep 1000 & wait; wait");
+  spec.cwd = dir.path();
+  spec.timeout = 60s; // only turns a hang into a failure
+  CancelToken cancel;
+  std::thread canceller([&] {
+    eventually([&] { return std::filesystem::exists(dir.path() / "ready"); });
+    cancel.cancel();
+  });
+  const ProcessResult result = run_ok(spec, cancel);
+  canceller.join();
+  EXPECT_TRUE(result.cancelled);
   EXPECT_EQ(result.term_signal, SIGKILL);
 }
 

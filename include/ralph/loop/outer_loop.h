@@ -77,6 +77,7 @@ struct LoopResult {
   Status status = Status::failed;
   std::string reason; // one line: why the loop ended
   std::string answer; // what is delivered: the last answer, plus a notice when a budget ran out
+  std::string notice; // the notice alone (empty unless a budget ran out)
   std::vector<AttemptRecord> attempts;
   int best_iteration = 0; // passing, else the most verdicts passed (the later one on ties)
   Usage usage;            // every model call of the run, verifiers' included
