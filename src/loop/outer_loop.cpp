@@ -243,13 +243,13 @@ LoopResult OuterLoop::run(std::vector<Message>& conversation, const CancelToken&
       ending = {Status::budget_exhausted,
                 fmt::format("the {} budget ran out after attempt {}", to_string(*spent), iteration),
                 spent};
-    } else if (auto stalled = stall.observe(record)) {
-      ending = {Status::stalled, *stalled};
     } else if (iteration >= max_iterations) {
       ending = {Status::budget_exhausted,
                 fmt::format("{} of {} attempts used without passing verification", iteration,
                             max_iterations),
                 BudgetKind::iterations};
+    } else if (auto stalled = stall.observe(record)) {
+      ending = {Status::stalled, *stalled};
     }
     if (ending.status != Status::active) {
       break;

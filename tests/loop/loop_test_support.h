@@ -1,0 +1,172 @@
+#pragma once
+
+// A stub agent and stub verifiers for outer-loop tests: every attempt and verdict is scripted,
+// and what the loop handed them is recorded.
+
+#include "ralph/agent/agent.h"
+#include "ralph/verify/verifier.h"
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace ralph::loop::testing {
+
+// One scripted attempt.
+struct StubAttempt {
+  std::string answer;
+  agent::AgentStop stop = agent::AgentStop::answered;
+  Usage usage_per_step{10, 5, 0, 0};
+  int steps = 1;
+  // Tool calls announced through events: {name, arguments, exit code}; `effect` runs between the
+  // started and finished events of the call with the same index.
+  struct Call {
+    std::string name;
+    std::string arguments;
+    std::optional<int> exit_code;
+    std::function<void()> effect;
+  };
+  std::vector<Call> calls;
+  bool wait_for_cancel = false; // block until the attempt is cancelled (time budgets)
+};
+
+class StubAgent final : public agent::Agent {
+public:
+  void push(StubAttempt attempt) { m_script.push_back(std::move(attempt)); }
+
+  agent::AgentOutcome run(std::vector<Message>& conversation, const CancelToken& cancel,
+                          EventSink& events) override {
+    seen.push_back(conversation);
+    agent::AgentOutcome outcome;
+    if (m_script.empty()) {
+      outcome.stop = agent::AgentStop::failed;
+      outcome.error = Error{ErrorKind::internal, "stub agent: no attempt scripted"};
+      return outcome;
+    }
+    StubAttempt attempt = std::move(m_script.front());
+    m_script.pop_front();
+    for (std::size_t i = 0; i < attempt.calls.size(); ++i) {
+      const auto& call = attempt.calls[i];
+      Event started;
+      started.type = EventType::tool_started;
+      started.name = call.name;
+      started.tool_call_id = "call_" + std::to_string(i);
+      started.text = call.arguments;
+      events.on_event(started);
+      if (call.effect) {
+        call.effect();
+      }
+      Event finished = started;
+      finished.type = EventType::tool_finished;
+      finished.exit_code = call.exit_code;
+      events.on_event(finished);
+      ++outcome.tool_calls;
+    }
+    for (int step = 1; step <= attempt.steps; ++step) {
+      if (cancel.cancelled()) {
+        outcome.stop = agent::AgentStop::cancelled;
+        return outcome;
+      }
+      Event model;
+      model.type = EventType::model_finished;
+      model.step = step;
+      model.usage = attempt.usage_per_step;
+      events.on_event(model);
+      outcome.usage += attempt.usage_per_step;
+      outcome.steps = step;
+    }
+    while (attempt.wait_for_cancel && !cancel.cancelled()) {
+      std::this_thread::yield();
+    }
+    if (cancel.cancelled()) {
+      outcome.stop = agent::AgentStop::cancelled;
+      return outcome;
+    }
+    outcome.stop = attempt.stop;
+    outcome.answer = attempt.answer;
+    conversation.push_back(Message{.role = Role::assistant, .content = attempt.answer});
+    return outcome;
+  }
+
+  std::vector<std::vector<Message>> seen; // the conversation at the start of each attempt
+
+private:
+  std::deque<StubAttempt> m_script;
+};
+
+// Returns scripted verdicts in order (the last one repeats) and records the attempts it saw.
+class StubVerifier final : public verify::Verifier {
+public:
+  explicit StubVerifier(std::string name) : m_name(std::move(name)) {}
+
+  StubVerifier& then(verify::Outcome result, std::string category = "", std::string feedback = "",
+                     std::string excerpt = "") {
+    verify::Verdict verdict;
+    verdict.result = result;
+    verdict.category = std::move(category);
+    verdict.feedback = std::move(feedback);
+    if (!excerpt.empty()) {
+      verify::CommandEvidence evidence;
+      evidence.command = "make check";
+      evidence.exit_code = 2;
+      evidence.excerpt = std::move(excerpt);
+      verdict.evidence = evidence;
+    }
+    m_verdicts.push_back(std::move(verdict));
+    return *this;
+  }
+  StubVerifier& using_tokens(const std::string& model, Usage usage) {
+    m_model = model;
+    m_usage = usage;
+    return *this;
+  }
+
+  std::string name() const override { return m_name; }
+  verify::Verdict verify(const verify::Attempt& attempt, const CancelToken&) override {
+    std::lock_guard lock(m_mutex);
+    attempts.push_back(
+        {attempt.answer, attempt.previous_feedback, attempt.tools, attempt.iteration});
+    verify::Verdict verdict = m_verdicts.empty() ? verify::Verdict{} : m_verdicts.front();
+    if (m_verdicts.size() > 1) {
+      m_verdicts.pop_front();
+    }
+    verdict.model = m_model;
+    verdict.usage = m_usage;
+    return verdict;
+  }
+
+  struct Seen {
+    std::string answer;
+    std::vector<std::string> previous_feedback;
+    std::vector<verify::ToolRecord> tools;
+    int iteration = 0;
+  };
+  std::vector<Seen> attempts;
+
+private:
+  std::string m_name;
+  std::deque<verify::Verdict> m_verdicts;
+  std::string m_model;
+  Usage m_usage;
+  std::mutex m_mutex;
+};
+
+class RecordingSink final : public EventSink {
+public:
+  void on_event(const Event& event) override { events.push_back(event); }
+  std::vector<Event> of(EventType type) const {
+    std::vector<Event> out;
+    for (const auto& event : events) {
+      if (event.type == type) {
+        out.push_back(event);
+      }
+    }
+    return out;
+  }
+  std::vector<Event> events;
+};
+
+} // namespace ralph::loop::testing

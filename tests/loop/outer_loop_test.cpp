@@ -1,0 +1,473 @@
+#include "loop_test_support.h"
+#include "support/temp_dir.h"
+
+#include "ralph/loop/outer_loop.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <optional>
+
+namespace ralph::loop {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+using testing::RecordingSink;
+using testing::StubAgent;
+using testing::StubAttempt;
+using testing::StubVerifier;
+using verify::Outcome;
+
+StubAttempt answer(std::string text) {
+  StubAttempt attempt;
+  attempt.answer = std::move(text);
+  return attempt;
+}
+
+class OuterLoopTest : public ::testing::Test {
+protected:
+  // Adds a stub verifier the loop will own; the returned reference stays valid for the test.
+  StubVerifier& verifier(std::string name = "stub", ErrorPolicy policy = ErrorPolicy::fail_closed) {
+    auto owned = std::make_unique<StubVerifier>(std::move(name));
+    StubVerifier& ref = *owned;
+    m_entries.push_back({std::move(owned), policy});
+    return ref;
+  }
+
+  LoopResult run(const CancelToken& cancel = CancelToken()) {
+    options.goal = "make it work";
+    options.agent_model = "stub/agent";
+    // The loop owns the verifiers the test still reads: it lives as long as the fixture.
+    m_loop.emplace(agent, std::move(m_entries), options);
+    m_entries.clear();
+    conversation = {Message{.role = Role::user, .content = options.goal}};
+    return m_loop->run(conversation, cancel, sink);
+  }
+
+  StubAgent agent;
+  LoopOptions options;
+  RecordingSink sink;
+  std::vector<Message> conversation;
+
+private:
+  std::vector<VerifierEntry> m_entries;
+  std::optional<OuterLoop> m_loop;
+};
+
+TEST_F(OuterLoopTest, WithoutVerifiersOneAttemptCompletes) {
+  agent.push(answer("done"));
+  const auto result = run();
+  EXPECT_EQ(result.status, Status::completed);
+  EXPECT_EQ(result.attempts.size(), 1u);
+  EXPECT_EQ(result.answer, "done");
+}
+
+TEST_F(OuterLoopTest, PassingFirstTimeCompletesWithEventsInOrder) {
+  verifier().then(Outcome::pass);
+  agent.push(answer("done"));
+  const auto result = run();
+
+  EXPECT_EQ(result.status, Status::completed);
+  EXPECT_EQ(result.best_iteration, 1);
+  std::vector<EventType> loop_events;
+  for (const auto& event : sink.events) {
+    if (event.type != EventType::model_finished) {
+      loop_events.push_back(event.type);
+    }
+  }
+  EXPECT_THAT(loop_events, ::testing::ElementsAre(
+                               EventType::attempt_started, EventType::attempt_finished,
+                               EventType::verifier_started, EventType::verdict, EventType::status));
+  EXPECT_EQ(sink.of(EventType::status).front().detail, "completed");
+  for (const auto& event : sink.events) {
+    EXPECT_EQ(event.iteration, 1) << to_string(event.type);
+  }
+}
+
+TEST_F(OuterLoopTest, FailureIsAppendedAsFeedbackAndTheNextAttemptPasses) {
+  auto& check = verifier("command: make check")
+                    .then(Outcome::fail, "test_failed", "make check failed", "FAIL: test_add")
+                    .then(Outcome::pass);
+  agent.push(answer("done, I think"));
+  agent.push(answer("fixed"));
+  const auto result = run();
+
+  EXPECT_EQ(result.status, Status::completed);
+  EXPECT_EQ(result.attempts.size(), 2u);
+  EXPECT_EQ(result.best_iteration, 2);
+  // What the agent received for its second attempt: the whole history plus the feedback.
+  const auto& second = agent.seen.at(1);
+  ASSERT_EQ(second.size(), 3u);
+  EXPECT_EQ(second[1].content, "done, I think");
+  EXPECT_EQ(second[2].role, Role::user);
+  EXPECT_THAT(second[2].content, HasSubstr("[command: make check] fail test_failed"));
+  EXPECT_THAT(second[2].content, HasSubstr("FAIL: test_add"));
+  EXPECT_THAT(second[2].content, HasSubstr("attempt 1 of 3"));
+  ASSERT_EQ(check.attempts.size(), 2u);
+  EXPECT_EQ(check.attempts[1].previous_feedback.size(), 1u);
+  EXPECT_EQ(sink.of(EventType::feedback).front().detail, "append");
+}
+
+TEST_F(OuterLoopTest, ContinueModeReplacesTheHistoryWithACompactPrompt) {
+  options.feedback = FeedbackMode::continuation;
+  verifier().then(Outcome::fail, "incomplete", "the README is missing").then(Outcome::pass);
+  agent.push(answer("first try"));
+  agent.push(answer("second try"));
+  const auto result = run();
+
+  EXPECT_EQ(result.status, Status::completed);
+  const auto& second = agent.seen.at(1);
+  ASSERT_EQ(second.size(), 1u) << "earlier history is dropped";
+  EXPECT_EQ(second[0].role, Role::user);
+  const std::string& prompt = second[0].content;
+  EXPECT_THAT(prompt, HasSubstr("Objective:\nmake it work"));
+  EXPECT_THAT(prompt, HasSubstr("Iteration 2 of 3"));
+  EXPECT_THAT(prompt, HasSubstr("Runtime summary:"));
+  EXPECT_THAT(prompt, HasSubstr("Answer: first try"));
+  EXPECT_THAT(prompt, HasSubstr("the README is missing"));
+  EXPECT_THAT(prompt, HasSubstr("Plan -> Act -> Verify -> Reflect -> Retry"));
+}
+
+TEST_F(OuterLoopTest, RuntimeSummaryIsCappedKeepingHeadAndTail) {
+  options.feedback = FeedbackMode::continuation;
+  options.runtime_summary_chars = 300;
+  options.budget.max_iterations = 4;
+  verifier().then(Outcome::fail, "incomplete", "no");
+  for (int i = 0; i < 4; ++i) {
+    agent.push(answer(std::string(200, static_cast<char>('a' + i))));
+  }
+  run();
+  const std::string& prompt = agent.seen.at(3).at(0).content;
+  const auto start = prompt.find("Runtime summary:\n") + 17;
+  const auto end = prompt.find("\n\nLast verifier evidence:");
+  const std::string summary = prompt.substr(start, end - start);
+  EXPECT_LE(summary.size(), 300u + 40u); // the cap plus the omission line
+  EXPECT_THAT(summary, HasSubstr("Attempt 1:"));
+  EXPECT_THAT(summary, HasSubstr("bytes omitted"));
+  EXPECT_THAT(summary, HasSubstr("ccc")); // the latest attempt survives at the tail
+}
+
+TEST_F(OuterLoopTest, IterationsRunOutWithANoticeCarryingTheLastEvidence) {
+  verifier("command: make check").then(Outcome::fail, "test_failed", "failed", "FAIL: test_sum");
+  for (int i = 0; i < 3; ++i) {
+    agent.push(answer("attempt " + std::to_string(i)));
+  }
+  const auto result = run();
+
+  EXPECT_EQ(result.status, Status::budget_exhausted);
+  EXPECT_EQ(result.attempts.size(), 3u);
+  EXPECT_THAT(result.answer, HasSubstr("attempt 2"));
+  EXPECT_THAT(result.answer, HasSubstr("ralph stopped after 3 attempts"));
+  EXPECT_THAT(result.answer, HasSubstr("Last verifier evidence:"));
+  EXPECT_THAT(result.answer, HasSubstr("FAIL: test_sum"));
+  EXPECT_EQ(result.notice, result.answer.substr(result.answer.find("ralph stopped")));
+}
+
+TEST_F(OuterLoopTest, SameAnswerAndVerdictTwiceIsStalled) {
+  options.budget.max_iterations = 10;
+  verifier().then(Outcome::fail, "incomplete", "missing tests");
+  agent.push(answer("here it is"));
+  agent.push(answer("here it is"));
+  const auto result = run();
+  EXPECT_EQ(result.status, Status::stalled);
+  EXPECT_EQ(result.attempts.size(), 2u);
+}
+
+TEST_F(OuterLoopTest, UnchangedCommandFailuresAreStalledAfterTheConfiguredCount) {
+  options.budget.max_iterations = 10;
+  options.stall_after = 3;
+  verifier("command: make check").then(Outcome::fail, "test_failed", "failed", "FAIL: test_x");
+  for (int i = 0; i < 5; ++i) {
+    agent.push(answer("try " + std::to_string(i))); // different answers, same failure
+  }
+  const auto result = run();
+  EXPECT_EQ(result.status, Status::stalled);
+  EXPECT_EQ(result.attempts.size(), 3u);
+  EXPECT_THAT(result.reason, HasSubstr("same way in 3 attempts"));
+}
+
+TEST_F(OuterLoopTest, VerifierErrorFollowsItsPolicy) {
+  verifier("judge", ErrorPolicy::fail_open).then(Outcome::error, "timeout", "judge timed out");
+  agent.push(answer("done"));
+  const auto open = run();
+  EXPECT_EQ(open.status, Status::completed);
+  EXPECT_EQ(open.attempts[0].verdicts[0].policy, "fail_open");
+
+  agent = StubAgent();
+  sink = RecordingSink();
+  verifier("command: make", ErrorPolicy::fail_closed).then(Outcome::error, "not_runnable", "nope");
+  agent.push(answer("done"));
+  agent.push(answer("done again"));
+  options.budget.max_iterations = 2;
+  const auto closed = run();
+  EXPECT_EQ(closed.status, Status::budget_exhausted);
+  EXPECT_EQ(closed.attempts[0].verdicts[0].policy, "fail_closed");
+  EXPECT_EQ(sink.of(EventType::verdict).front().detail, "fail_closed");
+}
+
+TEST_F(OuterLoopTest, BlockedVerdictStopsTheLoop) {
+  verifier().then(Outcome::fail, "blocked", "the API key for the service is not available");
+  agent.push(answer("cannot"));
+  agent.push(answer("unused"));
+  const auto result = run();
+  EXPECT_EQ(result.status, Status::blocked);
+  EXPECT_EQ(result.attempts.size(), 1u);
+  EXPECT_THAT(result.reason, HasSubstr("API key"));
+}
+
+TEST_F(OuterLoopTest, AgentDeclaringBlockedStopsWithoutVerifying) {
+  auto& check = verifier().then(Outcome::pass);
+  agent.push(answer("I looked everywhere.\nBLOCKED: the database is not reachable"));
+  const auto result = run();
+  EXPECT_EQ(result.status, Status::blocked);
+  EXPECT_THAT(result.reason, HasSubstr("the database is not reachable"));
+  EXPECT_TRUE(check.attempts.empty());
+}
+
+TEST_F(OuterLoopTest, KeywordTriggerDeliversUnverifiedWhenNoKeywordAppears) {
+  options.trigger.mode = verify::TriggerMode::keywords;
+  options.trigger.keywords = {"done"};
+  auto& check = verifier().then(Outcome::fail, "incomplete", "no");
+  agent.push(answer("Here is a question for you: which branch?"));
+  const auto result = run();
+  EXPECT_EQ(result.status, Status::completed);
+  EXPECT_TRUE(check.attempts.empty());
+  EXPECT_EQ(sink.of(EventType::verification_skipped).front().detail,
+            "no trigger keyword in the answer");
+}
+
+TEST_F(OuterLoopTest, EmptyAnswerIsRetriedWithoutAVerifierCall) {
+  auto& check = verifier().then(Outcome::pass);
+  agent.push(answer("   "));
+  agent.push(answer("real answer"));
+  const auto result = run();
+  EXPECT_EQ(result.status, Status::completed);
+  ASSERT_EQ(check.attempts.size(), 1u);
+  EXPECT_EQ(check.attempts[0].answer, "real answer");
+  EXPECT_EQ(result.attempts[0].skip_reason, "empty answer");
+  EXPECT_THAT(agent.seen.at(1).back().content, HasSubstr("answer was empty"));
+}
+
+TEST_F(OuterLoopTest, StepBudgetRanOutIsRetriedAsAnIntermediateTurn) {
+  auto& check = verifier().then(Outcome::pass);
+  StubAttempt unfinished = answer("");
+  unfinished.stop = agent::AgentStop::max_steps;
+  agent.push(unfinished);
+  agent.push(answer("finished"));
+  const auto result = run();
+  EXPECT_EQ(result.status, Status::completed);
+  EXPECT_EQ(check.attempts.size(), 1u);
+  EXPECT_THAT(result.attempts[0].skip_reason, HasSubstr("intermediate tool-call turn"));
+}
+
+TEST_F(OuterLoopTest, FinalAttemptIsVerifiedUnlessTurnedOff) {
+  options.budget.max_iterations = 2;
+  auto& check = verifier().then(Outcome::fail, "incomplete", "no");
+  agent.push(answer("one"));
+  agent.push(answer("two"));
+  EXPECT_EQ(run().status, Status::budget_exhausted);
+  EXPECT_EQ(check.attempts.size(), 2u);
+
+  agent = StubAgent();
+  options.verify_final = false;
+  auto& lenient = verifier().then(Outcome::fail, "incomplete", "no");
+  agent.push(answer("one"));
+  agent.push(answer("two"));
+  const auto result = run();
+  EXPECT_EQ(result.status, Status::completed);
+  EXPECT_EQ(lenient.attempts.size(), 1u);
+  EXPECT_THAT(result.reason, HasSubstr("unverified"));
+}
+
+TEST_F(OuterLoopTest, TokenBudgetStopsAnAttemptMidway) {
+  options.budget.max_tokens = 100;
+  verifier().then(Outcome::pass);
+  StubAttempt expensive = answer("never delivered");
+  expensive.steps = 50;
+  expensive.usage_per_step = {30, 10, 0, 0};
+  agent.push(expensive);
+  const auto result = run();
+  EXPECT_EQ(result.status, Status::budget_exhausted);
+  EXPECT_EQ(result.attempts[0].steps, 3) << "stopped at the first step over 100 tokens";
+  EXPECT_THAT(result.reason, HasSubstr("tokens"));
+  EXPECT_THAT(result.answer, HasSubstr("tokens budget ran out"));
+  ASSERT_FALSE(sink.of(EventType::budget_warning).empty());
+  EXPECT_EQ(sink.of(EventType::budget_warning).front().detail, "tokens");
+}
+
+TEST_F(OuterLoopTest, JudgeTokensCountAgainstTheBudget) {
+  options.budget.max_tokens = 1000;
+  options.budget.max_iterations = 5;
+  verifier("judge")
+      .then(Outcome::fail, "incomplete", "no")
+      .using_tokens("x/judge", {900, 100, 0, 0});
+  agent.push(answer("a"));
+  agent.push(answer("b"));
+  const auto result = run();
+  EXPECT_EQ(result.status, Status::budget_exhausted);
+  EXPECT_EQ(result.attempts.size(), 1u);
+  EXPECT_EQ(result.usage.input_tokens, 910);
+}
+
+TEST_F(OuterLoopTest, CostBudgetUsesThePriceTable) {
+  options.budget.max_cost_usd = 0.01;
+  options.budget.max_iterations = 5;
+  options.prices["stub/agent"] = Price{1000.0, 1000.0}; // $0.001 per token
+  verifier().then(Outcome::fail, "incomplete", "no");
+  for (int i = 0; i < 5; ++i) {
+    agent.push(answer("try " + std::to_string(i)));
+  }
+  const auto result = run();
+  EXPECT_EQ(result.status, Status::budget_exhausted);
+  EXPECT_THAT(result.reason, HasSubstr("cost"));
+  EXPECT_NEAR(result.cost_usd, 0.015, 1e-9);
+  EXPECT_TRUE(result.cost_known);
+}
+
+TEST_F(OuterLoopTest, TimeBudgetStopsAWaitingAttempt) {
+  options.budget.max_time = std::chrono::milliseconds(50);
+  verifier().then(Outcome::pass);
+  StubAttempt slow = answer("late");
+  slow.wait_for_cancel = true;
+  agent.push(slow);
+  const auto result = run();
+  EXPECT_EQ(result.status, Status::budget_exhausted);
+  EXPECT_THAT(result.reason, HasSubstr("time"));
+}
+
+TEST_F(OuterLoopTest, UserCancelIsInterruptedNotABudget) {
+  options.budget.max_time = std::chrono::hours(1);
+  verifier().then(Outcome::pass);
+  StubAttempt waiting = answer("never");
+  waiting.wait_for_cancel = true;
+  agent.push(waiting);
+  CancelToken cancel;
+  std::thread canceller([&] {
+    while (agent.seen.empty()) {
+      std::this_thread::yield();
+    }
+    cancel.cancel();
+  });
+  const auto result = run(cancel);
+  canceller.join();
+  EXPECT_EQ(result.status, Status::interrupted);
+}
+
+TEST_F(OuterLoopTest, AgentFailureEndsTheRunAsFailed) {
+  verifier().then(Outcome::pass);
+  // Nothing scripted: the stub agent fails.
+  const auto result = run();
+  EXPECT_EQ(result.status, Status::failed);
+  ASSERT_TRUE(result.error);
+  EXPECT_THAT(result.error->message, HasSubstr("no attempt scripted"));
+}
+
+TEST_F(OuterLoopTest, IterationWarningAtEightyPercent) {
+  options.budget.max_iterations = 5;
+  verifier().then(Outcome::fail, "incomplete", "no");
+  for (int i = 0; i < 5; ++i) {
+    agent.push(answer("try " + std::to_string(i)));
+  }
+  run();
+  const auto warnings = sink.of(EventType::budget_warning);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0].detail, "iterations");
+  EXPECT_EQ(warnings[0].iteration, 4);
+  EXPECT_EQ(warnings[0].number, 80);
+}
+
+TEST_F(OuterLoopTest, BestAttemptIsTheOneWithTheMostPassingVerdicts) {
+  options.budget.max_iterations = 3;
+  verifier("a").then(Outcome::fail, "x", "1").then(Outcome::pass).then(Outcome::fail, "x", "3");
+  verifier("b").then(Outcome::fail, "y", "1");
+  for (int i = 0; i < 3; ++i) {
+    agent.push(answer("try " + std::to_string(i)));
+  }
+  const auto result = run();
+  EXPECT_EQ(result.status, Status::budget_exhausted);
+  EXPECT_EQ(result.best_iteration, 2);
+}
+
+TEST_F(OuterLoopTest, VerifierFirstRunsMarkToolCallsThatChangedTheWorkspace) {
+  ralph::testing::TempDir ws;
+  ws.write("a.txt", "one");
+  options.workspace = ws.path();
+  options.verifier_first = true;
+  auto& check = verifier().then(Outcome::pass);
+  StubAttempt work = answer("done");
+  work.calls.push_back({"shell", R"({"command":"cat a.txt"})", 0, nullptr});
+  work.calls.push_back(
+      {"shell", R"({"command":"echo two > a.txt"})", 0, [&] { ws.write("a.txt", "two, longer"); }});
+  work.calls.push_back({"read_file", R"({"path":"a.txt"})", std::nullopt, nullptr});
+  agent.push(work);
+  run();
+  ASSERT_EQ(check.attempts.size(), 1u);
+  const auto& tools = check.attempts[0].tools;
+  ASSERT_EQ(tools.size(), 3u);
+  EXPECT_FALSE(tools[0].changed_workspace);
+  EXPECT_TRUE(tools[1].changed_workspace);
+  EXPECT_FALSE(tools[2].changed_workspace);
+  EXPECT_EQ(tools[1].arguments, R"({"command":"echo two > a.txt"})");
+  EXPECT_EQ(tools[1].exit_code, 0);
+}
+
+TEST_F(OuterLoopTest, CompletionMarkerIsStrippedFromTheDeliveredAnswer) {
+  verifier().then(Outcome::pass);
+  agent.push(answer("All green.\n<promise>DONE</promise>"));
+  const auto result = run();
+  EXPECT_EQ(result.answer, "All green.");
+  EXPECT_THAT(result.answer, Not(HasSubstr("promise")));
+}
+
+// Each waits for the other: only concurrent verification can pass.
+class RendezvousVerifier final : public verify::Verifier {
+public:
+  struct Meeting {
+    std::mutex mutex;
+    std::condition_variable arrived;
+    int count = 0;
+  };
+  RendezvousVerifier(std::string name, Meeting& meeting)
+      : m_name(std::move(name)), m_meeting(meeting) {}
+  std::string name() const override { return m_name; }
+  verify::Verdict verify(const verify::Attempt&, const CancelToken&) override {
+    std::unique_lock lock(m_meeting.mutex);
+    ++m_meeting.count;
+    m_meeting.arrived.notify_all();
+    const bool met = m_meeting.arrived.wait_for(lock, std::chrono::seconds(30),
+                                                [&] { return m_meeting.count >= 2; });
+    verify::Verdict verdict;
+    verdict.result = met ? Outcome::pass : Outcome::fail;
+    verdict.category = met ? "" : "ran alone";
+    return verdict;
+  }
+
+private:
+  std::string m_name;
+  Meeting& m_meeting;
+};
+
+TEST(OuterLoopConcurrency, IndependentVerifiersRunAtTheSameTime) {
+  RendezvousVerifier::Meeting meeting;
+  std::vector<VerifierEntry> entries;
+  entries.push_back(
+      {std::make_unique<RendezvousVerifier>("one", meeting), ErrorPolicy::fail_closed});
+  entries.push_back(
+      {std::make_unique<RendezvousVerifier>("two", meeting), ErrorPolicy::fail_closed});
+  StubAgent agent;
+  agent.push(answer("done"));
+  LoopOptions options;
+  options.goal = "g";
+  OuterLoop loop(agent, std::move(entries), options);
+  std::vector<Message> conversation{Message{.role = Role::user, .content = "g"}};
+  RecordingSink sink;
+  const auto result = loop.run(conversation, CancelToken(), sink);
+  EXPECT_EQ(result.status, Status::completed);
+}
+
+} // namespace
+} // namespace ralph::loop
