@@ -1,0 +1,140 @@
+#include "ralph/verify/command_verifier.h"
+
+#include "shell_run.h"
+
+#include "ralph/core/text.h"
+#include "ralph/core/time.h"
+#include "ralph/verify/output_excerpt.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+#include <utility>
+
+namespace ralph::verify {
+namespace {
+
+using std::chrono::milliseconds;
+
+// The whole output is kept for the session record; this only stops a runaway log from
+// exhausting memory. The runner keeps the head and the tail.
+constexpr std::size_t k_record_limit = 1024 * 1024;
+
+std::string with_output(std::string message, const std::string& excerpt) {
+  if (excerpt.empty()) {
+    return message + "\n(no output)";
+  }
+  return fmt::format("{}\nOutput (the failures and the last lines):\n{}", message, excerpt);
+}
+
+} // namespace
+
+CommandVerifier::CommandVerifier(CommandOptions options, tools::ProcessRunner& runner)
+    : m_options(std::move(options)), m_runner(runner) {
+  m_options.runs = std::max(1, m_options.runs);
+  m_options.quorum = std::clamp(m_options.quorum, 1, m_options.runs);
+}
+
+std::string CommandVerifier::name() const {
+  return "command: " + m_options.command;
+}
+
+Verdict CommandVerifier::verify(const Attempt& attempt, const CancelToken& cancel) {
+  const std::string& command = m_options.command;
+  tools::ProcessSpec spec = shell_spec(command, attempt.workspace, m_options.timeout);
+  spec.output_limit = k_record_limit;
+  spec.merge_stderr = true;
+
+  CommandEvidence evidence;
+  evidence.command = command;
+  evidence.runs = 0;
+  const auto started = std::chrono::system_clock::now();
+  const auto steady_start = std::chrono::steady_clock::now();
+  evidence.started_at = iso8601_utc(started);
+
+  std::optional<tools::ProcessResult> last;
+  std::optional<RunProblem> problem;
+  int failures = 0;
+  // Undecided while the quorum can still be reached and has not been yet.
+  while (evidence.passes < m_options.quorum && failures <= m_options.runs - m_options.quorum) {
+    if (cancel.cancelled()) {
+      problem = RunProblem{std::string(k_cancelled_category),
+                           fmt::format("`{}` was cancelled before it ran", command)};
+      break;
+    }
+    auto process = m_runner.run(spec, cancel);
+    if (!process) {
+      problem = RunProblem{
+          std::string(category::not_runnable),
+          fmt::format("`{}` could not be started: {}", command, process.error().message)};
+      break;
+    }
+    ++evidence.runs;
+    last = std::move(*process);
+    problem = could_not_run(*last, command, m_options.timeout);
+    if (problem) {
+      break;
+    }
+    if (last->exit_code == 0) {
+      ++evidence.passes;
+    } else {
+      ++failures;
+    }
+  }
+
+  const auto finished = std::chrono::system_clock::now();
+  evidence.finished_at = iso8601_utc(finished);
+  evidence.duration_ms =
+      std::chrono::duration_cast<milliseconds>(std::chrono::steady_clock::now() - steady_start)
+          .count();
+  if (last) {
+    evidence.exit_code = last->exit_code;
+    evidence.excerpt = excerpt_failures(last->output, m_options.excerpt_chars);
+    evidence.output = to_valid_utf8(last->output);
+  }
+
+  Verdict verdict;
+  verdict.verifier = name();
+  verdict.duration_ms = evidence.duration_ms;
+  const std::string runs_note = m_options.runs == 1
+                                    ? ""
+                                    : fmt::format(" (passed {} of {} runs, {} needed)",
+                                                  evidence.passes, evidence.runs, m_options.quorum);
+  if (problem) {
+    verdict.result = Outcome::error;
+    verdict.category = problem->category;
+    verdict.feedback = last ? with_output(problem->message, evidence.excerpt) : problem->message;
+  } else if (evidence.passes >= m_options.quorum) {
+    verdict.result = Outcome::pass;
+    verdict.feedback = fmt::format("`{}` passed{}", command, runs_note);
+  } else {
+    verdict.result = Outcome::fail;
+    verdict.category = std::string(category::test_failed);
+    verdict.feedback = with_output(fmt::format("The verification command `{}` failed with {}{}.",
+                                               command, describe_exit(*last), runs_note),
+                                   evidence.excerpt);
+  }
+  verdict.evidence = std::move(evidence);
+  return verdict;
+}
+
+Result<std::unique_ptr<CommandVerifier>> make_command_verifier(CommandOptions options,
+                                                               tools::ProcessRunner& runner) {
+  if (options.command.find_first_not_of(" \t\r\n") == std::string::npos) {
+    return fail(ErrorKind::config, "verify command: the command is empty");
+  }
+  if (options.runs < 1) {
+    return fail(ErrorKind::config,
+                fmt::format("verify command `{}`: runs must be at least 1, got {}", options.command,
+                            options.runs));
+  }
+  if (options.quorum < 1 || options.quorum > options.runs) {
+    return fail(ErrorKind::config,
+                fmt::format("verify command `{}`: quorum must be between 1 and runs ({}), got {}",
+                            options.command, options.runs, options.quorum));
+  }
+  return std::make_unique<CommandVerifier>(std::move(options), runner);
+}
+
+} // namespace ralph::verify

@@ -1,0 +1,209 @@
+#include "support/temp_dir.h"
+
+#include "ralph/verify/command_verifier.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sys/stat.h>
+#include <thread>
+
+namespace ralph::verify {
+namespace {
+
+using namespace std::chrono_literals;
+using ralph::testing::TempDir;
+
+// Writes the run number to `count` and fails the first `failures` runs.
+std::string flaky_command(int failures) {
+  return "n=$(cat count 2>/dev/null || echo 0); n=$((n + 1)); echo $n > count; echo run $n; "
+         "test $n -gt " +
+         std::to_string(failures);
+}
+
+class CommandVerifierTest : public ::testing::Test {
+protected:
+  Verdict run(CommandOptions options, const CancelToken& cancel = {}) {
+    Attempt attempt;
+    attempt.workspace = m_dir.path();
+    CommandVerifier verifier(std::move(options), m_runner);
+    return verifier.verify(attempt, cancel);
+  }
+
+  TempDir m_dir;
+  tools::PosixProcessRunner m_runner;
+};
+
+TEST_F(CommandVerifierTest, PassesWhenTheCommandExitsZero) {
+  const Verdict verdict = run({.command = "echo fine"});
+  EXPECT_EQ(verdict.verifier, "command: echo fine");
+  EXPECT_EQ(verdict.result, Outcome::pass);
+  EXPECT_EQ(verdict.category, "");
+  ASSERT_TRUE(verdict.evidence.has_value());
+  const CommandEvidence& evidence = *verdict.evidence;
+  EXPECT_EQ(evidence.command, "echo fine");
+  EXPECT_EQ(evidence.exit_code, 0);
+  EXPECT_EQ(evidence.output, "fine\n");
+  EXPECT_EQ(evidence.runs, 1);
+  EXPECT_EQ(evidence.passes, 1);
+  EXPECT_EQ(evidence.started_at.size(), 24u);
+  EXPECT_EQ(evidence.started_at.back(), 'Z');
+  EXPECT_LE(evidence.started_at, evidence.finished_at);
+}
+
+TEST_F(CommandVerifierTest, RunsInTheWorkspace) {
+  m_dir.write("marker.txt", "here");
+  EXPECT_EQ(run({.command = "test -f marker.txt"}).result, Outcome::pass);
+}
+
+TEST_F(CommandVerifierTest, FailsWithTheExitCodeAndAnExcerptOfTheFailures) {
+  const Verdict verdict = run({.command = "echo compiling; echo 'src/a.c:3:1: error: boom' >&2; "
+                                          "echo done; exit 2"});
+  EXPECT_EQ(verdict.result, Outcome::fail);
+  EXPECT_EQ(verdict.category, "test_failed");
+  EXPECT_NE(verdict.feedback.find("failed with exit code 2"), std::string::npos);
+  EXPECT_NE(verdict.feedback.find("src/a.c:3:1: error: boom"), std::string::npos);
+  ASSERT_TRUE(verdict.evidence.has_value());
+  EXPECT_EQ(verdict.evidence->exit_code, 2);
+  EXPECT_EQ(verdict.evidence->output, "compiling\nsrc/a.c:3:1: error: boom\ndone\n");
+  EXPECT_EQ(verdict.evidence->excerpt, verdict.evidence->output);
+}
+
+TEST_F(CommandVerifierTest, KeepsTheExcerptWithinItsBudget) {
+  const Verdict verdict =
+      run({.command = "i=0; while [ $i -lt 3000 ]; do echo line $i; i=$((i + 1)); done; "
+                      "echo 'FAILED test_x'; exit 1",
+           .excerpt_chars = 500});
+  ASSERT_TRUE(verdict.evidence.has_value());
+  EXPECT_LE(verdict.evidence->excerpt.size(), 500u);
+  EXPECT_NE(verdict.evidence->excerpt.find("FAILED test_x"), std::string::npos);
+  EXPECT_NE(verdict.evidence->output.find("line 1500\n"), std::string::npos);
+}
+
+TEST_F(CommandVerifierTest, ReportsASignalAsAFailure) {
+  const Verdict verdict = run({.command = "kill -SEGV $$"});
+  EXPECT_EQ(verdict.result, Outcome::fail);
+  EXPECT_NE(verdict.feedback.find("signal 11 (SIGSEGV)"), std::string::npos);
+  EXPECT_FALSE(verdict.evidence->exit_code.has_value());
+}
+
+TEST_F(CommandVerifierTest, CommandNotFoundIsAnErrorNotAFailure) {
+  const Verdict verdict = run({.command = "ralph-no-such-command-xyz --check"});
+  EXPECT_EQ(verdict.result, Outcome::error);
+  EXPECT_EQ(verdict.category, "not_runnable");
+  EXPECT_NE(verdict.feedback.find("not found"), std::string::npos);
+  EXPECT_EQ(verdict.evidence->exit_code, 127);
+}
+
+TEST_F(CommandVerifierTest, AnUnexecutableScriptIsAnError) {
+  m_dir.write("check.sh", "#!/bin/sh\nexit 0\n");
+  const Verdict verdict = run({.command = "./check.sh"});
+  EXPECT_EQ(verdict.result, Outcome::error);
+  EXPECT_EQ(verdict.category, "not_runnable");
+  EXPECT_EQ(verdict.evidence->exit_code, 126);
+}
+
+TEST_F(CommandVerifierTest, Exit127WithoutNotFoundIsAFailure) {
+  const Verdict verdict = run({.command = "echo suite broke; exit 127"});
+  EXPECT_EQ(verdict.result, Outcome::fail);
+  EXPECT_EQ(verdict.category, "test_failed");
+}
+
+TEST_F(CommandVerifierTest, TimeoutIsAnError) {
+  const Verdict verdict = run({.command = "echo started; sleep 1000", .timeout = 1s});
+  EXPECT_EQ(verdict.result, Outcome::error);
+  EXPECT_EQ(verdict.category, "timeout");
+  EXPECT_NE(verdict.feedback.find("timed out after 1 s"), std::string::npos);
+  EXPECT_NE(verdict.feedback.find("started"), std::string::npos);
+  EXPECT_FALSE(verdict.evidence->exit_code.has_value());
+}
+
+TEST_F(CommandVerifierTest, RerunsAFlakyCommandUntilItPasses) {
+  const Verdict verdict = run({.command = flaky_command(2), .runs = 3, .quorum = 1});
+  EXPECT_EQ(verdict.result, Outcome::pass);
+  EXPECT_EQ(verdict.evidence->runs, 3);
+  EXPECT_EQ(verdict.evidence->passes, 1);
+  EXPECT_EQ(verdict.evidence->output, "run 3\n");
+  EXPECT_EQ(m_dir.read("count"), "3\n");
+}
+
+TEST_F(CommandVerifierTest, StopsRerunningOnceTheQuorumIsReached) {
+  const Verdict verdict = run({.command = flaky_command(0), .runs = 5, .quorum = 2});
+  EXPECT_EQ(verdict.result, Outcome::pass);
+  EXPECT_EQ(verdict.evidence->runs, 2);
+  EXPECT_EQ(verdict.evidence->passes, 2);
+  EXPECT_EQ(m_dir.read("count"), "2\n");
+}
+
+TEST_F(CommandVerifierTest, StopsRerunningOnceTheQuorumIsOutOfReach) {
+  // Fails twice, would pass after; with 3 runs and a quorum of 2 two failures decide it.
+  const Verdict verdict = run({.command = flaky_command(2), .runs = 3, .quorum = 2});
+  EXPECT_EQ(verdict.result, Outcome::fail);
+  EXPECT_EQ(verdict.evidence->runs, 2);
+  EXPECT_EQ(verdict.evidence->passes, 0);
+  EXPECT_NE(verdict.feedback.find("passed 0 of 2 runs, 2 needed"), std::string::npos);
+  EXPECT_EQ(m_dir.read("count"), "2\n");
+}
+
+TEST_F(CommandVerifierTest, ErrorsWithoutRunningWhenAlreadyCancelled) {
+  CancelToken cancel;
+  cancel.cancel();
+  const Verdict verdict = run({.command = "touch ran"}, cancel);
+  EXPECT_EQ(verdict.result, Outcome::error);
+  EXPECT_EQ(verdict.category, "cancelled");
+  EXPECT_EQ(verdict.evidence->runs, 0);
+  EXPECT_FALSE(std::filesystem::exists(m_dir.path() / "ran"));
+}
+
+TEST_F(CommandVerifierTest, StopsTheCommandWhenCancelled) {
+  const auto fifo = m_dir.path() / "started";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  CancelToken cancel;
+  // Opening a FIFO for reading blocks until the command opens it to write: no polling needed.
+  std::thread canceller([&] {
+    std::ifstream started(fifo);
+    std::string line;
+    std::getline(started, line);
+    cancel.cancel();
+  });
+  const Verdict verdict = run({.command = "echo go > started; sleep 1000"}, cancel);
+  canceller.join();
+  EXPECT_EQ(verdict.result, Outcome::error);
+  EXPECT_EQ(verdict.category, "cancelled");
+  EXPECT_EQ(verdict.evidence->runs, 1);
+}
+
+// A runner that cannot start anything, as when posix_spawn fails.
+class BrokenRunner final : public tools::ProcessRunner {
+public:
+  Result<tools::ProcessResult> run(const tools::ProcessSpec&, const CancelToken&) override {
+    return fail(ErrorKind::subprocess, "posix_spawn failed: Resource temporarily unavailable");
+  }
+};
+
+TEST(CommandVerifier, ASpawnFailureIsAnError) {
+  BrokenRunner runner;
+  CommandVerifier verifier({.command = "make check"}, runner);
+  const Verdict verdict = verifier.verify(Attempt{}, CancelToken{});
+  EXPECT_EQ(verdict.result, Outcome::error);
+  EXPECT_EQ(verdict.category, "not_runnable");
+  EXPECT_NE(verdict.feedback.find("posix_spawn failed"), std::string::npos);
+}
+
+TEST(CommandVerifier, FactoryRejectsInvalidOptions) {
+  tools::PosixProcessRunner runner;
+  EXPECT_TRUE(make_command_verifier({.command = "make check"}, runner).has_value());
+  for (const CommandOptions& options : {
+           CommandOptions{.command = "  "},
+           CommandOptions{.command = "make", .runs = 0},
+           CommandOptions{.command = "make", .runs = 2, .quorum = 3},
+           CommandOptions{.command = "make", .runs = 2, .quorum = 0},
+       }) {
+    auto verifier = make_command_verifier(options, runner);
+    ASSERT_FALSE(verifier.has_value()) << options.command << " " << options.runs;
+    EXPECT_EQ(verifier.error().kind, ErrorKind::config);
+  }
+}
+
+} // namespace
+} // namespace ralph::verify
