@@ -30,7 +30,7 @@ demo: build
 	$(BUILD_DIR)/ralph demo
 
 bench: build
-	$(BUILD_DIR)/bench/ralph_bench
+	$(BUILD_DIR)/bench/ralph_bench && bash bench/e2e.sh $(BUILD_DIR)/ralph
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.h')
