@@ -24,7 +24,9 @@ bool verdict_failed(const verify::Verdict& verdict) {
   if (verdict.result == verify::Outcome::pass) {
     return false;
   }
-  return verdict.result == verify::Outcome::fail || verdict.policy != "fail_open";
+  // fail_open forgives a check that could not be made, not one that was stopped.
+  return verdict.result == verify::Outcome::fail || verdict.policy != "fail_open" ||
+         verdict.category == "cancelled";
 }
 
 std::string failure_feedback(const std::vector<verify::Verdict>& verdicts, int iteration,

@@ -144,6 +144,12 @@ LoopResult OuterLoop::run(std::vector<Message>& conversation, const CancelToken&
       ending = {Status::failed, outcome.error ? outcome.error->message : "the agent failed"};
     } else if (auto reason = blocked_reason(record.answer)) {
       ending = {Status::blocked, "the agent is blocked: " + *reason};
+    } else if (const auto spent = budget.exhausted(Clock::now()); spent && verifying) {
+      // The attempt's own calls used the budget up: verifying would spend more.
+      ending = {
+          Status::budget_exhausted,
+          fmt::format("the {} budget ran out during attempt {}", to_string(*spent), iteration),
+          spent};
     } else if (!verifying) {
       ending = outcome.stop == agent::AgentStop::max_steps
                    ? Ending{Status::budget_exhausted,
@@ -201,7 +207,8 @@ LoopResult OuterLoop::run(std::vector<Message>& conversation, const CancelToken&
         verifier_event.name = entry.verifier->name();
         observer.on_event(verifier_event);
       }
-      record.verdicts = run_verifiers(m_verifiers, attempt, attempt_token);
+      // A fresh token: the attempt's may have been cancelled by a budget at its very end.
+      record.verdicts = run_verifiers(m_verifiers, attempt, cancel.child(budget.deadline()));
       record.verified = true;
       record.passed = std::none_of(record.verdicts.begin(), record.verdicts.end(),
                                    [](const auto& v) { return verdict_failed(v); });
@@ -232,10 +239,10 @@ LoopResult OuterLoop::run(std::vector<Message>& conversation, const CancelToken&
         std::find_if(record.verdicts.begin(), record.verdicts.end(), [](const verify::Verdict& v) {
           return v.result == verify::Outcome::fail && v.category == verify::category::blocked;
         });
-    if (record.passed) {
-      ending = {Status::completed, fmt::format("verified on attempt {}", iteration)};
-    } else if (cancel.cancelled()) {
+    if (cancel.cancelled()) {
       ending = {Status::interrupted, "interrupted"};
+    } else if (record.passed) {
+      ending = {Status::completed, fmt::format("verified on attempt {}", iteration)};
     } else if (blocking != record.verdicts.end()) {
       ending = {Status::blocked, fmt::format("{} says the goal is blocked: {}", blocking->verifier,
                                              blocking->feedback)};

@@ -1,5 +1,6 @@
 // `ralph run` end to end: the real binary, real tools in a temp workspace, a fake provider server
 // on 127.0.0.1 speaking the real wire formats.
+#include "e2e_support.h"
 #include "fake_provider/fake_provider_server.h"
 #include "ralph_process.h"
 #include "support/temp_dir.h"
@@ -20,30 +21,6 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 using json = nlohmann::json;
-
-FakeTurn tool_turn(std::string name, json arguments) {
-  FakeTurn turn;
-  turn.tool_calls.push_back({"", std::move(name), arguments.dump()});
-  return turn;
-}
-
-// Polls `condition` until it holds or 30 s pass: for facts that other processes make true.
-template <typename Condition> bool eventually(Condition condition) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (!condition()) {
-    if (std::chrono::steady_clock::now() > deadline) {
-      return false;
-    }
-    std::this_thread::yield();
-  }
-  return true;
-}
-
-FakeTurn text_turn(std::string text) {
-  FakeTurn turn;
-  turn.text = std::move(text);
-  return turn;
-}
 
 class RunEndToEnd : public ::testing::Test {
 protected:

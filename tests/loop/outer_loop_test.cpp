@@ -299,6 +299,26 @@ TEST_F(OuterLoopTest, TokenBudgetStopsAnAttemptMidway) {
   EXPECT_EQ(sink.of(EventType::budget_warning).front().detail, "tokens");
 }
 
+TEST_F(OuterLoopTest, BudgetSpentByTheFinalAnswerEndsTheRunBeforeVerifying) {
+  options.budget.max_tokens = 100;
+  auto& judge = verifier("judge", ErrorPolicy::fail_open).then(Outcome::pass);
+  StubAttempt costly = answer("an answer that cost too much");
+  costly.usage_per_step = {150, 10, 0, 0};
+  agent.push(costly);
+  const auto result = run();
+  EXPECT_EQ(result.status, Status::budget_exhausted);
+  EXPECT_TRUE(judge.attempts.empty()) << "verifying would spend more";
+}
+
+TEST_F(OuterLoopTest, CancelledVerdictIsNeverForgivenByFailOpen) {
+  options.budget.max_iterations = 1;
+  verifier("judge", ErrorPolicy::fail_open).then(Outcome::error, "cancelled", "judge cancelled");
+  agent.push(answer("done"));
+  const auto result = run();
+  EXPECT_NE(result.status, Status::completed);
+  EXPECT_FALSE(result.attempts[0].passed);
+}
+
 TEST_F(OuterLoopTest, JudgeTokensCountAgainstTheBudget) {
   options.budget.max_tokens = 1000;
   options.budget.max_iterations = 5;

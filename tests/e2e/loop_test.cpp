@@ -1,0 +1,508 @@
+// The outer verification loop end to end: `ralph run` with verifiers, against fake provider
+// servers for the agent and the judge, with real commands in a temporary workspace.
+#include "e2e_support.h"
+#include "fake_provider/fake_provider_server.h"
+#include "ralph_process.h"
+#include "support/temp_dir.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace ralph::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+using json = nlohmann::json;
+
+// A test the agent must make pass: `sh test.sh` checks that add.sh adds.
+constexpr const char* k_test_script =
+    "#!/bin/sh\n. ./add.sh\nif [ \"$(add 2 3)\" = 5 ]; then echo 'ok: add'; else echo \"FAIL: "
+    "test_add: expected 5, got $(add 2 3)\"; exit 1; fi\n";
+constexpr const char* k_broken_add = "add() { echo $(($1 - $2)); }\n";
+constexpr const char* k_fixed_add = "add() { echo $(($1 + $2)); }\n";
+
+FakeTurn write_add(const char* body) {
+  return tool_turn("write_file", {{"path", "add.sh"}, {"content", body}});
+}
+
+class LoopEndToEnd : public ::testing::Test {
+protected:
+  LoopEndToEnd() { workspace.write("test.sh", k_test_script); }
+
+  std::vector<std::string> args(std::vector<std::string> extra) const {
+    std::vector<std::string> all{
+        "run",        "make add.sh add",        "--model",     "openai-compat/agent-model",
+        "--base-url", agent.base_url() + "/v1", "--workspace", workspace.path().string(),
+        "--json"};
+    all.insert(all.end(), extra.begin(), extra.end());
+    return all;
+  }
+  std::vector<std::string> with_judge(std::vector<std::string> extra) const {
+    std::vector<std::string> all{"--judge", "anthropic/judge-model", "--judge-base-url",
+                                 judge.base_url()};
+    all.insert(all.end(), extra.begin(), extra.end());
+    return all;
+  }
+  RalphOutput run(std::vector<std::string> extra) const {
+    return run_ralph(args(std::move(extra)), cwd.path(),
+                     {{"ANTHROPIC_API_KEY", "sk-ant-test-key"}});
+  }
+  // The messages the agent's model received on its `n`th request.
+  json agent_messages(std::size_t n) const {
+    return json::parse(agent.requests().at(n).body)["messages"];
+  }
+
+  FakeProviderServer agent;
+  FakeProviderServer judge;
+  TempDir workspace;
+  TempDir cwd;
+};
+
+json parse(const RalphOutput& out) {
+  const auto parsed = json::parse(out.out, nullptr, false);
+  EXPECT_FALSE(parsed.is_discarded()) << out.out << out.err;
+  return parsed;
+}
+
+TEST_F(LoopEndToEnd, PassesFirstTime) {
+  agent.push(write_add(k_fixed_add));
+  agent.push(text_turn("add.sh adds."));
+
+  const auto out = run({"--verify-cmd", "sh test.sh"});
+
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const auto result = parse(out);
+  EXPECT_EQ(result["status"], "completed");
+  EXPECT_EQ(result["iterations"], 1);
+  ASSERT_EQ(result["verdicts"].size(), 1u);
+  EXPECT_EQ(result["verdicts"][0]["verifier"], "command: sh test.sh");
+  EXPECT_EQ(result["verdicts"][0]["result"], "pass");
+  EXPECT_EQ(result["verdicts"][0]["evidence"]["exit_code"], 0);
+}
+
+TEST_F(LoopEndToEnd, FailingCommandIsFedBackAndTheSecondAttemptPasses) {
+  agent.push(write_add(k_broken_add));
+  agent.push(text_turn("Done, add.sh is written."));
+  agent.push(write_add(k_fixed_add));
+  agent.push(text_turn("Fixed the operator."));
+
+  const auto out = run({"--verify-cmd", "sh test.sh", "--max-iterations", "5"});
+
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const auto result = parse(out);
+  EXPECT_EQ(result["status"], "completed");
+  EXPECT_EQ(result["iterations"], 2);
+  EXPECT_EQ(result["answer"], "Fixed the operator.");
+  EXPECT_EQ(result["verdicts"][0]["result"], "fail");
+  EXPECT_EQ(result["verdicts"][0]["category"], "test_failed");
+  EXPECT_EQ(result["verdicts"][1]["result"], "pass");
+  // The third request (the second attempt's first) carries the excerpted failure.
+  const auto messages = agent_messages(2);
+  const std::string feedback = messages.back()["content"];
+  EXPECT_EQ(messages.back()["role"], "user");
+  EXPECT_THAT(feedback, HasSubstr("FAIL: test_add: expected 5, got -1"));
+  EXPECT_THAT(feedback, HasSubstr("exit code 1"));
+  EXPECT_THAT(out.err, HasSubstr("attempt 2 of 5"));
+}
+
+TEST_F(LoopEndToEnd, IterationsRunOutWithTheNoticeAndExitCode3) {
+  for (int i = 0; i < 2; ++i) {
+    agent.push(write_add(k_broken_add));
+    agent.push(text_turn("Done."));
+  }
+
+  const auto out = run({"--verify-cmd", "sh test.sh", "--max-iterations", "2"});
+
+  EXPECT_EQ(out.exit_code, 3) << out.err;
+  const auto result = parse(out);
+  EXPECT_EQ(result["status"], "budget_exhausted");
+  const std::string answer = result["answer"];
+  EXPECT_THAT(answer, HasSubstr("ralph stopped after 2 attempts"));
+  EXPECT_THAT(answer, HasSubstr("Last verifier evidence:"));
+  EXPECT_THAT(answer, HasSubstr("FAIL: test_add"));
+}
+
+TEST_F(LoopEndToEnd, CommandThatCannotRunIsAnErrorNotAFailure) {
+  agent.push(text_turn("Done."));
+  const auto out = run({"--verify-cmd", "no-such-command-xyz --check", "--max-iterations", "1"});
+  EXPECT_EQ(out.exit_code, 3) << out.err;
+  const auto verdict = parse(out)["verdicts"][0];
+  EXPECT_EQ(verdict["result"], "error");
+  EXPECT_EQ(verdict["category"], "not_runnable");
+  EXPECT_EQ(verdict["policy"], "fail_closed");
+}
+
+TEST_F(LoopEndToEnd, JudgePassCompletes) {
+  agent.push(text_turn("Release notes: fixed the parser."));
+  judge.push(text_turn("Goal achieved, complete, no rules broken.\nPASS"));
+
+  const auto out = run(with_judge({}));
+
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const auto result = parse(out);
+  EXPECT_EQ(result["verdicts"][0]["verifier"], "judge");
+  EXPECT_EQ(result["verdicts"][0]["result"], "pass");
+  // The judge saw the request and the answer, with no tools and temperature 0.
+  const auto request = json::parse(judge.requests().at(0).body);
+  EXPECT_EQ(judge.requests()[0].path, "/v1/messages");
+  EXPECT_FALSE(request.contains("tools"));
+  EXPECT_EQ(request["temperature"], 0.0);
+  EXPECT_EQ(request["max_tokens"], 512);
+  const std::string prompt = request["messages"][0]["content"].is_string()
+                                 ? request["messages"][0]["content"].get<std::string>()
+                                 : request["messages"][0]["content"][0]["text"].get<std::string>();
+  EXPECT_THAT(prompt, HasSubstr("make add.sh add"));
+  EXPECT_THAT(prompt, HasSubstr("Release notes: fixed the parser."));
+  EXPECT_LT(prompt.find("make add.sh add"), prompt.find("Release notes: fixed the parser."))
+      << "the request comes first, the answer last";
+}
+
+TEST_F(LoopEndToEnd, JudgeFailWithCategoryIsFedBack) {
+  agent.push(text_turn("Notes: stuff changed."));
+  judge.push(text_turn("The notes do not name the fixed bug.\nFAIL [incomplete]: name the parser "
+                       "bug that was fixed"));
+  agent.push(text_turn("Notes: fixed the parser crash on empty input (#12)."));
+  judge.push(text_turn("PASS"));
+
+  const auto out = run(with_judge({}));
+
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const auto result = parse(out);
+  EXPECT_EQ(result["verdicts"][0]["category"], "incomplete");
+  const std::string feedback = agent_messages(1).back()["content"];
+  EXPECT_THAT(feedback, HasSubstr("[judge] fail incomplete"));
+  EXPECT_THAT(feedback, HasSubstr("name the parser bug that was fixed"));
+}
+
+TEST_F(LoopEndToEnd, MalformedJudgeOutputIsAnErrorUnderBothPolicies) {
+  agent.push(text_turn("Answer."));
+  judge.push(text_turn("Looks reasonable to me overall."));
+  const auto open = run(with_judge({}));
+  EXPECT_EQ(open.exit_code, 0) << open.err << " fail_open delivers the answer";
+  EXPECT_EQ(parse(open)["verdicts"][0]["result"], "error");
+  EXPECT_EQ(parse(open)["verdicts"][0]["policy"], "fail_open");
+
+  workspace.write(".ralph/config.toml", "[judge]\npolicy = \"fail_closed\"\n");
+  agent.push(text_turn("Answer."));
+  judge.push(text_turn("Looks reasonable to me overall."));
+  const auto closed = run(with_judge({"--max-iterations", "1"}));
+  EXPECT_EQ(closed.exit_code, 3) << closed.err;
+  EXPECT_EQ(parse(closed)["verdicts"][0]["policy"], "fail_closed");
+}
+
+TEST_F(LoopEndToEnd, ContradictoryJudgeOutputIsNeverAPass) {
+  agent.push(text_turn("Answer."));
+  judge.push(text_turn("PASS\nOn reflection:\nFAIL [goal_missed]: it answers another question"));
+  workspace.write(".ralph/config.toml", "[judge]\npolicy = \"fail_closed\"\n");
+  const auto out = run(with_judge({"--max-iterations", "1"}));
+  EXPECT_EQ(out.exit_code, 3) << out.err;
+  const auto verdict = parse(out)["verdicts"][0];
+  EXPECT_EQ(verdict["result"], "error");
+  EXPECT_THAT(verdict["feedback"].get<std::string>(), HasSubstr("contradict"));
+}
+
+TEST_F(LoopEndToEnd, JudgeTimeoutUnderBothPolicies) {
+  FakeTurn slow = text_turn("PASS");
+  slow.fault = Fault::slow_first_byte;
+  slow.first_byte_delay = std::chrono::seconds(60);
+  workspace.write(".ralph/config.toml", "[judge]\ntimeout = 1\n");
+  agent.push(text_turn("Answer."));
+  judge.push(slow);
+  const auto open = run(with_judge({}));
+  EXPECT_EQ(open.exit_code, 0) << open.err;
+  EXPECT_EQ(parse(open)["verdicts"][0]["category"], "timeout");
+
+  workspace.write(".ralph/config.toml", "[judge]\ntimeout = 1\npolicy = \"fail_closed\"\n");
+  agent.push(text_turn("Answer."));
+  judge.push(slow);
+  const auto closed = run(with_judge({"--max-iterations", "1"}));
+  EXPECT_EQ(closed.exit_code, 3) << closed.err;
+  EXPECT_EQ(parse(closed)["verdicts"][0]["category"], "timeout");
+}
+
+TEST_F(LoopEndToEnd, VerifierFirstRejectsAMarkerWithoutEvidence) {
+  agent.push(write_add(k_fixed_add));
+  agent.push(text_turn("Done.\n<promise>DONE</promise>"));
+  agent.push(tool_turn("shell", {{"command", "sh test.sh"}}));
+  agent.push(text_turn("Tests pass.\n<promise>DONE</promise>"));
+
+  const auto out = run({"--verifier-first"});
+
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const auto result = parse(out);
+  EXPECT_EQ(result["iterations"], 2);
+  EXPECT_EQ(result["verdicts"][0]["category"], "no_evidence");
+  EXPECT_EQ(result["verdicts"][1]["result"], "pass");
+  EXPECT_EQ(result["answer"], "Tests pass.") << "the marker is stripped";
+  // The agent was told the completion rule.
+  const auto first = json::parse(agent.requests()[0].body);
+  EXPECT_THAT(first["messages"][0]["content"].get<std::string>(),
+              HasSubstr("<promise>DONE</promise>"));
+}
+
+TEST_F(LoopEndToEnd, VerifierFirstRejectsStaleEvidence) {
+  agent.push(write_add(k_fixed_add));
+  agent.push(tool_turn("shell", {{"command", "sh test.sh"}}));
+  agent.push(write_add(k_broken_add)); // a change after the check
+  agent.push(text_turn("All good.\n<promise>DONE</promise>"));
+
+  const auto out = run({"--verifier-first", "--max-iterations", "1"});
+
+  EXPECT_EQ(out.exit_code, 3) << out.err;
+  const auto verdict = parse(out)["verdicts"][0];
+  EXPECT_EQ(verdict["category"], "no_evidence");
+  EXPECT_THAT(verdict["feedback"].get<std::string>(), HasSubstr("stale"));
+}
+
+TEST_F(LoopEndToEnd, VerifierFirstIgnoresAMarkerEchoedFromThePrompt) {
+  agent.push(tool_turn("shell", {{"command", "sh test.sh || true"}}));
+  agent.push(text_turn("My instructions say to put the completion marker <promise>DONE</promise> "
+                       "alone on the last line when done."));
+
+  const auto out = run({"--verifier-first", "--max-iterations", "1"});
+
+  EXPECT_EQ(out.exit_code, 3) << out.err;
+  EXPECT_EQ(parse(out)["verdicts"][0]["category"], "incomplete");
+}
+
+TEST_F(LoopEndToEnd, VerifierFirstWithAVerifyCommandRunsItToo) {
+  agent.push(write_add(k_broken_add));
+  agent.push(tool_turn("shell", {{"command", "echo tests pass"}}));
+  agent.push(text_turn("Done.\n<promise>DONE</promise>"));
+
+  const auto out = run({"--verifier-first", "--verify-cmd", "sh test.sh", "--max-iterations", "1"});
+
+  EXPECT_EQ(out.exit_code, 3) << out.err;
+  const auto verdicts = parse(out)["verdicts"];
+  ASSERT_EQ(verdicts.size(), 2u);
+  EXPECT_EQ(verdicts[0]["verifier"], "command: sh test.sh");
+  EXPECT_EQ(verdicts[0]["result"], "fail");
+  EXPECT_EQ(verdicts[1]["verifier"], "evidence");
+  EXPECT_EQ(verdicts[1]["category"], "no_evidence") << "`echo` is not a run of the check";
+}
+
+TEST_F(LoopEndToEnd, EditingAProtectedFileIsARuleViolation) {
+  agent.push(tool_turn("write_file", {{"path", "test.sh"}, {"content", "exit 0\n"}}));
+  agent.push(text_turn("Made the test pass."));
+
+  const auto out =
+      run({"--verify-cmd", "sh test.sh", "--protect", "test.sh", "--max-iterations", "1"});
+
+  EXPECT_EQ(out.exit_code, 3) << out.err;
+  const auto verdicts = parse(out)["verdicts"];
+  EXPECT_EQ(verdicts[0]["verifier"], "protected paths");
+  EXPECT_EQ(verdicts[0]["category"], "rule_violation");
+  EXPECT_THAT(verdicts[0]["feedback"].get<std::string>(), HasSubstr("test.sh (modified)"));
+  EXPECT_EQ(verdicts[1]["result"], "pass") << "the weakened test itself passes";
+}
+
+TEST_F(LoopEndToEnd, SameAnswerAndVerdictTwiceIsStalled) {
+  for (int i = 0; i < 3; ++i) {
+    agent.push(text_turn("I cannot see a problem."));
+  }
+  const auto out = run({"--verify-cmd", "sh test.sh", "--max-iterations", "5"});
+  EXPECT_EQ(out.exit_code, 5) << out.err;
+  const auto result = parse(out);
+  EXPECT_EQ(result["status"], "stalled");
+  EXPECT_EQ(result["iterations"], 2);
+}
+
+TEST_F(LoopEndToEnd, FlakyCommandPassesWithReruns) {
+  // Fails on its first two runs, passes on the third.
+  workspace.write("flaky.sh", "n=$(cat count 2>/dev/null || echo 0); n=$((n+1)); echo $n > count;"
+                              " [ $n -ge 3 ] || { echo \"FAIL: flaky run $n\"; exit 1; }\n");
+  agent.push(text_turn("Done."));
+
+  const auto out = run({"--verify-cmd", "sh flaky.sh", "--reruns", "3", "--quorum", "1"});
+
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const auto evidence = parse(out)["verdicts"][0]["evidence"];
+  EXPECT_EQ(evidence["runs"], 3);
+  EXPECT_EQ(evidence["passes"], 1);
+}
+
+TEST_F(LoopEndToEnd, KeywordTriggerMatchesSpecialCharactersLiterally) {
+  agent.push(text_turn("Ported the module to C++20."));
+  const auto hit = run({"--verify-cmd", "sh test.sh", "--trigger", "keywords", "--keyword", "c++",
+                        "--max-iterations", "1"});
+  EXPECT_EQ(hit.exit_code, 3) << "c++ matched, so the failing test ran";
+  EXPECT_EQ(parse(hit)["verdicts"].size(), 1u);
+
+  agent.push(text_turn("Ported the module to C."));
+  const auto miss = run({"--verify-cmd", "sh test.sh", "--trigger", "keywords", "--keyword", "c++",
+                         "--keyword", "done"});
+  EXPECT_EQ(miss.exit_code, 0) << miss.err;
+  const auto result = parse(miss);
+  EXPECT_TRUE(result["verdicts"].empty());
+  EXPECT_THAT(result["reason"].get<std::string>(), HasSubstr("unverified"));
+}
+
+TEST_F(LoopEndToEnd, AppendKeepsTheHistoryAndContinueReplacesIt) {
+  agent.push(write_add(k_broken_add));
+  agent.push(text_turn("Done."));
+  agent.push(write_add(k_fixed_add));
+  agent.push(text_turn("Fixed."));
+  ASSERT_EQ(run({"--verify-cmd", "sh test.sh", "--feedback", "append"}).exit_code, 0);
+  const auto appended = agent_messages(2);
+  EXPECT_EQ(appended[0]["role"], "system");
+  EXPECT_EQ(appended[1]["content"], "make add.sh add");
+  EXPECT_EQ(appended.size(), 6u) << "system, goal, tool call, result, answer, feedback";
+
+  agent.push(write_add(k_broken_add));
+  agent.push(text_turn("Done."));
+  agent.push(write_add(k_fixed_add));
+  agent.push(text_turn("Fixed."));
+  ASSERT_EQ(run({"--verify-cmd", "sh test.sh", "--feedback", "continue"}).exit_code, 0);
+  const auto continued = agent_messages(6);
+  ASSERT_EQ(continued.size(), 2u) << "the system prompt and the continuation only";
+  const std::string prompt = continued[1]["content"];
+  EXPECT_THAT(prompt, HasSubstr("Objective:\nmake add.sh add"));
+  EXPECT_THAT(prompt, HasSubstr("Iteration 2 of 3"));
+  EXPECT_THAT(prompt, HasSubstr("write_file"));
+  EXPECT_THAT(prompt, HasSubstr("FAIL: test_add"));
+  EXPECT_THAT(prompt, HasSubstr("Plan -> Act -> Verify -> Reflect -> Retry"));
+}
+
+TEST_F(LoopEndToEnd, TokenBudgetCountsTheJudge) {
+  // A first run measures what the agent's call and the judge's call each cost.
+  const auto events_path = cwd.path() / "calibration.ndjson";
+  agent.push(text_turn("Answer one."));
+  judge.push(text_turn("PASS"));
+  ASSERT_EQ(run(with_judge({"--events", events_path.string()})).exit_code, 0);
+  std::int64_t agent_tokens = 0;
+  std::int64_t judge_tokens = 0;
+  std::istringstream lines(cwd.read("calibration.ndjson"));
+  for (std::string line; std::getline(lines, line);) {
+    const auto event = json::parse(line);
+    if (!event.contains("usage")) {
+      continue;
+    }
+    const auto tokens = event["usage"]["input_tokens"].get<std::int64_t>() +
+                        event["usage"]["output_tokens"].get<std::int64_t>();
+    if (event["type"] == "model_finished") {
+      agent_tokens += tokens;
+    } else if (event["type"] == "verdict") {
+      judge_tokens += tokens;
+    }
+  }
+  ASSERT_GT(agent_tokens, 0);
+  ASSERT_GT(judge_tokens, 0);
+
+  // The agent's call alone fits; with the judge's it does not, so a failing first verdict ends
+  // the run instead of starting a second attempt.
+  agent.push(text_turn("Answer one."));
+  judge.push(text_turn("FAIL [incomplete]: more"));
+  agent.push(text_turn("Answer two."));
+  judge.push(text_turn("PASS"));
+  const std::string budget = std::to_string(agent_tokens + judge_tokens / 2);
+  const auto out = run(with_judge({"--token-budget", budget, "--max-iterations", "5"}));
+  EXPECT_EQ(out.exit_code, 3) << out.err;
+  const auto result = parse(out);
+  EXPECT_EQ(result["iterations"], 1);
+  EXPECT_THAT(result["answer"].get<std::string>(), HasSubstr("tokens budget ran out"));
+}
+
+TEST_F(LoopEndToEnd, CostBudgetNeedsPricesAndStops) {
+  agent.push(text_turn("x"));
+  const auto unpriced = run({"--verify-cmd", "sh test.sh", "--cost-budget", "0.01"});
+  EXPECT_EQ(unpriced.exit_code, 2);
+  EXPECT_THAT(unpriced.err, HasSubstr("[prices] has no entry for openai-compat/agent-model"));
+
+  workspace.write(".ralph/config.toml",
+                  "[prices.\"openai-compat/agent-model\"]\ninput = 100000\noutput = 100000\n");
+  const auto out =
+      run({"--verify-cmd", "sh test.sh", "--cost-budget", "0.01", "--max-iterations", "5"});
+  EXPECT_EQ(out.exit_code, 3) << out.err;
+  const auto result = parse(out);
+  EXPECT_EQ(result["iterations"], 1);
+  EXPECT_GT(result["cost_usd"].get<double>(), 0.01);
+  EXPECT_THAT(result["answer"].get<std::string>(), HasSubstr("cost budget ran out"));
+}
+
+TEST_F(LoopEndToEnd, TimeBudgetStopsASlowModel) {
+  FakeTurn slow = text_turn("too late");
+  slow.fault = Fault::slow_first_byte;
+  slow.first_byte_delay = std::chrono::seconds(60);
+  agent.push(slow);
+  const auto out = run({"--verify-cmd", "sh test.sh", "--time-budget", "1s"});
+  EXPECT_EQ(out.exit_code, 3) << out.err;
+  const auto result = parse(out);
+  EXPECT_EQ(result["status"], "budget_exhausted");
+  EXPECT_THAT(result["reason"].get<std::string>(), HasSubstr("time"));
+}
+
+TEST_F(LoopEndToEnd, EventsFileHasOneFlushedJsonLinePerEvent) {
+  agent.push(write_add(k_broken_add));
+  agent.push(text_turn("Done."));
+  agent.push(write_add(k_fixed_add));
+  agent.push(text_turn("Fixed."));
+  const auto events_path = cwd.path() / "events.ndjson";
+
+  const auto out = run({"--verify-cmd", "sh test.sh", "--events", events_path.string()});
+
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const std::string session = parse(out)["session_id"];
+  std::istringstream lines(cwd.read("events.ndjson"));
+  std::vector<std::string> types;
+  for (std::string line; std::getline(lines, line);) {
+    const auto event = json::parse(line);
+    EXPECT_EQ(event["session"], session);
+    types.push_back(event["type"]);
+    if (event["type"] == "verdict" && event["iteration"] == 1) {
+      EXPECT_EQ(event["result"], "fail");
+      EXPECT_EQ(event["exit_code"], 1);
+      EXPECT_EQ(event["name"], "command: sh test.sh");
+    }
+  }
+  const auto has = [&](const std::string& type) {
+    return std::find(types.begin(), types.end(), type) != types.end();
+  };
+  for (const char* type : {"attempt_started", "tool_started", "tool_finished", "model_finished",
+                           "verifier_started", "verdict", "feedback", "attempt_finished"}) {
+    EXPECT_TRUE(has(type)) << type;
+  }
+  EXPECT_EQ(types.front(), "attempt_started");
+  EXPECT_EQ(types.back(), "status");
+}
+
+TEST_F(LoopEndToEnd, ExternalVerifierProgramGetsTheAttemptAndGivesTheVerdict) {
+  workspace.write("verdict.sh",
+                  "cat > attempt.json\n"
+                  "if grep -q 'forty-two' attempt.json; then echo '{\"result\":\"pass\"}';\n"
+                  "else echo '{\"result\":\"fail\",\"category\":\"goal_missed\",\"feedback\":"
+                  "\"say forty-two\"}'; fi\n");
+  agent.push(text_turn("The answer is 41."));
+  agent.push(text_turn("The answer is forty-two."));
+
+  const auto out = run({"--verify-exec", "sh verdict.sh"});
+
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const auto result = parse(out);
+  EXPECT_EQ(result["verdicts"][0]["category"], "goal_missed");
+  EXPECT_EQ(result["verdicts"][1]["result"], "pass");
+  const auto attempt = json::parse(workspace.read("attempt.json"));
+  EXPECT_EQ(attempt["iteration"], 2);
+  EXPECT_EQ(attempt["goal"], "make add.sh add");
+  EXPECT_EQ(attempt["previous_feedback"].size(), 1u);
+}
+
+TEST_F(LoopEndToEnd, SeedVariablesTurnOnAJudgeOnTheAgentsModel) {
+  agent.push(text_turn("Answer."));
+  agent.push(text_turn("PASS")); // the judge shares the agent's server and model
+  const auto out = run_ralph(args({}), cwd.path(),
+                             {{"RALPH_LOOP_ENABLED", "true"}, {"RALPH_LOOP_MAX_ITERATIONS", "4"}});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_EQ(parse(out)["verdicts"][0]["verifier"], "judge");
+  EXPECT_THAT(out.err, HasSubstr("another family"));
+  EXPECT_EQ(agent.requests().size(), 2u);
+}
+
+} // namespace
+} // namespace ralph::testing
