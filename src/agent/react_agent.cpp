@@ -181,7 +181,9 @@ bool ReactAgent::run_tools(std::vector<Message>& conversation, AgentOutcome& out
     events.on_event(started);
     tools::ToolResult result = m_tools.run(call, context);
     ++outcome.tool_calls;
-    std::string content = to_valid_utf8(result.content);
+    // Built-in tools already give valid UTF-8; a library user's tool might not.
+    std::string content =
+        is_valid_utf8(result.content) ? std::move(result.content) : to_valid_utf8(result.content);
     Event finished = make_event(EventType::tool_finished, outcome.steps);
     finished.text = content;
     finished.name = call.name;

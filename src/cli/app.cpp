@@ -4,8 +4,6 @@
 #include "cli/demo_command.h"
 #include "cli/run_command.h"
 
-#include "ralph/http/curl_transport.h"
-
 #include <cstdio>
 #include <exception>
 
@@ -17,8 +15,6 @@ int run_cli(int argc, char** argv) {
     if (command.exit_code >= 0) {
       return command.exit_code;
     }
-    // libcurl must be initialised before any thread starts, and once.
-    http::CurlGlobal curl;
     switch (command.name) {
     case CommandName::run:
       return run_command(command.run);

@@ -20,6 +20,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <vector>
 
 extern char** environ;
@@ -252,6 +253,13 @@ int run_command(const RunArgs& args) {
   auto provider_settings = provider_config(config->model, config->base_url, config->http);
   if (!provider_settings) {
     return print_error(provider_settings.error());
+  }
+  // libcurl (and OpenSSL with it) costs milliseconds and megabytes to start: only runs that
+  // talk HTTP pay for it. It must be initialised before any thread starts.
+  std::optional<http::CurlGlobal> curl;
+  if (provider_settings->spec.provider != "scripted" || !config->judge.model.empty() ||
+      config->loop.enabled) {
+    curl.emplace();
   }
   http::CurlTransport transport;
   SystemClock clock;

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
+#include <cstring>
+
 namespace ralph {
 namespace {
 
@@ -78,7 +81,31 @@ std::string keep_head_and_tail(std::string_view text, std::size_t max_bytes) {
                      text.size() - head.size() - tail.size(), tail);
 }
 
+bool is_valid_utf8(std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    // Plain ASCII, the common case, eight bytes at a time.
+    std::uint64_t word = 0;
+    if (i + sizeof(word) <= text.size()) {
+      std::memcpy(&word, text.data() + i, sizeof(word));
+      if ((word & 0x8080808080808080ULL) == 0) {
+        i += sizeof(word);
+        continue;
+      }
+    }
+    const std::size_t length = sequence_length(text.substr(i));
+    if (length == 0) {
+      return false;
+    }
+    i += length;
+  }
+  return true;
+}
+
 std::string to_valid_utf8(std::string_view text) {
+  if (is_valid_utf8(text)) {
+    return std::string(text);
+  }
   std::string out;
   out.reserve(text.size());
   std::size_t i = 0;

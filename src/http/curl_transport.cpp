@@ -240,16 +240,20 @@ struct CurlTransport::Handles {
   std::unique_ptr<CURL, EasyDeleter> easy{curl_easy_init()};
 };
 
-CurlTransport::CurlTransport() : m_handles(std::make_unique<Handles>()) {
-  if (!m_handles->easy || !m_handles->multi) {
-    throw std::runtime_error("libcurl could not create a handle");
-  }
-}
+// The handles come with the first request: a transport that never sends costs nothing.
+CurlTransport::CurlTransport() = default;
 
 CurlTransport::~CurlTransport() = default;
 
 Result<Response> CurlTransport::send(const Request& request, const BodySink& sink,
                                      const CancelToken& cancel) {
+  if (!m_handles) {
+    auto handles = std::make_unique<Handles>();
+    if (!handles->easy || !handles->multi) {
+      return fail(ErrorKind::internal, "libcurl could not create a handle");
+    }
+    m_handles = std::move(handles);
+  }
   CURL* easy = m_handles->easy.get();
   CURLM* multi = m_handles->multi.get();
   const std::string where = fmt::format("{} {}", request.method, redact_url(request.url));

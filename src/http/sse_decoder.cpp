@@ -1,6 +1,7 @@
 #include "ralph/http/sse_decoder.h"
 
 #include <charconv>
+#include <cstring>
 #include <utility>
 
 namespace ralph::http {
@@ -18,6 +19,22 @@ bool is_all_digits(std::string_view text) {
     }
   }
   return true;
+}
+
+// The first CR or LF at or after `pos`. Two memchr scans instead of find_first_of, which tests
+// the two-byte set once per input byte and dominated the decoder's time.
+std::size_t line_end(std::string_view bytes, std::size_t pos) {
+  const char* begin = bytes.data() + pos;
+  const std::size_t length = bytes.size() - pos;
+  const void* lf = std::memchr(begin, '\n', length);
+  const std::size_t lf_at =
+      lf == nullptr ? length : static_cast<std::size_t>(static_cast<const char*>(lf) - begin);
+  // A CR can only matter before the LF found (or anywhere, when there is none).
+  const void* cr = std::memchr(begin, '\r', lf_at);
+  if (cr != nullptr) {
+    return pos + static_cast<std::size_t>(static_cast<const char*>(cr) - begin);
+  }
+  return lf == nullptr ? std::string_view::npos : pos + lf_at;
 }
 
 } // namespace
@@ -54,7 +71,7 @@ void SseDecoder::feed_lines(std::string_view bytes) {
     }
   }
   while (pos < bytes.size()) {
-    const std::size_t end = bytes.find_first_of("\r\n", pos);
+    const std::size_t end = line_end(bytes, pos);
     if (end == std::string_view::npos) {
       m_buffer.append(bytes.substr(pos));
       return;

@@ -50,5 +50,21 @@ TEST(ToValidUtf8, KeepsValidTextAndReplacesInvalidBytes) {
   EXPECT_EQ(to_valid_utf8("\xF0\x9F\x98\x80"), "\xF0\x9F\x98\x80");
 }
 
+TEST(IsValidUtf8, AgreesWithTheRepairAtEveryLengthAndOffset) {
+  // ASCII runs longer than the 8-byte fast path, with a bad byte at every position.
+  const std::string ascii(37, 'x');
+  EXPECT_TRUE(is_valid_utf8(ascii));
+  for (std::size_t at = 0; at < ascii.size(); ++at) {
+    std::string broken = ascii;
+    broken[at] = '\xFF';
+    EXPECT_FALSE(is_valid_utf8(broken)) << at;
+    EXPECT_TRUE(is_valid_utf8(to_valid_utf8(broken))) << at;
+    std::string euro = ascii;
+    euro.insert(at, k_euro);
+    EXPECT_TRUE(is_valid_utf8(euro)) << at;
+    EXPECT_EQ(to_valid_utf8(euro), euro) << at;
+  }
+}
+
 } // namespace
 } // namespace ralph

@@ -19,6 +19,10 @@ std::string_view utf8_suffix(std::string_view text, std::size_t max_bytes);
 // result may exceed `max_bytes` by the length of that line.
 std::string keep_head_and_tail(std::string_view text, std::size_t max_bytes);
 
+// True when `text` is entirely valid UTF-8 (no overlong forms, surrogates or code points past
+// U+10FFFF).
+bool is_valid_utf8(std::string_view text);
+
 // Replaces bytes that are not valid UTF-8 with U+FFFD, so text from tools and files can go into
 // JSON requests.
 std::string to_valid_utf8(std::string_view text);

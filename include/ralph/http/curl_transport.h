@@ -7,7 +7,8 @@
 namespace ralph::http {
 
 // The real Transport: libcurl's multi interface driving one reusable easy handle, so
-// consecutive requests to the same host reuse the connection (keep-alive).
+// consecutive requests to the same host reuse the connection (keep-alive). The handles are made
+// by the first send(), so building a transport that is never used costs nothing.
 //
 // - The CancelToken is polled at least every 50 ms; a cancel aborts the transfer and returns
 //   ErrorKind::cancelled. A sink returning false does the same.
