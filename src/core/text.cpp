@@ -12,9 +12,12 @@ bool is_continuation(char c) {
   return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
 }
 
-// Length of the valid UTF-8 sequence starting at `text[0]`, or 0 when it is not valid
-// (overlong forms, surrogates and code points above U+10FFFF included).
-std::size_t sequence_length(std::string_view text) {
+} // namespace
+
+std::size_t utf8_sequence_length(std::string_view text) {
+  if (text.empty()) {
+    return 0;
+  }
   const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
   const unsigned char lead = byte(0);
   if (lead < 0x80) {
@@ -47,7 +50,14 @@ std::size_t sequence_length(std::string_view text) {
   return length;
 }
 
-} // namespace
+std::string_view trim(std::string_view text) {
+  constexpr std::string_view k_space = " \t\r\n\f\v";
+  const std::size_t first = text.find_first_not_of(k_space);
+  if (first == std::string_view::npos) {
+    return {};
+  }
+  return text.substr(first, text.find_last_not_of(k_space) - first + 1);
+}
 
 std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes) {
   if (text.size() <= max_bytes) {
@@ -93,7 +103,7 @@ bool is_valid_utf8(std::string_view text) {
         continue;
       }
     }
-    const std::size_t length = sequence_length(text.substr(i));
+    const std::size_t length = utf8_sequence_length(text.substr(i));
     if (length == 0) {
       return false;
     }
@@ -110,7 +120,7 @@ std::string to_valid_utf8(std::string_view text) {
   out.reserve(text.size());
   std::size_t i = 0;
   while (i < text.size()) {
-    const std::size_t length = sequence_length(text.substr(i));
+    const std::size_t length = utf8_sequence_length(text.substr(i));
     if (length == 0) {
       out += "\xEF\xBF\xBD";
       ++i;

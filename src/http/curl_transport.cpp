@@ -1,5 +1,7 @@
 #include "ralph/http/curl_transport.h"
 
+#include "ralph/core/text.h"
+
 #include <curl/curl.h>
 #include <fmt/format.h>
 
@@ -43,16 +45,6 @@ struct Transfer {
   SteadyClock::time_point last_activity = SteadyClock::now();
   curl_off_t uploaded = 0;
 };
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())) != 0) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())) != 0) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
 
 // C callbacks: nothing may throw out of them, so every body is wrapped and the exception is
 // rethrown by send() once libcurl is out of the way.

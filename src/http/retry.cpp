@@ -1,5 +1,7 @@
 #include "ralph/http/retry.h"
 
+#include "ralph/core/text.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -14,16 +16,6 @@ namespace ralph::http {
 namespace {
 
 using std::chrono::milliseconds;
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
 
 // A non-negative decimal number ("2", "1.5"); nullopt for anything else (inf, nan, "-1", "2s").
 std::optional<double> parse_number(std::string_view text) {

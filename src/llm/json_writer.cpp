@@ -1,46 +1,13 @@
 #include "llm/json_writer.h"
 
+#include "ralph/core/text.h"
+
 #include <nlohmann/json.hpp>
 
 namespace ralph::llm {
 namespace {
 
 constexpr std::string_view k_replacement = "\xEF\xBF\xBD";
-
-bool is_continuation(unsigned char byte) {
-  return (byte & 0xC0) == 0x80;
-}
-
-// Length of the valid UTF-8 sequence at the start of `text` (whose first byte is >= 0x80), or 0.
-std::size_t sequence_length(std::string_view text) {
-  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
-  const unsigned char lead = byte(0);
-  std::size_t length = 0;
-  unsigned char low = 0x80;
-  unsigned char high = 0xBF;
-  if (lead >= 0xC2 && lead <= 0xDF) {
-    length = 2;
-  } else if (lead >= 0xE0 && lead <= 0xEF) {
-    length = 3;
-    low = lead == 0xE0 ? 0xA0 : 0x80;  // no overlong forms
-    high = lead == 0xED ? 0x9F : 0xBF; // no surrogates
-  } else if (lead >= 0xF0 && lead <= 0xF4) {
-    length = 4;
-    low = lead == 0xF0 ? 0x90 : 0x80;
-    high = lead == 0xF4 ? 0x8F : 0xBF; // nothing above U+10FFFF
-  } else {
-    return 0;
-  }
-  if (text.size() < length || byte(1) < low || byte(1) > high) {
-    return 0;
-  }
-  for (std::size_t i = 2; i < length; ++i) {
-    if (!is_continuation(byte(i))) {
-      return 0;
-    }
-  }
-  return length;
-}
 
 } // namespace
 
@@ -66,7 +33,7 @@ void append_json_string(std::string& out, std::string_view text) {
     }
     const auto c = static_cast<unsigned char>(text[i]);
     if (c >= 0x80) {
-      const std::size_t length = sequence_length(text.substr(i));
+      const std::size_t length = utf8_sequence_length(text.substr(i));
       if (length == 0) {
         out.append(k_replacement);
         ++i;

@@ -23,14 +23,6 @@ std::int64_t ms_since(Clock::time_point start) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
 }
 
-std::string_view trim(std::string_view text) {
-  const auto begin = text.find_first_not_of(" \t\r\n");
-  if (begin == std::string_view::npos) {
-    return {};
-  }
-  return text.substr(begin, text.find_last_not_of(" \t\r\n") - begin + 1);
-}
-
 // The agent's own "I cannot proceed": a last line starting with `BLOCKED:`.
 std::optional<std::string> blocked_reason(std::string_view answer) {
   const std::string_view body = trim(answer);

@@ -2,6 +2,8 @@
 
 #include "feedback.h"
 
+#include "ralph/core/text.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -9,14 +11,6 @@
 
 namespace ralph::loop {
 namespace {
-
-std::string trimmed(const std::string& text) {
-  const auto begin = text.find_first_not_of(" \t\r\n");
-  if (begin == std::string::npos) {
-    return {};
-  }
-  return text.substr(begin, text.find_last_not_of(" \t\r\n") - begin + 1);
-}
 
 std::string verdicts_signature(const AttemptRecord& attempt) {
   std::vector<std::string> parts;
@@ -45,7 +39,8 @@ std::string command_failures(const AttemptRecord& attempt) {
 } // namespace
 
 std::optional<std::string> StallDetector::observe(const AttemptRecord& attempt) {
-  const std::string signature = trimmed(attempt.answer) + "\n--\n" + verdicts_signature(attempt);
+  const std::string signature =
+      std::string(trim(attempt.answer)) + "\n--\n" + verdicts_signature(attempt);
   const bool repeated = m_last_signature && *m_last_signature == signature;
   m_last_signature = signature;
   if (repeated) {

@@ -25,14 +25,6 @@ namespace {
 
 constexpr std::size_t k_quoted_bytes = 80;
 
-std::string_view trim(std::string_view text) {
-  const std::size_t first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) {
-    return {};
-  }
-  return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
-}
-
 std::string quoted(std::string_view text) {
   const std::string_view kept = utf8_prefix(text, k_quoted_bytes);
   return fmt::format("\"{}{}\"", to_valid_utf8(kept), kept.size() < text.size() ? "..." : "");

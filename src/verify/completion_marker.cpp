@@ -1,5 +1,7 @@
 #include "ralph/verify/completion_marker.h"
 
+#include "ralph/core/text.h"
+
 #include <fmt/format.h>
 
 #include <cctype>
@@ -34,16 +36,6 @@ std::optional<std::size_t> match_at(std::string_view text, std::size_t begin,
     ++t;
   }
   return t;
-}
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && is_space(text.front())) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && is_space(text.back())) {
-    text.remove_suffix(1);
-  }
-  return text;
 }
 
 bool has_letters(std::string_view marker) {

@@ -114,16 +114,6 @@ std::string join_turn(const std::vector<std::string>& lines, bool opens_with_use
 
 } // namespace
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && is_space(text.front())) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && is_space(text.back())) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
-
 std::string trimmed_marker(std::size_t chars) {
   return fmt::format("[… {} chars trimmed …]", chars);
 }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "ralph/core/text.h"
+
 // Private to the judge: the conversation history, and the text helpers the context assembly and
 // the verdict parser share.
 
@@ -11,9 +13,6 @@
 #include <vector>
 
 namespace ralph::verify::judge_detail {
-
-// `text` without ASCII whitespace at either end.
-std::string_view trim(std::string_view text);
 
 // "[… N chars trimmed …]"
 std::string trimmed_marker(std::size_t chars);

@@ -16,8 +16,6 @@
 namespace ralph::verify {
 namespace {
 
-using judge_detail::trim;
-
 struct CategoryInfo {
   std::string_view name;
   std::string_view description;

@@ -4,9 +4,12 @@ namespace ralph::verify {
 
 const char* to_string(Outcome outcome) {
   switch (outcome) {
-  case Outcome::pass: return "pass";
-  case Outcome::fail: return "fail";
-  case Outcome::error: return "error";
+  case Outcome::pass:
+    return "pass";
+  case Outcome::fail:
+    return "fail";
+  case Outcome::error:
+    return "error";
   }
   return "error";
 }

@@ -6,6 +6,9 @@
 
 namespace ralph {
 
+// `text` without leading and trailing ASCII whitespace (space, tab, CR, LF, FF, VT).
+std::string_view trim(std::string_view text);
+
 // The longest prefix of `text` no longer than `max_bytes` that does not end inside a UTF-8
 // sequence.
 std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes);
@@ -18,6 +21,10 @@ std::string_view utf8_suffix(std::string_view text, std::size_t max_bytes);
 // budget, cut on UTF-8 boundaries) joined by a line saying how many bytes were left out. The
 // result may exceed `max_bytes` by the length of that line.
 std::string keep_head_and_tail(std::string_view text, std::size_t max_bytes);
+
+// Length of the valid UTF-8 sequence starting at `text[0]`, or 0 when it is not valid (overlong
+// forms, surrogates, code points above U+10FFFF, truncation) or `text` is empty.
+std::size_t utf8_sequence_length(std::string_view text);
 
 // True when `text` is entirely valid UTF-8 (no overlong forms, surrogates or code points past
 // U+10FFFF).
