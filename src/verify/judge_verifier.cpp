@@ -96,6 +96,7 @@ Verdict JudgeVerifier::verify(const Attempt& attempt, const CancelToken& cancel)
 
   verdict.usage = response->usage;
   JudgeReply reply = parse_judge_reply(response->message.content);
+  verdict.reasoning = std::move(reply.reasoning);
   if (reply.result == Outcome::error && response->stop_reason == llm::StopReason::max_tokens) {
     reply.feedback +=
         fmt::format(" (the judge stopped at its output cap of {} tokens)", m_options.max_tokens);

@@ -130,6 +130,8 @@ TEST_F(JudgeVerifierTest, FailVerdictCarriesCategoryAndFeedbackOnly) {
   EXPECT_EQ(verdict.result, Outcome::fail);
   EXPECT_EQ(verdict.category, "incomplete");
   EXPECT_EQ(verdict.feedback, "Name a third prime number.");
+  EXPECT_EQ(verdict.reasoning, "Completeness: not met, only two primes are named.")
+      << "kept for the record, not fed back";
 }
 
 TEST_F(JudgeVerifierTest, StructuredFailVerdict) {

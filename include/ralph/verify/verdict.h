@@ -51,6 +51,7 @@ struct Verdict {
   Outcome result = Outcome::error;
   std::string category; // empty on pass
   std::string feedback; // what to tell the agent (or, for errors, what went wrong)
+  std::string reasoning; // how a model verifier got there, for the record (not fed back)
   std::optional<CommandEvidence> evidence;
   Usage usage;           // model tokens this verifier spent (the judge's)
   std::string model;     // "provider/model" the usage was spent on, for cost
