@@ -51,6 +51,7 @@ Result<ProtectedSnapshot> snapshot_protected(const fs::path& workspace,
                                              const std::vector<std::string>& globs) {
   ProtectedSnapshot snapshot;
   std::vector<tools::Glob> matchers;
+  matchers.reserve(globs.size());
   for (const auto& glob : globs) {
     matchers.emplace_back(glob);
   }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "ralph/core/message.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -8,17 +10,15 @@
 #include <string>
 #include <vector>
 
-#include "ralph/core/message.h"
-
 namespace ralph::verify {
 
 // One tool call of an attempt as the runtime saw it, in call order.
 struct ToolRecord {
   std::string id;
   std::string name;
-  std::string arguments; // raw JSON text from the model
-  std::optional<int> exit_code; // the tool's structured exit code (process-backed tools)
-  bool is_error = false;        // the tool failed (timeout, bad arguments, spawn error...)
+  std::string arguments;          // raw JSON text from the model
+  std::optional<int> exit_code;   // the tool's structured exit code (process-backed tools)
+  bool is_error = false;          // the tool failed (timeout, bad arguments, spawn error...)
   bool changed_workspace = false; // files in the workspace differed after the call
   std::int64_t duration_ms = 0;
 };
@@ -34,7 +34,7 @@ struct AttemptMetadata {
 // Everything a verifier may look at. Spans point into the loop's conversation and are valid
 // for the duration of verify().
 struct Attempt {
-  int iteration = 1;      // 1-based
+  int iteration = 1; // 1-based
   int max_iterations = 1;
   std::string goal;       // the user's request, as given
   std::string answer;     // the final answer as the user sees it (completion marker removed)

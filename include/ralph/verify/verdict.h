@@ -1,11 +1,11 @@
 #pragma once
 
+#include "ralph/core/message.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include "ralph/core/message.h"
 
 namespace ralph::verify {
 
@@ -25,8 +25,8 @@ inline constexpr std::string_view test_failed = "test_failed";
 inline constexpr std::string_view check_failed = "check_failed";
 inline constexpr std::string_view no_evidence = "no_evidence";
 inline constexpr std::string_view timeout = "timeout";
-inline constexpr std::string_view not_runnable = "not_runnable";  // command not found, spawn error
-inline constexpr std::string_view malformed = "malformed";        // unparsable verifier output
+inline constexpr std::string_view not_runnable = "not_runnable"; // command not found, spawn error
+inline constexpr std::string_view malformed = "malformed";       // unparsable verifier output
 inline constexpr std::string_view provider_error = "provider_error";
 inline constexpr std::string_view blocked = "blocked";
 } // namespace category
@@ -49,14 +49,14 @@ struct CommandEvidence {
 struct Verdict {
   std::string verifier; // e.g. "command: make check", "judge", "checks", "evidence"
   Outcome result = Outcome::error;
-  std::string category; // empty on pass
-  std::string feedback; // what to tell the agent (or, for errors, what went wrong)
+  std::string category;  // empty on pass
+  std::string feedback;  // what to tell the agent (or, for errors, what went wrong)
   std::string reasoning; // how a model verifier got there, for the record (not fed back)
   std::optional<CommandEvidence> evidence;
-  Usage usage;           // model tokens this verifier spent (the judge's)
-  std::string model;     // "provider/model" the usage was spent on, for cost
+  Usage usage;       // model tokens this verifier spent (the judge's)
+  std::string model; // "provider/model" the usage was spent on, for cost
   std::int64_t duration_ms = 0;
-  std::string policy;    // for `error`: the policy the loop applied ("fail_open", "fail_closed")
+  std::string policy; // for `error`: the policy the loop applied ("fail_open", "fail_closed")
 };
 
 } // namespace ralph::verify

@@ -1,10 +1,10 @@
 #pragma once
 
-#include <string>
-
 #include "ralph/core/cancel.h"
 #include "ralph/verify/attempt.h"
 #include "ralph/verify/verdict.h"
+
+#include <string>
 
 namespace ralph::verify {
 
