@@ -1,0 +1,146 @@
+#pragma once
+
+#include "ralph/core/error.h"
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ralph::store {
+
+// Plain rows of the session record. Times are ISO 8601 UTC strings (core/time.h); *_json fields
+// are JSON text the layers above define (the store keeps them verbatim). Text reaching these rows
+// has been redacted by the caller.
+
+struct SessionRow {
+  std::string id;
+  std::string goal;
+  std::string workspace;
+  std::string model;             // "provider/model" of the agent
+  std::string status = "active"; // core/status.h names
+  std::string reason;            // why it ended, one line
+  std::string answer;            // the delivered answer once finished
+  std::string created_at;
+  std::string updated_at;
+  std::string config_json = "{}";   // the configuration it ran with, no secrets
+  std::string baseline_json = "{}"; // state fixed before the first attempt (protected paths)
+  std::string resume_json = "{}";   // what the next attempt starts from: conversation, feedback
+  int iterations = 0;               // attempts started
+  int best_iteration = 0;
+  std::int64_t input_tokens = 0; // every model call so far, verifiers' included
+  std::int64_t output_tokens = 0;
+  double cost_usd = 0;
+  bool cost_known = true;
+  std::int64_t elapsed_ms = 0; // wall time spent in all runs of the session so far
+  std::int64_t owner_pid = 0;  // the process running it now; 0 when none
+};
+
+struct AttemptRow {
+  std::string session_id;
+  int iteration = 0;
+  bool finished = false;
+  std::string started_at;
+  std::string finished_at;
+  std::string start_json = "[]";    // the conversation the attempt started from
+  std::string messages_json = "[]"; // the messages the attempt added (when finished)
+  std::string answer;
+  std::string stop; // agent stop reason
+  int steps = 0;
+  int tool_calls = 0;
+  std::int64_t input_tokens = 0; // the agent's model calls in this attempt
+  std::int64_t output_tokens = 0;
+  std::int64_t duration_ms = 0;
+  bool verified = false;
+  std::string skip_reason;
+  bool passed = false;
+  std::string feedback; // what the agent was told after it
+};
+
+struct ModelCallRow {
+  std::string session_id;
+  int iteration = 0;
+  int step = 0;
+  std::string model; // "provider/model"; the judge's calls are in verdicts
+  std::int64_t input_tokens = 0;
+  std::int64_t output_tokens = 0;
+  std::string stop_reason;
+  std::string at;
+};
+
+struct ToolCallRow {
+  std::string session_id;
+  int iteration = 0;
+  int seq = 0; // order within the attempt, from 1
+  std::string call_id;
+  std::string name;
+  std::string arguments;
+  std::string result;
+  std::optional<int> exit_code;
+  bool is_error = false;
+  bool changed_workspace = false;
+  std::int64_t duration_ms = 0;
+  std::string at;
+};
+
+struct VerdictRow {
+  std::string session_id;
+  int iteration = 0;
+  int seq = 0; // order within the attempt, from 1
+  std::string verifier;
+  std::string result;
+  std::string category;
+  std::string feedback;
+  std::string reasoning;
+  std::string policy;
+  std::string model;
+  std::int64_t input_tokens = 0;
+  std::int64_t output_tokens = 0;
+  std::int64_t duration_ms = 0;
+  std::string evidence_json; // empty when the verdict has no command evidence
+  std::string output;        // the full output of the command behind it, if any
+  std::string at;
+};
+
+// A session with everything recorded about it, for show, export and resume.
+struct SessionRecord {
+  SessionRow session;
+  std::vector<AttemptRow> attempts;      // by iteration
+  std::vector<ModelCallRow> model_calls; // in order
+  std::vector<ToolCallRow> tool_calls;   // by iteration, seq
+  std::vector<VerdictRow> verdicts;      // by iteration, seq
+};
+
+// The durable record of sessions. Every method is one transaction: when it returns, what it
+// wrote survives a crash of the process. Several processes may use one store at once (writers
+// wait for each other). Implementations are safe to use from one thread at a time.
+class SessionStore {
+public:
+  virtual ~SessionStore() = default;
+
+  virtual Result<void> create_session(const SessionRow& session) = 0;
+  // Replaces the session's row (all fields but id and created_at).
+  virtual Result<void> update_session(const SessionRow& session) = 0;
+  virtual Result<std::optional<SessionRow>> find_session(const std::string& id) = 0;
+  // Newest first.
+  virtual Result<std::vector<SessionRow>> list_sessions() = 0;
+  virtual Result<std::optional<SessionRecord>> load(const std::string& id) = 0;
+  // Deletes the session and everything recorded about it; false when there was none.
+  virtual Result<bool> remove_session(const std::string& id) = 0;
+  // Deletes sessions last updated before `cutoff` (ISO 8601) that no process owns; returns
+  // their ids.
+  virtual Result<std::vector<std::string>> prune(const std::string& cutoff) = 0;
+
+  // Inserts or replaces the attempt (keyed by session and iteration).
+  virtual Result<void> save_attempt(const AttemptRow& attempt) = 0;
+  // A finished attempt with its verdicts, and the session's new counters, in one transaction.
+  virtual Result<void> finish_attempt(const AttemptRow& attempt,
+                                      const std::vector<VerdictRow>& verdicts,
+                                      const SessionRow& session) = 0;
+  // One step each, with the session's new counters in the same transaction.
+  virtual Result<void> add_model_call(const ModelCallRow& call, const SessionRow& session) = 0;
+  virtual Result<void> add_tool_call(const ToolCallRow& call) = 0;
+};
+
+} // namespace ralph::store
