@@ -4,7 +4,10 @@
 
 #include "config_keys.h"
 
+#include "ralph/core/json.h"
+
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 #include <toml++/toml.h>
 
 #include <algorithm>
@@ -256,6 +259,67 @@ Result<void> append_config_value(Config& config, std::string_view key, std::stri
     return set_config_value(config, key, text, source);
   }
   entry->list(config).emplace_back(text);
+  return {};
+}
+
+std::string config_to_json(const Config& config) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const Key& key : config_detail::keys()) {
+    const auto value = key.get(config);
+    if (!value) {
+      continue;
+    }
+    std::visit([&](const auto& v) { out[std::string(key.path)] = v; }, *value);
+  }
+  nlohmann::json prices = nlohmann::json::object();
+  for (const auto& [model, price] : config.prices) {
+    prices[model] = {{"input", price.input}, {"output", price.output}};
+  }
+  out["prices"] = std::move(prices);
+  return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+Result<void> apply_config_json(Config& config, std::string_view json, const std::string& source) {
+  const auto parsed = parse_json(json, source);
+  if (!parsed) {
+    return tl::unexpected(parsed.error());
+  }
+  if (!parsed->is_object()) {
+    return fail(ErrorKind::config, fmt::format("{}: expected a JSON object", source));
+  }
+  for (const auto& [name, item] : parsed->items()) {
+    if (name == "prices" && item.is_object()) {
+      for (const auto& [model, price] : item.items()) {
+        config.prices[model] = {price.value("input", 0.0), price.value("output", 0.0)};
+      }
+      continue;
+    }
+    const Key* key = config_detail::find_key(name);
+    if (key == nullptr) {
+      return tl::unexpected(config_error(unknown_key_message(source, name), source, 0, 0));
+    }
+    std::optional<Value> value;
+    if (item.is_boolean()) {
+      value = item.get<bool>();
+    } else if (item.is_number_integer()) {
+      value = item.get<std::int64_t>();
+    } else if (item.is_number()) {
+      value = item.get<double>();
+    } else if (item.is_string()) {
+      value = item.get<std::string>();
+    } else if (item.is_array() &&
+               std::all_of(item.begin(), item.end(), [](const auto& x) { return x.is_string(); })) {
+      value = item.get<std::vector<std::string>>();
+    }
+    if (!value) {
+      return fail(ErrorKind::config,
+                  fmt::format("{}: {}: expected {}", source, name, config_detail::expected(*key)));
+    }
+    if (auto problem = config_detail::assign(config, *key, *value)) {
+      return tl::unexpected(
+          config_error(fmt::format("{}: {}: {}", source, name, *problem), source, 0, 0));
+    }
+  }
   return {};
 }
 

@@ -28,141 +28,160 @@ double as_number(const Value& v) {
   return std::get<double>(v);
 }
 
-Key string_key(std::string_view path, std::function<void(Config&, const std::string&)> set,
+// Every key reads and writes its field through one accessor. The getters call it on a Config
+// they only read: the const_cast never leads to a write.
+template <typename T> using Access = T& (*)(Config&);
+
+template <typename T> T& field(Access<T> access, const Config& config) {
+  return access(const_cast<Config&>(config));
+}
+
+Key string_key(std::string_view path, Access<std::string> access,
                std::vector<std::string_view> choices = {}) {
-  Key key{path, ValueKind::string, 0, 0, std::move(choices), {}, {}};
-  key.set = [set = std::move(set)](Config& c, const Value& v) { set(c, as_string(v)); };
+  Key key{path, ValueKind::string, 0, 0, std::move(choices), {}, {}, {}};
+  key.set = [access](Config& c, const Value& v) { access(c) = as_string(v); };
+  key.get = [access](const Config& c) -> std::optional<Value> { return field(access, c); };
   return key;
 }
 
-Key int_key(std::string_view path, double min, double max,
-            std::function<void(Config&, std::int64_t)> set) {
-  Key key{path, ValueKind::integer, min, max, {}, {}, {}};
-  key.set = [set = std::move(set)](Config& c, const Value& v) { set(c, as_int(v)); };
-  return key;
-}
-
-Key bool_key(std::string_view path, std::function<void(Config&, bool)> set) {
-  Key key{path, ValueKind::boolean, 0, 0, {}, {}, {}};
-  key.set = [set = std::move(set)](Config& c, const Value& v) { set(c, as_bool(v)); };
-  return key;
-}
-
-Key number_key(std::string_view path, double min, double max,
-               std::function<void(Config&, double)> set) {
-  Key key{path, ValueKind::number, min, max, {}, {}, {}};
-  key.set = [set = std::move(set)](Config& c, const Value& v) { set(c, as_number(v)); };
-  return key;
-}
-
-Key list_key(std::string_view path, std::function<std::vector<std::string>&(Config&)> list) {
-  Key key{path, ValueKind::string_list, 0, 0, {}, {}, std::move(list)};
-  key.set = [list = key.list](Config& c, const Value& v) {
-    list(c) = std::get<std::vector<std::string>>(v);
+template <typename Int>
+Key int_key(std::string_view path, double min, double max, Access<Int> access) {
+  Key key{path, ValueKind::integer, min, max, {}, {}, {}, {}};
+  key.set = [access](Config& c, const Value& v) { access(c) = static_cast<Int>(as_int(v)); };
+  key.get = [access](const Config& c) -> std::optional<Value> {
+    return static_cast<std::int64_t>(field(access, c));
   };
+  return key;
+}
+
+Key bool_key(std::string_view path, Access<bool> access) {
+  Key key{path, ValueKind::boolean, 0, 0, {}, {}, {}, {}};
+  key.set = [access](Config& c, const Value& v) { access(c) = as_bool(v); };
+  key.get = [access](const Config& c) -> std::optional<Value> { return field(access, c); };
+  return key;
+}
+
+Key number_key(std::string_view path, double min, double max, Access<double> access) {
+  Key key{path, ValueKind::number, min, max, {}, {}, {}, {}};
+  key.set = [access](Config& c, const Value& v) { access(c) = as_number(v); };
+  key.get = [access](const Config& c) -> std::optional<Value> { return field(access, c); };
+  return key;
+}
+
+Key optional_number_key(std::string_view path, double min, double max,
+                        Access<std::optional<double>> access) {
+  Key key{path, ValueKind::number, min, max, {}, {}, {}, {}};
+  key.set = [access](Config& c, const Value& v) { access(c) = as_number(v); };
+  key.get = [access](const Config& c) -> std::optional<Value> {
+    const auto& value = field(access, c);
+    return value ? std::optional<Value>(*value) : std::nullopt;
+  };
+  return key;
+}
+
+Key list_key(std::string_view path, Access<std::vector<std::string>> access) {
+  Key key{path, ValueKind::string_list, 0, 0, {}, {}, {}, {}};
+  key.list = access;
+  key.set = [access](Config& c, const Value& v) {
+    access(c) = std::get<std::vector<std::string>>(v);
+  };
+  key.get = [access](const Config& c) -> std::optional<Value> { return field(access, c); };
   return key;
 }
 
 std::vector<Key> make_keys() {
   constexpr double k_max_int = 1e9;
   const std::vector<std::string_view> policies{"fail_open", "fail_closed"};
+  using S = std::string;
+  using L = std::vector<std::string>;
+  using I64 = std::int64_t;
   return {
-      string_key("model", [](Config& c, const std::string& v) { c.model = v; }),
-      string_key("base_url", [](Config& c, const std::string& v) { c.base_url = v; }),
-      int_key("agent.max_steps", 1, 100000,
-              [](Config& c, std::int64_t v) { c.agent.max_steps = static_cast<int>(v); }),
-      int_key("agent.max_tokens", 1, 10'000'000,
-              [](Config& c, std::int64_t v) { c.agent.max_tokens = static_cast<int>(v); }),
-      number_key("agent.temperature", 0, 2, [](Config& c, double v) { c.agent.temperature = v; }),
-      bool_key("agent.stream", [](Config& c, bool v) { c.agent.stream = v; }),
-      string_key("agent.system_prompt",
-                 [](Config& c, const std::string& v) { c.agent.system_prompt = v; }),
-      int_key("tools.shell_timeout", 1, 86400,
-              [](Config& c, std::int64_t v) { c.tools.shell_timeout_s = v; }),
-      int_key("tools.output_limit", 1000, k_max_int,
-              [](Config& c, std::int64_t v) { c.tools.output_limit = v; }),
-      int_key("http.connect_timeout", 1, 3600,
-              [](Config& c, std::int64_t v) { c.http.connect_timeout_s = v; }),
-      int_key("http.idle_timeout", 1, 86400,
-              [](Config& c, std::int64_t v) { c.http.idle_timeout_s = v; }),
-      int_key("http.max_retries", 0, 20,
-              [](Config& c, std::int64_t v) { c.http.max_retries = static_cast<int>(v); }),
-      bool_key("loop.enabled", [](Config& c, bool v) { c.loop.enabled = v; }),
-      int_key("loop.max_iterations", 1, 100000,
-              [](Config& c, std::int64_t v) { c.loop.max_iterations = static_cast<int>(v); }),
-      string_key("loop.feedback", [](Config& c, const std::string& v) { c.loop.feedback = v; },
+      string_key("model", [](Config& c) -> S& { return c.model; }),
+      string_key("base_url", [](Config& c) -> S& { return c.base_url; }),
+      int_key<int>("agent.max_steps", 1, 100000,
+                   [](Config& c) -> int& { return c.agent.max_steps; }),
+      int_key<int>("agent.max_tokens", 1, 10'000'000,
+                   [](Config& c) -> int& { return c.agent.max_tokens; }),
+      optional_number_key("agent.temperature", 0, 2,
+                          [](Config& c) -> std::optional<double>& { return c.agent.temperature; }),
+      bool_key("agent.stream", [](Config& c) -> bool& { return c.agent.stream; }),
+      string_key("agent.system_prompt", [](Config& c) -> S& { return c.agent.system_prompt; }),
+      int_key<I64>("tools.shell_timeout", 1, 86400,
+                   [](Config& c) -> I64& { return c.tools.shell_timeout_s; }),
+      int_key<I64>("tools.output_limit", 1000, k_max_int,
+                   [](Config& c) -> I64& { return c.tools.output_limit; }),
+      int_key<I64>("http.connect_timeout", 1, 3600,
+                   [](Config& c) -> I64& { return c.http.connect_timeout_s; }),
+      int_key<I64>("http.idle_timeout", 1, 86400,
+                   [](Config& c) -> I64& { return c.http.idle_timeout_s; }),
+      int_key<int>("http.max_retries", 0, 20, [](Config& c) -> int& { return c.http.max_retries; }),
+      string_key("store.path", [](Config& c) -> S& { return c.store.path; }),
+      bool_key("store.enabled", [](Config& c) -> bool& { return c.store.enabled; }),
+      bool_key("loop.enabled", [](Config& c) -> bool& { return c.loop.enabled; }),
+      int_key<int>("loop.max_iterations", 1, 100000,
+                   [](Config& c) -> int& { return c.loop.max_iterations; }),
+      string_key("loop.feedback", [](Config& c) -> S& { return c.loop.feedback; },
                  {"append", "continue"}),
-      string_key("loop.trigger", [](Config& c, const std::string& v) { c.loop.trigger = v; },
+      string_key("loop.trigger", [](Config& c) -> S& { return c.loop.trigger; },
                  {"always", "keywords", "marker", "heartbeat"}),
-      list_key("loop.keywords",
-               [](Config& c) -> std::vector<std::string>& { return c.loop.keywords; }),
-      bool_key("loop.heartbeat", [](Config& c, bool v) { c.loop.heartbeat = v; }),
-      bool_key("loop.verify_heartbeat", [](Config& c, bool v) { c.loop.verify_heartbeat = v; }),
-      bool_key("loop.verify_final", [](Config& c, bool v) { c.loop.verify_final = v; }),
-      int_key("loop.stall_after", 2, 1000,
-              [](Config& c, std::int64_t v) { c.loop.stall_after = static_cast<int>(v); }),
-      int_key("loop.runtime_summary_chars", 200, k_max_int,
-              [](Config& c, std::int64_t v) { c.loop.runtime_summary_chars = v; }),
-      int_key("budget.max_tokens", 0, 1e15,
-              [](Config& c, std::int64_t v) { c.budget.max_tokens = v; }),
+      list_key("loop.keywords", [](Config& c) -> L& { return c.loop.keywords; }),
+      bool_key("loop.heartbeat", [](Config& c) -> bool& { return c.loop.heartbeat; }),
+      bool_key("loop.verify_heartbeat", [](Config& c) -> bool& { return c.loop.verify_heartbeat; }),
+      bool_key("loop.verify_final", [](Config& c) -> bool& { return c.loop.verify_final; }),
+      int_key<int>("loop.stall_after", 2, 1000,
+                   [](Config& c) -> int& { return c.loop.stall_after; }),
+      int_key<I64>("loop.runtime_summary_chars", 200, k_max_int,
+                   [](Config& c) -> I64& { return c.loop.runtime_summary_chars; }),
+      int_key<I64>("budget.max_tokens", 0, 1e15,
+                   [](Config& c) -> I64& { return c.budget.max_tokens; }),
       number_key("budget.max_cost_usd", 0, 1e9,
-                 [](Config& c, double v) { c.budget.max_cost_usd = v; }),
-      int_key("budget.max_time", 0, 1e9,
-              [](Config& c, std::int64_t v) { c.budget.max_time_s = v; }),
-      list_key("verify.commands",
-               [](Config& c) -> std::vector<std::string>& { return c.verify.commands; }),
-      list_key("verify.exec", [](Config& c) -> std::vector<std::string>& { return c.verify.exec; }),
-      int_key("verify.command_timeout", 1, 86400 * 7,
-              [](Config& c, std::int64_t v) { c.verify.command_timeout_s = v; }),
-      int_key("verify.exec_timeout", 1, 86400 * 7,
-              [](Config& c, std::int64_t v) { c.verify.exec_timeout_s = v; }),
-      int_key("verify.excerpt_chars", 200, k_max_int,
-              [](Config& c, std::int64_t v) { c.verify.excerpt_chars = v; }),
-      int_key("verify.runs", 1, 100,
-              [](Config& c, std::int64_t v) { c.verify.runs = static_cast<int>(v); }),
-      int_key("verify.quorum", 1, 100,
-              [](Config& c, std::int64_t v) { c.verify.quorum = static_cast<int>(v); }),
+                 [](Config& c) -> double& { return c.budget.max_cost_usd; }),
+      int_key<I64>("budget.max_time", 0, 1e9,
+                   [](Config& c) -> I64& { return c.budget.max_time_s; }),
+      list_key("verify.commands", [](Config& c) -> L& { return c.verify.commands; }),
+      list_key("verify.exec", [](Config& c) -> L& { return c.verify.exec; }),
+      int_key<I64>("verify.command_timeout", 1, 86400 * 7,
+                   [](Config& c) -> I64& { return c.verify.command_timeout_s; }),
+      int_key<I64>("verify.exec_timeout", 1, 86400 * 7,
+                   [](Config& c) -> I64& { return c.verify.exec_timeout_s; }),
+      int_key<I64>("verify.excerpt_chars", 200, k_max_int,
+                   [](Config& c) -> I64& { return c.verify.excerpt_chars; }),
+      int_key<int>("verify.runs", 1, 100, [](Config& c) -> int& { return c.verify.runs; }),
+      int_key<int>("verify.quorum", 1, 100, [](Config& c) -> int& { return c.verify.quorum; }),
       string_key(
-          "verify.command_policy",
-          [](Config& c, const std::string& v) { c.verify.command_policy = v; }, policies),
-      list_key("verify.protect",
-               [](Config& c) -> std::vector<std::string>& { return c.verify.protect; }),
-      string_key("judge.model", [](Config& c, const std::string& v) { c.judge.model = v; }),
-      string_key("judge.base_url", [](Config& c, const std::string& v) { c.judge.base_url = v; }),
-      int_key("judge.max_tokens", 16, 100000,
-              [](Config& c, std::int64_t v) { c.judge.max_tokens = static_cast<int>(v); }),
-      int_key("judge.timeout", 1, 3600, [](Config& c, std::int64_t v) { c.judge.timeout_s = v; }),
-      int_key("judge.context_chars", 2000, k_max_int,
-              [](Config& c, std::int64_t v) { c.judge.context_chars = v; }),
-      int_key("judge.rules_chars", 0, k_max_int,
-              [](Config& c, std::int64_t v) { c.judge.rules_chars = v; }),
-      list_key("judge.rules_files",
-               [](Config& c) -> std::vector<std::string>& { return c.judge.rules_files; }),
+          "verify.command_policy", [](Config& c) -> S& { return c.verify.command_policy; },
+          policies),
+      list_key("verify.protect", [](Config& c) -> L& { return c.verify.protect; }),
+      string_key("judge.model", [](Config& c) -> S& { return c.judge.model; }),
+      string_key("judge.base_url", [](Config& c) -> S& { return c.judge.base_url; }),
+      int_key<int>("judge.max_tokens", 16, 100000,
+                   [](Config& c) -> int& { return c.judge.max_tokens; }),
+      int_key<I64>("judge.timeout", 1, 3600, [](Config& c) -> I64& { return c.judge.timeout_s; }),
+      int_key<I64>("judge.context_chars", 2000, k_max_int,
+                   [](Config& c) -> I64& { return c.judge.context_chars; }),
+      int_key<I64>("judge.rules_chars", 0, k_max_int,
+                   [](Config& c) -> I64& { return c.judge.rules_chars; }),
+      list_key("judge.rules_files", [](Config& c) -> L& { return c.judge.rules_files; }),
       string_key(
-          "judge.policy", [](Config& c, const std::string& v) { c.judge.policy = v; }, policies),
-      bool_key("judge.structured", [](Config& c, bool v) { c.judge.structured = v; }),
-      bool_key("evidence.enabled", [](Config& c, bool v) { c.evidence.enabled = v; }),
-      string_key("evidence.marker", [](Config& c, const std::string& v) { c.evidence.marker = v; }),
-      list_key("evidence.tools",
-               [](Config& c) -> std::vector<std::string>& { return c.evidence.tools; }),
-      bool_key("evidence.require", [](Config& c, bool v) { c.evidence.require = v; }),
-      string_key("evidence.instructions",
-                 [](Config& c, const std::string& v) { c.evidence.instructions = v; }),
-      list_key("checks.must_match",
-               [](Config& c) -> std::vector<std::string>& { return c.checks.must_match; }),
-      list_key("checks.must_not_match",
-               [](Config& c) -> std::vector<std::string>& { return c.checks.must_not_match; }),
-      int_key("checks.min_chars", 0, k_max_int,
-              [](Config& c, std::int64_t v) { c.checks.min_chars = v; }),
-      int_key("checks.max_chars", 0, k_max_int,
-              [](Config& c, std::int64_t v) { c.checks.max_chars = v; }),
-      bool_key("checks.json", [](Config& c, bool v) { c.checks.json = v; }),
-      string_key("checks.json_schema",
-                 [](Config& c, const std::string& v) { c.checks.json_schema = v; }),
-      int_key("checks.min_bullets", 0, 10000,
-              [](Config& c, std::int64_t v) { c.checks.min_bullets = v; }),
-      int_key("checks.max_bullets", 0, 10000,
-              [](Config& c, std::int64_t v) { c.checks.max_bullets = v; }),
+          "judge.policy", [](Config& c) -> S& { return c.judge.policy; }, policies),
+      bool_key("judge.structured", [](Config& c) -> bool& { return c.judge.structured; }),
+      bool_key("evidence.enabled", [](Config& c) -> bool& { return c.evidence.enabled; }),
+      string_key("evidence.marker", [](Config& c) -> S& { return c.evidence.marker; }),
+      list_key("evidence.tools", [](Config& c) -> L& { return c.evidence.tools; }),
+      bool_key("evidence.require", [](Config& c) -> bool& { return c.evidence.require; }),
+      string_key("evidence.instructions", [](Config& c) -> S& { return c.evidence.instructions; }),
+      list_key("checks.must_match", [](Config& c) -> L& { return c.checks.must_match; }),
+      list_key("checks.must_not_match", [](Config& c) -> L& { return c.checks.must_not_match; }),
+      int_key<I64>("checks.min_chars", 0, k_max_int,
+                   [](Config& c) -> I64& { return c.checks.min_chars; }),
+      int_key<I64>("checks.max_chars", 0, k_max_int,
+                   [](Config& c) -> I64& { return c.checks.max_chars; }),
+      bool_key("checks.json", [](Config& c) -> bool& { return c.checks.json; }),
+      string_key("checks.json_schema", [](Config& c) -> S& { return c.checks.json_schema; }),
+      int_key<I64>("checks.min_bullets", 0, 10000,
+                   [](Config& c) -> I64& { return c.checks.min_bullets; }),
+      int_key<I64>("checks.max_bullets", 0, 10000,
+                   [](Config& c) -> I64& { return c.checks.max_bullets; }),
   };
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -25,6 +26,7 @@ struct Key {
   std::vector<std::string_view> choices;          // the only strings allowed, when not empty
   std::function<void(Config&, const Value&)> set; // called with a value of `kind`, in range
   std::function<std::vector<std::string>&(Config&)> list; // string_list keys: the list itself
+  std::function<std::optional<Value>(const Config&)> get; // nullopt: unset (no default)
 };
 
 const std::vector<Key>& keys();

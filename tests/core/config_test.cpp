@@ -213,6 +213,45 @@ TEST(ConfigValue, RepeatedFlagsAppendToLists) {
   EXPECT_EQ(config.loop.keywords, (std::vector<std::string>{"ok", "fine"}));
 }
 
+TEST(ConfigJson, RoundTripsEveryKeyAndThePrices) {
+  Config config;
+  ASSERT_TRUE(apply_config_toml(config, R"(
+model = "anthropic/claude-x"
+[agent]
+temperature = 0.3
+max_steps = 12
+[verify]
+commands = ["make check"]
+[loop]
+feedback = "continue"
+[prices."anthropic/claude-x"]
+input = 3
+output = 15
+)",
+                                "c.toml"));
+  Config copy;
+  const auto applied = apply_config_json(copy, config_to_json(config), "session");
+  ASSERT_TRUE(applied) << applied.error().message;
+  EXPECT_EQ(config_to_json(copy), config_to_json(config));
+  EXPECT_EQ(copy.agent.temperature, 0.3);
+  EXPECT_EQ(copy.agent.max_steps, 12);
+  EXPECT_EQ(copy.verify.commands, (std::vector<std::string>{"make check"}));
+  EXPECT_EQ(copy.prices["anthropic/claude-x"].output, 15.0);
+}
+
+TEST(ConfigJson, UnsetTemperatureStaysUnset) {
+  Config copy;
+  ASSERT_TRUE(apply_config_json(copy, config_to_json(Config()), "session"));
+  EXPECT_FALSE(copy.agent.temperature);
+}
+
+TEST(ConfigJson, UnknownKeyOrWrongTypeIsAnError) {
+  Config config;
+  EXPECT_FALSE(apply_config_json(config, R"({"agent.max_stepz": 3})", "session"));
+  EXPECT_FALSE(apply_config_json(config, R"({"agent.max_steps": "x"})", "session"));
+  EXPECT_FALSE(apply_config_json(config, "[]", "session"));
+}
+
 TEST(ConfigKeys, EveryKeyIsDescribedWithItsVariable) {
   const auto lines = describe_config_keys();
   ASSERT_FALSE(lines.empty());

@@ -26,6 +26,12 @@ struct ToolSettings {
   std::int64_t output_limit = 30000; // bytes of tool output given back to the model
 };
 
+// Where sessions are recorded.
+struct StoreSettings {
+  std::string path = ".ralph/ralph.db"; // relative to the workspace
+  bool enabled = true;
+};
+
 struct HttpSettings {
   std::int64_t connect_timeout_s = 10;
   std::int64_t idle_timeout_s = 120;
@@ -113,6 +119,7 @@ struct Config {
   AgentSettings agent;
   ToolSettings tools;
   HttpSettings http;
+  StoreSettings store;
   LoopSettings loop;
   BudgetSettings budget;
   VerifySettings verify;
@@ -145,6 +152,13 @@ Result<void> set_config_value(Config& config, std::string_view key, std::string_
 // Adds one item to a list key (a repeated flag); other keys are set as by set_config_value.
 Result<void> append_config_value(Config& config, std::string_view key, std::string_view text,
                                  const std::string& source);
+
+// The whole configuration as one JSON object of dotted keys ({"agent.max_steps": 40, ...}, prices
+// under "prices"), for the session record. Holds no secrets: keys never enter a Config.
+std::string config_to_json(const Config& config);
+
+// Applies such an object (unknown keys are errors, as in files). `source` names it in errors.
+Result<void> apply_config_json(Config& config, std::string_view json, const std::string& source);
 
 // Every key as "name: what it takes", for documentation and error hints.
 std::vector<std::string> describe_config_keys();

@@ -1,0 +1,102 @@
+#include "ralph/core/message_json.h"
+
+#include "ralph/core/json.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace ralph {
+namespace {
+
+using json = nlohmann::json;
+
+json message_to_json(const Message& message) {
+  json out = {{"role", to_string(message.role)}, {"content", message.content}};
+  if (!message.tool_calls.empty()) {
+    json calls = json::array();
+    for (const auto& call : message.tool_calls) {
+      calls.push_back({{"id", call.id}, {"name", call.name}, {"arguments", call.arguments}});
+    }
+    out["tool_calls"] = std::move(calls);
+  }
+  if (!message.thinking.empty()) {
+    json blocks = json::array();
+    for (const auto& block : message.thinking) {
+      blocks.push_back({{"thinking", block.thinking},
+                        {"signature", block.signature},
+                        {"redacted", block.redacted},
+                        {"data", block.redacted_data}});
+    }
+    out["thinking"] = std::move(blocks);
+  }
+  if (!message.tool_call_id.empty()) {
+    out["tool_call_id"] = message.tool_call_id;
+  }
+  if (!message.tool_name.empty()) {
+    out["tool_name"] = message.tool_name;
+  }
+  if (message.is_error) {
+    out["is_error"] = true;
+  }
+  return out;
+}
+
+std::string text(const json& object, const char* key) {
+  const auto found = object.find(key);
+  return found != object.end() && found->is_string() ? found->get<std::string>() : std::string();
+}
+
+std::optional<Role> role_from(const std::string& name) {
+  for (Role role : {Role::system, Role::user, Role::assistant, Role::tool}) {
+    if (name == to_string(role)) {
+      return role;
+    }
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+std::string messages_to_json(std::span<const Message> messages) {
+  json out = json::array();
+  for (const auto& message : messages) {
+    out.push_back(message_to_json(message));
+  }
+  return out.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+Result<std::vector<Message>> messages_from_json(std::string_view text_json, std::string_view what) {
+  auto parsed = parse_json(text_json, what);
+  if (!parsed) {
+    return tl::unexpected(parsed.error());
+  }
+  if (!parsed->is_array()) {
+    return fail(ErrorKind::parse, fmt::format("{}: expected a JSON array of messages", what));
+  }
+  std::vector<Message> messages;
+  for (std::size_t i = 0; i < parsed->size(); ++i) {
+    const json& item = (*parsed)[i];
+    const auto role = item.is_object() ? role_from(text(item, "role")) : std::nullopt;
+    if (!role) {
+      return fail(ErrorKind::parse,
+                  fmt::format("{}: message {}: expected an object with a known role", what, i));
+    }
+    Message message;
+    message.role = *role;
+    message.content = text(item, "content");
+    message.tool_call_id = text(item, "tool_call_id");
+    message.tool_name = text(item, "tool_name");
+    message.is_error = item.value("is_error", false);
+    for (const auto& call : item.value("tool_calls", json::array())) {
+      message.tool_calls.push_back({text(call, "id"), text(call, "name"), text(call, "arguments")});
+    }
+    for (const auto& block : item.value("thinking", json::array())) {
+      message.thinking.push_back({text(block, "thinking"), text(block, "signature"),
+                                  block.value("redacted", false), text(block, "data")});
+    }
+    messages.push_back(std::move(message));
+  }
+  return messages;
+}
+
+} // namespace ralph
