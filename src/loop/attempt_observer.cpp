@@ -15,14 +15,16 @@ bool writes_files(const std::string& tool) {
 } // namespace
 
 AttemptObserver::AttemptObserver(EventSink& downstream, BudgetTracker& budget,
-                                 std::string agent_model, std::filesystem::path workspace)
+                                 std::string agent_model, std::filesystem::path workspace,
+                                 Journal* journal)
     : m_downstream(downstream), m_budget(budget), m_agent_model(std::move(agent_model)),
-      m_workspace(std::move(workspace)) {}
+      m_workspace(std::move(workspace)), m_journal(journal) {}
 
 void AttemptObserver::begin(int iteration, CancelToken attempt_token) {
   m_iteration = iteration;
   m_attempt_token = std::move(attempt_token);
   m_stopped_by_budget = false;
+  m_stopped_by_journal = false;
   m_arguments.clear();
   m_records.clear();
   if (!m_workspace.empty()) {
@@ -46,14 +48,20 @@ void AttemptObserver::on_event(const Event& event) {
   m_downstream.on_event(stamped);
 
   switch (event.type) {
-  case EventType::model_finished:
+  case EventType::model_finished: {
+    const auto now = std::chrono::steady_clock::now();
     m_budget.add(m_agent_model, event.usage);
+    if (m_journal != nullptr) {
+      m_journal->model_call(m_iteration, stamped, m_budget.counters(now));
+    }
     warn_budgets();
-    if (m_budget.exhausted(std::chrono::steady_clock::now())) {
+    if (m_budget.exhausted(now)) {
       m_stopped_by_budget = true;
       m_attempt_token.cancel();
     }
+    stop_if_unrecorded();
     return;
+  }
   case EventType::tool_started:
     m_arguments[event.tool_call_id] = event.text;
     return;
@@ -74,11 +82,22 @@ void AttemptObserver::on_event(const Event& event) {
                                  (writes_files(record.name) && !record.is_error);
       m_fingerprint = now;
     }
+    if (m_journal != nullptr) {
+      m_journal->tool_call(m_iteration, static_cast<int>(m_records.size()) + 1, record, event.text);
+    }
     m_records.push_back(std::move(record));
+    stop_if_unrecorded();
     return;
   }
   default:
     return;
+  }
+}
+
+void AttemptObserver::stop_if_unrecorded() {
+  if (m_journal != nullptr && m_journal->failure() && !m_stopped_by_journal) {
+    m_stopped_by_journal = true;
+    m_attempt_token.cancel();
   }
 }
 

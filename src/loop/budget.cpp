@@ -45,8 +45,20 @@ void BudgetTracker::add(std::string_view model, const Usage& usage) {
             static_cast<double>(usage.output_tokens) * price->second.output * k_per_million;
 }
 
+void BudgetTracker::carry(const Usage& usage, double cost_usd, bool cost_known) {
+  m_usage += usage;
+  m_cost += cost_usd;
+  if (!cost_known && m_unpriced.empty()) {
+    m_unpriced.emplace_back("(an earlier run)");
+  }
+}
+
 std::chrono::milliseconds BudgetTracker::elapsed(std::chrono::steady_clock::time_point now) const {
   return std::chrono::duration_cast<std::chrono::milliseconds>(now - m_start);
+}
+
+BudgetCounters BudgetTracker::counters(std::chrono::steady_clock::time_point now) const {
+  return {m_usage, m_cost, cost_known(), elapsed(now).count()};
 }
 
 double BudgetTracker::fraction(BudgetKind kind, std::chrono::steady_clock::time_point now) const {

@@ -55,7 +55,7 @@ Event loop_event(EventType type) {
   return event;
 }
 
-// The run's end, as decided inside the attempt loop.
+// The run's end, once decided.
 struct Ending {
   Status status = Status::active;
   std::string reason;
@@ -72,245 +72,352 @@ const char* to_string(FeedbackMode mode) {
   return mode == FeedbackMode::append ? "append" : "continue";
 }
 
-OuterLoop::OuterLoop(agent::Agent& agent, std::vector<VerifierEntry> verifiers, LoopOptions options)
-    : m_agent(agent), m_verifiers(std::move(verifiers)), m_options(std::move(options)) {}
+// One run of the loop: its counters, its record so far, and the steps of an attempt.
+class OuterLoop::Run {
+public:
+  Run(OuterLoop& loop, std::vector<Message>& conversation, const CancelToken& cancel,
+      EventSink& events, const LoopState& resume)
+      : m_loop(loop), m_options(loop.m_options), m_conversation(conversation), m_cancel(cancel),
+        m_started(Clock::now()),
+        m_budget(m_options.budget, m_options.prices,
+                 m_started - std::chrono::milliseconds(resume.spent.elapsed_ms)),
+        m_observer(events, m_budget, m_options.agent_model,
+                   m_options.verifier_first ? m_options.workspace : std::filesystem::path(),
+                   loop.m_journal),
+        m_stall(m_options.stall_after), m_verifying(!loop.m_verifiers.empty()),
+        m_max_iterations(m_verifying ? std::max(1, m_options.budget.max_iterations) : 1),
+        m_feedback_given(resume.feedback_given), m_runtime_summary(resume.runtime_summary) {
+    m_budget.carry(resume.spent.usage, resume.spent.cost_usd, resume.spent.cost_known);
+    m_result.attempts = resume.attempts;
+    for (const AttemptRecord& attempt : m_result.attempts) {
+      note_best(attempt);
+      (void)m_stall.observe(attempt); // replays what the detector had seen
+    }
+  }
 
-LoopResult OuterLoop::run(std::vector<Message>& conversation, const CancelToken& cancel,
-                          EventSink& events) {
-  const auto started = Clock::now();
-  BudgetTracker budget(m_options.budget, m_options.prices, started);
-  AttemptObserver observer(events, budget, m_options.agent_model,
-                           m_options.verifier_first ? m_options.workspace
-                                                    : std::filesystem::path());
-  StallDetector stall(m_options.stall_after);
-  const bool verifying = !m_verifiers.empty();
-  const int max_iterations = verifying ? std::max(1, m_options.budget.max_iterations) : 1;
+  LoopResult run(int first_iteration) {
+    if (first_iteration > m_max_iterations) {
+      m_ending = {Status::budget_exhausted,
+                  fmt::format("all {} attempts were used; raise the iterations to continue",
+                              m_max_iterations),
+                  BudgetKind::iterations};
+    }
+    for (int iteration = first_iteration; m_ending.status == Status::active; ++iteration) {
+      attempt(iteration);
+    }
+    return finish();
+  }
 
-  LoopResult result;
-  Ending ending;
-  std::vector<std::string> feedback_given;
-  std::string runtime_summary;
-  std::optional<agent::AgentOutcome> last_outcome;
+private:
+  void attempt(int iteration) {
+    m_budget.set_iteration(iteration);
+    const CancelToken token = m_cancel.child(m_budget.deadline());
+    m_observer.begin(iteration, token);
+    Event started = loop_event(EventType::attempt_started);
+    started.number = m_max_iterations;
+    m_observer.on_event(started);
+    m_observer.warn_budgets();
+    if (journal() != nullptr) {
+      journal()->attempt_started(iteration, m_conversation);
+    }
 
-  for (int iteration = 1; ending.status == Status::active; ++iteration) {
-    budget.set_iteration(iteration);
-    const CancelToken attempt_token = cancel.child(budget.deadline());
-    observer.begin(iteration, attempt_token);
-    Event started_event = loop_event(EventType::attempt_started);
-    started_event.number = max_iterations;
-    observer.on_event(started_event);
-    observer.warn_budgets();
-
-    const std::size_t attempt_begin = conversation.size();
+    const std::size_t begin = m_conversation.size();
     const auto attempt_started = Clock::now();
-    agent::AgentOutcome outcome = m_agent.run(conversation, attempt_token, observer);
+    m_outcome = m_loop.m_agent.run(m_conversation, token, m_observer);
     const verify::MarkerScan scan =
-        verify::scan_completion_marker(outcome.answer, m_options.marker);
+        verify::scan_completion_marker(m_outcome.answer, m_options.marker);
 
-    AttemptRecord& record = result.attempts.emplace_back();
+    AttemptRecord& record = m_result.attempts.emplace_back();
     record.iteration = iteration;
     record.answer = scan.visible;
-    record.stop = outcome.stop;
-    record.steps = outcome.steps;
-    record.tool_calls = outcome.tool_calls;
-    record.usage = outcome.usage;
+    record.stop = m_outcome.stop;
+    record.steps = m_outcome.steps;
+    record.tool_calls = m_outcome.tool_calls;
+    record.usage = m_outcome.usage;
     record.duration_ms = ms_since(attempt_started);
-    std::vector<verify::ToolRecord> tools = observer.take_tool_records();
+    const std::vector<verify::ToolRecord> tools = m_observer.take_tool_records();
 
-    Event finished_event = loop_event(EventType::attempt_finished);
-    finished_event.text = record.answer;
-    finished_event.detail = agent::to_string(outcome.stop);
-    finished_event.duration_ms = record.duration_ms;
-    finished_event.usage = record.usage;
-    observer.on_event(finished_event);
+    Event finished = loop_event(EventType::attempt_finished);
+    finished.text = record.answer;
+    finished.detail = agent::to_string(m_outcome.stop);
+    finished.duration_ms = record.duration_ms;
+    finished.usage = record.usage;
+    m_observer.on_event(finished);
 
-    // Ends that need no verdict.
-    if (cancel.cancelled()) {
-      ending = {Status::interrupted, "interrupted"};
-    } else if (outcome.stop == agent::AgentStop::cancelled) {
-      const auto spent = budget.exhausted(Clock::now()).value_or(BudgetKind::time);
-      ending = {Status::budget_exhausted,
-                fmt::format("the {} budget ran out during attempt {}", to_string(spent), iteration),
-                spent};
-    } else if (outcome.stop == agent::AgentStop::failed) {
-      ending = {Status::failed, outcome.error ? outcome.error->message : "the agent failed"};
+    end_without_verdict(record);
+    bool retry_unverified = false;
+    if (m_ending.status == Status::active) {
+      retry_unverified = precheck(record);
+    }
+    if (m_ending.status == Status::active && record.skip_reason.empty()) {
+      verify_attempt(record, begin, tools);
+    }
+    note_best(record);
+    if (m_ending.status == Status::active) {
+      end_after_verdicts(record);
+    }
+
+    // What the attempt added, before feedback may replace the history.
+    const std::vector<Message> added(m_conversation.begin() + static_cast<std::ptrdiff_t>(begin),
+                                     m_conversation.end());
+    std::optional<ResumePoint> next;
+    if (m_ending.status == Status::active) {
+      next = give_feedback(record, tools, retry_unverified);
+    }
+    if (journal() != nullptr) {
+      journal()->attempt_finished(record, added, m_budget.counters(Clock::now()),
+                                  m_result.best_iteration, next);
+      if (const auto failure = journal()->failure(); failure && m_ending.status == Status::active) {
+        m_ending = {Status::failed, "the session record could not be written: " + failure->message};
+      }
+    }
+  }
+
+  // Interrupted, out of budget, failed, blocked, or nothing to verify with.
+  void end_without_verdict(const AttemptRecord& record) {
+    if (m_cancel.cancelled()) {
+      m_ending = {Status::interrupted, "interrupted"};
+    } else if (m_observer.stopped_by_journal()) {
+      m_ending = {Status::failed, "the session record could not be written: " +
+                                      journal()->failure().value_or(Error{}).message};
+    } else if (m_outcome.stop == agent::AgentStop::cancelled) {
+      const auto spent = m_budget.exhausted(Clock::now()).value_or(BudgetKind::time);
+      m_ending = {Status::budget_exhausted,
+                  fmt::format("the {} budget ran out during attempt {}", to_string(spent),
+                              record.iteration),
+                  spent};
+    } else if (m_outcome.stop == agent::AgentStop::failed) {
+      m_ending = {Status::failed, m_outcome.error ? m_outcome.error->message : "the agent failed"};
     } else if (auto reason = blocked_reason(record.answer)) {
-      ending = {Status::blocked, "the agent is blocked: " + *reason};
-    } else if (const auto spent = budget.exhausted(Clock::now()); spent && verifying) {
+      m_ending = {Status::blocked, "the agent is blocked: " + *reason};
+    } else if (const auto spent = m_budget.exhausted(Clock::now()); spent && m_verifying) {
       // The attempt's own calls used the budget up: verifying would spend more.
-      ending = {
-          Status::budget_exhausted,
-          fmt::format("the {} budget ran out during attempt {}", to_string(*spent), iteration),
-          spent};
-    } else if (!verifying) {
-      ending = outcome.stop == agent::AgentStop::max_steps
-                   ? Ending{Status::budget_exhausted,
-                            "the step budget ran out before a final answer", BudgetKind::steps}
-                   : Ending{Status::completed, "answered (no verifier configured)"};
+      m_ending = {Status::budget_exhausted,
+                  fmt::format("the {} budget ran out during attempt {}", to_string(*spent),
+                              record.iteration),
+                  spent};
+    } else if (!m_verifying) {
+      m_ending = m_outcome.stop == agent::AgentStop::max_steps
+                     ? Ending{Status::budget_exhausted,
+                              "the step budget ran out before a final answer", BudgetKind::steps}
+                     : Ending{Status::completed, "answered (no verifier configured)"};
     }
-    last_outcome = std::move(outcome);
-    if (ending.status != Status::active) {
-      break;
-    }
-    const agent::AgentOutcome& attempt_outcome = *last_outcome;
+  }
 
-    // Pre-checks and the trigger: is this answer to be verified at all?
-    const bool retry_unverified =
-        attempt_outcome.stop == agent::AgentStop::max_steps || trim(record.answer).empty();
-    if (attempt_outcome.stop == agent::AgentStop::max_steps) {
+  // Pre-checks and the trigger: is this answer to be verified at all? Returns true when the
+  // attempt is to be retried without a verdict.
+  bool precheck(AttemptRecord& record) {
+    const bool retry = m_outcome.stop == agent::AgentStop::max_steps || trim(record.answer).empty();
+    if (m_outcome.stop == agent::AgentStop::max_steps) {
       record.skip_reason = "intermediate tool-call turn: the step budget ran out with tool calls "
                            "pending";
     } else if (trim(record.answer).empty()) {
       record.skip_reason = "empty answer";
     } else if (m_options.already_delivered && m_options.already_delivered()) {
       record.skip_reason = "content already delivered";
-    } else if (const auto trigger = verify::decide_trigger(
-                   m_options.trigger, attempt_outcome.answer, m_options.heartbeat);
+    } else if (const auto trigger =
+                   verify::decide_trigger(m_options.trigger, m_outcome.answer, m_options.heartbeat);
                !trigger.verify) {
       record.skip_reason = trigger.reason;
-    } else if (iteration == max_iterations && !m_options.verify_final) {
+    } else if (record.iteration == m_max_iterations && !m_options.verify_final) {
       record.skip_reason = "final attempt not verified (verify_final is off)";
     }
     if (!record.skip_reason.empty()) {
       Event skipped = loop_event(EventType::verification_skipped);
       skipped.detail = record.skip_reason;
-      observer.on_event(skipped);
-      if (!retry_unverified) {
-        ending = {Status::completed, "delivered unverified: " + record.skip_reason};
-        break;
+      m_observer.on_event(skipped);
+      if (!retry) {
+        m_ending = {Status::completed, "delivered unverified: " + record.skip_reason};
       }
-    } else {
-      verify::Attempt attempt;
-      attempt.iteration = iteration;
-      attempt.max_iterations = max_iterations;
-      attempt.goal = m_options.goal;
-      attempt.answer = record.answer;
-      attempt.raw_answer = attempt_outcome.answer;
-      attempt.conversation = conversation;
-      attempt.attempt_begin = attempt_begin;
-      attempt.tools = tools;
-      attempt.metadata = {agent::to_string(attempt_outcome.stop), record.duration_ms, record.steps,
-                          record.tool_calls};
-      attempt.previous_feedback = feedback_given;
-      attempt.workspace = m_options.workspace;
-      attempt.heartbeat = m_options.heartbeat;
-      for (const auto& entry : m_verifiers) {
-        Event verifier_event = loop_event(EventType::verifier_started);
-        verifier_event.name = entry.verifier->name();
-        observer.on_event(verifier_event);
-      }
-      // A fresh token: the attempt's may have been cancelled by a budget at its very end.
-      record.verdicts = run_verifiers(m_verifiers, attempt, cancel.child(budget.deadline()));
-      record.verified = true;
-      record.passed = std::none_of(record.verdicts.begin(), record.verdicts.end(),
-                                   [](const auto& v) { return verdict_failed(v); });
-      for (const auto& verdict : record.verdicts) {
-        budget.add(verdict.model, verdict.usage);
-        Event verdict_event = loop_event(EventType::verdict);
-        verdict_event.name = verdict.verifier;
-        verdict_event.result = verify::to_string(verdict.result);
-        verdict_event.category = verdict.category;
-        verdict_event.text = verdict.feedback;
-        verdict_event.detail = verdict.policy;
-        verdict_event.duration_ms = verdict.duration_ms;
-        verdict_event.usage = verdict.usage;
-        if (verdict.evidence) {
-          verdict_event.exit_code = verdict.evidence->exit_code;
-        }
-        observer.on_event(verdict_event);
-      }
-      observer.warn_budgets();
     }
+    return retry;
+  }
 
-    if (result.best_iteration == 0 ||
-        score(record) >=
-            score(result.attempts[static_cast<std::size_t>(result.best_iteration - 1)])) {
-      result.best_iteration = iteration;
+  void verify_attempt(AttemptRecord& record, std::size_t begin,
+                      const std::vector<verify::ToolRecord>& tools) {
+    verify::Attempt attempt;
+    attempt.iteration = record.iteration;
+    attempt.max_iterations = m_max_iterations;
+    attempt.goal = m_options.goal;
+    attempt.answer = record.answer;
+    attempt.raw_answer = m_outcome.answer;
+    attempt.conversation = m_conversation;
+    attempt.attempt_begin = begin;
+    attempt.tools = tools;
+    attempt.metadata = {agent::to_string(m_outcome.stop), record.duration_ms, record.steps,
+                        record.tool_calls};
+    attempt.previous_feedback = m_feedback_given;
+    attempt.workspace = m_options.workspace;
+    attempt.heartbeat = m_options.heartbeat;
+    for (const auto& entry : m_loop.m_verifiers) {
+      Event started = loop_event(EventType::verifier_started);
+      started.name = entry.verifier->name();
+      m_observer.on_event(started);
     }
+    // A fresh token: the attempt's may have been cancelled by a budget at its very end.
+    record.verdicts =
+        run_verifiers(m_loop.m_verifiers, attempt, m_cancel.child(m_budget.deadline()));
+    record.verified = true;
+    record.passed = std::none_of(record.verdicts.begin(), record.verdicts.end(),
+                                 [](const auto& v) { return verdict_failed(v); });
+    for (const auto& verdict : record.verdicts) {
+      m_budget.add(verdict.model, verdict.usage);
+      Event event = loop_event(EventType::verdict);
+      event.name = verdict.verifier;
+      event.result = verify::to_string(verdict.result);
+      event.category = verdict.category;
+      event.text = verdict.feedback;
+      event.detail = verdict.policy;
+      event.duration_ms = verdict.duration_ms;
+      event.usage = verdict.usage;
+      if (verdict.evidence) {
+        event.exit_code = verdict.evidence->exit_code;
+      }
+      m_observer.on_event(event);
+    }
+    m_observer.warn_budgets();
+  }
+
+  void end_after_verdicts(const AttemptRecord& record) {
     const auto blocking =
         std::find_if(record.verdicts.begin(), record.verdicts.end(), [](const verify::Verdict& v) {
           return v.result == verify::Outcome::fail && v.category == verify::category::blocked;
         });
-    if (cancel.cancelled()) {
-      ending = {Status::interrupted, "interrupted"};
+    if (m_cancel.cancelled()) {
+      m_ending = {Status::interrupted, "interrupted"};
     } else if (record.passed) {
-      ending = {Status::completed, fmt::format("verified on attempt {}", iteration)};
+      m_ending = {Status::completed, fmt::format("verified on attempt {}", record.iteration)};
     } else if (blocking != record.verdicts.end()) {
-      ending = {Status::blocked, fmt::format("{} says the goal is blocked: {}", blocking->verifier,
-                                             blocking->feedback)};
-    } else if (const auto spent = budget.exhausted(Clock::now())) {
-      ending = {Status::budget_exhausted,
-                fmt::format("the {} budget ran out after attempt {}", to_string(*spent), iteration),
-                spent};
-    } else if (iteration >= max_iterations) {
-      ending = {Status::budget_exhausted,
-                fmt::format("{} of {} attempts used without passing verification", iteration,
-                            max_iterations),
-                BudgetKind::iterations};
-    } else if (auto stalled = stall.observe(record)) {
-      ending = {Status::stalled, *stalled};
+      m_ending = {Status::blocked, fmt::format("{} says the goal is blocked: {}",
+                                               blocking->verifier, blocking->feedback)};
+    } else if (const auto spent = m_budget.exhausted(Clock::now())) {
+      m_ending = {Status::budget_exhausted,
+                  fmt::format("the {} budget ran out after attempt {}", to_string(*spent),
+                              record.iteration),
+                  spent};
+    } else if (record.iteration >= m_max_iterations) {
+      m_ending = {Status::budget_exhausted,
+                  fmt::format("{} of {} attempts used without passing verification",
+                              record.iteration, m_max_iterations),
+                  BudgetKind::iterations};
+    } else if (auto stalled = m_stall.observe(record)) {
+      m_ending = {Status::stalled, *stalled};
     }
-    if (ending.status != Status::active) {
-      break;
-    }
+  }
 
-    // Feedback for the next attempt.
+  // Tells the agent what to fix, in the configured mode; returns where the next attempt starts.
+  ResumePoint give_feedback(AttemptRecord& record, const std::vector<verify::ToolRecord>& tools,
+                            bool retry_unverified) {
     const std::string marker = m_options.verifier_first ? m_options.marker : std::string();
-    record.feedback = retry_unverified
-                          ? precheck_feedback(record, attempt_outcome.steps)
-                          : failure_feedback(record.verdicts, iteration, max_iterations, marker);
-    runtime_summary = keep_head_and_tail(
-        runtime_summary.empty() ? summarize_attempt(record, tools)
-                                : runtime_summary + "\n\n" + summarize_attempt(record, tools),
+    record.feedback = retry_unverified ? precheck_feedback(record, m_outcome.steps)
+                                       : failure_feedback(record.verdicts, record.iteration,
+                                                          m_max_iterations, marker);
+    const std::string summary = summarize_attempt(record, tools);
+    m_runtime_summary = keep_head_and_tail(
+        m_runtime_summary.empty() ? summary : m_runtime_summary + "\n\n" + summary,
         m_options.runtime_summary_chars);
     std::string told = record.feedback;
     if (m_options.feedback == FeedbackMode::append) {
-      conversation.push_back(Message{.role = Role::user, .content = record.feedback});
+      m_conversation.push_back(Message{.role = Role::user, .content = record.feedback});
     } else {
       Continuation continuation;
       continuation.goal = m_options.goal;
-      continuation.iteration = iteration + 1;
-      continuation.max_iterations = max_iterations;
-      continuation.runtime_summary = runtime_summary;
+      continuation.iteration = record.iteration + 1;
+      continuation.max_iterations = m_max_iterations;
+      continuation.runtime_summary = m_runtime_summary;
       continuation.last_evidence = describe_last_evidence(record.verdicts);
       continuation.reason = record.feedback;
       continuation.marker = marker;
       told = continuation_prompt(continuation);
-      conversation.clear();
-      conversation.push_back(Message{.role = Role::user, .content = told});
+      m_conversation.clear();
+      m_conversation.push_back(Message{.role = Role::user, .content = told});
     }
-    feedback_given.push_back(record.feedback);
-    Event feedback_event = loop_event(EventType::feedback);
-    feedback_event.detail = to_string(m_options.feedback);
-    feedback_event.text = told;
-    observer.on_event(feedback_event);
+    m_feedback_given.push_back(record.feedback);
+    Event event = loop_event(EventType::feedback);
+    event.detail = to_string(m_options.feedback);
+    event.text = told;
+    m_observer.on_event(event);
+    return ResumePoint{record.iteration + 1, m_conversation, m_feedback_given, m_runtime_summary};
   }
 
-  result.status = ending.status;
-  result.reason = ending.reason;
-  const AttemptRecord& last = result.attempts.back();
-  result.answer = last.answer;
-  if (ending.status == Status::budget_exhausted && ending.budget) {
-    result.notice =
-        budget_notice(static_cast<int>(result.attempts.size()), *ending.budget, last.verdicts);
-    result.answer = result.answer.empty() ? result.notice : result.answer + "\n\n" + result.notice;
-  }
-  if ((ending.status == Status::failed || ending.status == Status::interrupted) && last_outcome) {
-    result.error = last_outcome->error;
-  }
-  result.usage = budget.usage();
-  result.cost_usd = budget.cost_usd();
-  result.cost_known = budget.cost_known();
-  result.duration_ms = ms_since(started);
+  LoopResult finish() {
+    m_result.status = m_ending.status;
+    m_result.reason = m_ending.reason;
+    const std::vector<verify::Verdict> no_verdicts;
+    const AttemptRecord* last = m_result.attempts.empty() ? nullptr : &m_result.attempts.back();
+    m_result.answer = last != nullptr ? last->answer : std::string();
+    if (m_ending.status == Status::budget_exhausted && m_ending.budget) {
+      m_result.notice = budget_notice(static_cast<int>(m_result.attempts.size()), *m_ending.budget,
+                                      last != nullptr ? last->verdicts : no_verdicts);
+      m_result.answer =
+          m_result.answer.empty() ? m_result.notice : m_result.answer + "\n\n" + m_result.notice;
+    }
+    if (m_ending.status == Status::failed || m_ending.status == Status::interrupted) {
+      m_result.error = m_outcome.error;
+      if (!m_result.error && m_ending.status == Status::failed) {
+        m_result.error = Error{ErrorKind::store, m_ending.reason};
+      }
+    }
+    const BudgetCounters spent = m_budget.counters(Clock::now());
+    m_result.usage = spent.usage;
+    m_result.cost_usd = spent.cost_usd;
+    m_result.cost_known = spent.cost_known;
+    m_result.duration_ms = spent.elapsed_ms;
 
-  Event status_event = loop_event(EventType::status);
-  status_event.detail = to_string(result.status);
-  status_event.text = result.reason;
-  status_event.number = static_cast<std::int64_t>(result.attempts.size());
-  status_event.usage = result.usage;
-  status_event.duration_ms = result.duration_ms;
-  observer.on_event(status_event);
-  return result;
+    Event status = loop_event(EventType::status);
+    status.detail = to_string(m_result.status);
+    status.text = m_result.reason;
+    status.number = static_cast<std::int64_t>(m_result.attempts.size());
+    status.usage = m_result.usage;
+    status.duration_ms = m_result.duration_ms;
+    m_observer.on_event(status);
+    if (journal() != nullptr) {
+      journal()->finished(m_result);
+    }
+    return std::move(m_result);
+  }
+
+  void note_best(const AttemptRecord& record) {
+    if (m_result.best_iteration == 0) {
+      m_result.best_iteration = record.iteration;
+      return;
+    }
+    const auto best =
+        std::find_if(m_result.attempts.begin(), m_result.attempts.end(),
+                     [&](const auto& a) { return a.iteration == m_result.best_iteration; });
+    if (best == m_result.attempts.end() || score(record) >= score(*best)) {
+      m_result.best_iteration = record.iteration;
+    }
+  }
+
+  Journal* journal() const { return m_loop.m_journal; }
+
+  OuterLoop& m_loop;
+  const LoopOptions& m_options;
+  std::vector<Message>& m_conversation;
+  const CancelToken& m_cancel;
+  Clock::time_point m_started;
+  BudgetTracker m_budget;
+  AttemptObserver m_observer;
+  StallDetector m_stall;
+  bool m_verifying;
+  int m_max_iterations;
+  std::vector<std::string> m_feedback_given;
+  std::string m_runtime_summary;
+  agent::AgentOutcome m_outcome;
+  LoopResult m_result;
+  Ending m_ending;
+};
+
+OuterLoop::OuterLoop(agent::Agent& agent, std::vector<VerifierEntry> verifiers, LoopOptions options,
+                     Journal* journal)
+    : m_agent(agent), m_verifiers(std::move(verifiers)), m_options(std::move(options)),
+      m_journal(journal) {}
+
+LoopResult OuterLoop::run(std::vector<Message>& conversation, const CancelToken& cancel,
+                          EventSink& events, const LoopState& resume) {
+  Run run(*this, conversation, cancel, events, resume);
+  return run.run(std::max(1, resume.next_iteration));
 }
 
 } // namespace ralph::loop

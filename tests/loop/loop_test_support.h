@@ -4,6 +4,8 @@
 // and what the loop handed them is recorded.
 
 #include "ralph/agent/agent.h"
+#include "ralph/loop/journal.h"
+#include "ralph/loop/outer_loop.h"
 #include "ralph/verify/verifier.h"
 
 #include <condition_variable>
@@ -152,6 +154,58 @@ private:
   std::string m_model;
   Usage m_usage;
   std::mutex m_mutex;
+};
+
+// Records what the loop journals; can be told to fail from the nth write on.
+class FakeJournal final : public Journal {
+public:
+  void attempt_started(int iteration, std::span<const Message> conversation) override {
+    log.push_back("started " + std::to_string(iteration));
+    starts.emplace_back(conversation.begin(), conversation.end());
+    count_write();
+  }
+  void model_call(int iteration, const Event&, const BudgetCounters& counters) override {
+    log.push_back("model " + std::to_string(iteration));
+    last_counters = counters;
+    count_write();
+  }
+  void tool_call(int iteration, int seq, const verify::ToolRecord& record,
+                 std::string_view result) override {
+    log.push_back("tool " + std::to_string(iteration) + "." + std::to_string(seq) + " " +
+                  record.name + " " + std::string(result));
+    count_write();
+  }
+  void attempt_finished(const AttemptRecord& attempt, std::span<const Message> added,
+                        const BudgetCounters& counters, int best_iteration,
+                        const std::optional<ResumePoint>& next) override {
+    log.push_back("finished " + std::to_string(attempt.iteration) + (next ? " next" : " last"));
+    added_messages.emplace_back(added.begin(), added.end());
+    last_counters = counters;
+    best = best_iteration;
+    resume_points.push_back(next);
+    count_write();
+  }
+  void finished(const LoopResult& result) override {
+    log.push_back(std::string("end ") + to_string(result.status));
+  }
+  std::optional<Error> failure() const override { return m_failure; }
+
+  int fail_from_write = 0; // 0: never
+  std::vector<std::string> log;
+  std::vector<std::vector<Message>> starts;
+  std::vector<std::vector<Message>> added_messages;
+  std::vector<std::optional<ResumePoint>> resume_points;
+  BudgetCounters last_counters;
+  int best = 0;
+
+private:
+  void count_write() {
+    if (fail_from_write > 0 && ++m_writes >= fail_from_write && !m_failure) {
+      m_failure = Error{ErrorKind::store, "disk full"};
+    }
+  }
+  int m_writes = 0;
+  std::optional<Error> m_failure;
 };
 
 class RecordingSink final : public EventSink {

@@ -38,15 +38,20 @@ protected:
     return ref;
   }
 
-  LoopResult run(const CancelToken& cancel = CancelToken()) {
+  LoopResult run(const CancelToken& cancel = CancelToken(), const LoopState& resume = {}) {
     options.goal = "make it work";
     options.agent_model = "stub/agent";
     // The loop owns the verifiers the test still reads: it lives as long as the fixture.
-    m_loop.emplace(agent, std::move(m_entries), options);
+    m_loop.emplace(agent, std::move(m_entries), options, journal_in_use);
     m_entries.clear();
-    conversation = {Message{.role = Role::user, .content = options.goal}};
-    return m_loop->run(conversation, cancel, sink);
+    if (resume.next_iteration <= 1 || conversation.empty()) {
+      conversation = {Message{.role = Role::user, .content = options.goal}};
+    }
+    return m_loop->run(conversation, cancel, sink, resume);
   }
+
+  testing::FakeJournal journal;
+  Journal* journal_in_use = nullptr;
 
   StubAgent agent;
   LoopOptions options;
@@ -441,6 +446,112 @@ TEST_F(OuterLoopTest, CompletionMarkerIsStrippedFromTheDeliveredAnswer) {
   const auto result = run();
   EXPECT_EQ(result.answer, "All green.");
   EXPECT_THAT(result.answer, Not(HasSubstr("promise")));
+}
+
+TEST_F(OuterLoopTest, JournalRecordsEveryStepAndWhereTheNextAttemptStarts) {
+  journal_in_use = &journal;
+  verifier().then(Outcome::fail, "incomplete", "more").then(Outcome::pass);
+  StubAttempt first = answer("first");
+  first.calls.push_back({"shell", R"({"command":"make"})", 2, nullptr});
+  agent.push(first);
+  agent.push(answer("second"));
+  const auto result = run();
+
+  EXPECT_EQ(result.status, Status::completed);
+  // The stub's tool result echoes its arguments.
+  EXPECT_EQ(journal.log,
+            (std::vector<std::string>{"started 1", R"(tool 1.1 shell {"command":"make"})",
+                                      "model 1", "finished 1 next", "started 2", "model 2",
+                                      "finished 2 last", "end completed"}));
+  ASSERT_TRUE(journal.resume_points[0]);
+  const ResumePoint& next = *journal.resume_points[0];
+  EXPECT_EQ(next.next_iteration, 2);
+  EXPECT_EQ(next.conversation.back().role, Role::user);
+  EXPECT_THAT(next.conversation.back().content, HasSubstr("more"));
+  EXPECT_EQ(next.feedback_given.size(), 1u);
+  EXPECT_THAT(next.runtime_summary, HasSubstr("Attempt 1:"));
+  EXPECT_EQ(journal.added_messages[0].size(), 1u) << "the answer the attempt added";
+  EXPECT_EQ(journal.starts[1], next.conversation) << "attempt 2 starts where the record says";
+  EXPECT_EQ(journal.last_counters.usage.input_tokens, 20);
+  EXPECT_EQ(journal.best, 2);
+}
+
+TEST_F(OuterLoopTest, ResumeContinuesWithTheRecordAndBudgetsCarriedOn) {
+  options.budget.max_tokens = 1000;
+  options.budget.max_iterations = 5;
+  verifier().then(Outcome::fail, "incomplete", "again");
+  LoopState resume;
+  resume.next_iteration = 3;
+  for (int i = 1; i <= 2; ++i) {
+    AttemptRecord earlier;
+    earlier.iteration = i;
+    earlier.answer = "earlier " + std::to_string(i);
+    earlier.verified = true;
+    verify::Verdict verdict;
+    verdict.verifier = "stub";
+    verdict.result = Outcome::fail;
+    verdict.category = "incomplete";
+    earlier.verdicts.push_back(verdict);
+    resume.attempts.push_back(earlier);
+  }
+  resume.feedback_given = {"fix one", "fix two"};
+  resume.spent.usage = {900, 50, 0, 0};
+  resume.spent.elapsed_ms = 5000;
+  conversation = {Message{.role = Role::user, .content = "resumed context"}};
+  StubAttempt third = answer("third");
+  third.usage_per_step = {60, 0, 0, 0};
+  agent.push(third);
+
+  const auto result = run(CancelToken(), resume);
+
+  EXPECT_EQ(result.status, Status::budget_exhausted) << "950 carried + 60 is over 1000";
+  ASSERT_EQ(result.attempts.size(), 3u);
+  EXPECT_EQ(result.attempts[2].iteration, 3);
+  EXPECT_EQ(result.usage.input_tokens, 960);
+  EXPECT_GE(result.duration_ms, 5000);
+  EXPECT_EQ(agent.seen.at(0).at(0).content, "resumed context");
+  EXPECT_EQ(sink.of(EventType::attempt_started).front().iteration, 3);
+}
+
+TEST_F(OuterLoopTest, ResumePassesPreviousFeedbackToTheVerifiers) {
+  options.budget.max_iterations = 5;
+  auto& check = verifier().then(Outcome::pass);
+  LoopState resume;
+  resume.next_iteration = 2;
+  AttemptRecord earlier;
+  earlier.iteration = 1;
+  resume.attempts.push_back(earlier);
+  resume.feedback_given = {"the README is missing"};
+  agent.push(answer("with README"));
+  EXPECT_EQ(run(CancelToken(), resume).status, Status::completed);
+  ASSERT_EQ(check.attempts.size(), 1u);
+  EXPECT_EQ(check.attempts[0].iteration, 2);
+  EXPECT_EQ(check.attempts[0].previous_feedback,
+            (std::vector<std::string>{"the README is missing"}));
+}
+
+TEST_F(OuterLoopTest, ResumeWithNoAttemptsLeftEndsAtOnce) {
+  options.budget.max_iterations = 2;
+  verifier().then(Outcome::pass);
+  LoopState resume;
+  resume.next_iteration = 3;
+  const auto result = run(CancelToken(), resume);
+  EXPECT_EQ(result.status, Status::budget_exhausted);
+  EXPECT_TRUE(agent.seen.empty());
+  EXPECT_THAT(result.reason, HasSubstr("raise"));
+}
+
+TEST_F(OuterLoopTest, AStepThatCannotBeRecordedStopsTheRunAsFailed) {
+  journal_in_use = &journal;
+  journal.fail_from_write = 2; // the attempt start is recorded, its first model call is not
+  verifier().then(Outcome::pass);
+  StubAttempt long_one = answer("never");
+  long_one.steps = 10;
+  agent.push(long_one);
+  const auto result = run();
+  EXPECT_EQ(result.status, Status::failed);
+  EXPECT_EQ(result.attempts[0].steps, 1) << "no step after the unrecorded one";
+  EXPECT_THAT(result.reason, HasSubstr("disk full"));
 }
 
 // Each waits for the other: only concurrent verification can pass.

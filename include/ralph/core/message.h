@@ -16,6 +16,8 @@ struct ToolCall {
   std::string id;
   std::string name;
   std::string arguments;
+
+  bool operator==(const ToolCall&) const = default;
 };
 
 // Anthropic thinking blocks must be sent back unchanged, signature included.
@@ -24,6 +26,8 @@ struct ThinkingBlock {
   std::string signature;
   bool redacted = false;
   std::string redacted_data;
+
+  bool operator==(const ThinkingBlock&) const = default;
 };
 
 // One message of a conversation, provider-neutral.
@@ -37,6 +41,8 @@ struct Message {
   std::string tool_call_id;
   std::string tool_name;
   bool is_error = false;
+
+  bool operator==(const Message&) const = default;
 };
 
 // Token counts of one or more model calls. `input_tokens` is the whole prompt size, cached

@@ -30,6 +30,14 @@ struct Price {
 // By "provider/model", as written in --model and --judge.
 using PriceTable = std::map<std::string, Price, std::less<>>;
 
+// What a run has spent so far, all runs of the session included.
+struct BudgetCounters {
+  Usage usage;
+  double cost_usd = 0;
+  bool cost_known = true;
+  std::int64_t elapsed_ms = 0;
+};
+
 // Which budget a warning or an exhaustion is about.
 enum class BudgetKind { iterations, steps, tokens, cost, time };
 const char* to_string(BudgetKind kind);
@@ -42,6 +50,8 @@ public:
                 std::chrono::steady_clock::time_point start);
 
   void add(std::string_view model, const Usage& usage);
+  // Counts what earlier runs of a resumed session spent (their time through `start`).
+  void carry(const Usage& usage, double cost_usd, bool cost_known);
   void set_iteration(int iteration) { m_iteration = iteration; }
 
   const BudgetLimits& limits() const { return m_limits; }
@@ -51,6 +61,7 @@ public:
   bool cost_known() const { return m_unpriced.empty(); }
   const std::vector<std::string>& unpriced_models() const { return m_unpriced; }
   std::chrono::milliseconds elapsed(std::chrono::steady_clock::time_point now) const;
+  BudgetCounters counters(std::chrono::steady_clock::time_point now) const;
 
   // The first token, cost or time budget that is used up (iterations are the loop's to count).
   std::optional<BudgetKind> exhausted(std::chrono::steady_clock::time_point now) const;

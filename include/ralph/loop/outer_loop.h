@@ -4,6 +4,7 @@
 #include "ralph/core/event.h"
 #include "ralph/core/status.h"
 #include "ralph/loop/budget.h"
+#include "ralph/loop/journal.h"
 #include "ralph/verify/trigger.h"
 #include "ralph/verify/verifier.h"
 
@@ -87,6 +88,16 @@ struct LoopResult {
   std::optional<Error> error; // for failed and interrupted
 };
 
+// Where a resumed session picks up: the attempts it finished, what the agent was told, and what it
+// has spent. A fresh run starts from the default.
+struct LoopState {
+  int next_iteration = 1;
+  std::vector<AttemptRecord> attempts; // finished, in order
+  std::vector<std::string> feedback_given;
+  std::string runtime_summary;
+  BudgetCounters spent;
+};
+
 // The outer loop: run an attempt, decide whether it is verifiable and whether to verify it,
 // run every verifier (independent ones concurrently), and either finish or feed the failures
 // back for another attempt, within the budgets. Emits attempt, verdict, feedback, budget and
@@ -94,16 +105,23 @@ struct LoopResult {
 // thread-safe; verifiers run on helper threads while run() waits for them.
 class OuterLoop {
 public:
-  OuterLoop(agent::Agent& agent, std::vector<VerifierEntry> verifiers, LoopOptions options);
+  // `journal`, when given, must outlive the loop: every step is recorded there.
+  OuterLoop(agent::Agent& agent, std::vector<VerifierEntry> verifiers, LoopOptions options,
+            Journal* journal = nullptr);
 
-  // `conversation` starts with the goal (and may hold earlier turns); it ends holding what the
-  // agent last worked from. A cancel of `cancel` ends the run as `interrupted`.
-  LoopResult run(std::vector<Message>& conversation, const CancelToken& cancel, EventSink& events);
+  // `conversation` starts with the goal (and may hold earlier turns), or, when resuming, with
+  // what attempt `resume.next_iteration` starts from; it ends holding what the agent last worked
+  // from. A cancel of `cancel` ends the run as `interrupted`.
+  LoopResult run(std::vector<Message>& conversation, const CancelToken& cancel, EventSink& events,
+                 const LoopState& resume = {});
 
 private:
+  class Run; // the state of one run, in outer_loop.cpp
+
   agent::Agent& m_agent;
   std::vector<VerifierEntry> m_verifiers;
   LoopOptions m_options;
+  Journal* m_journal;
 };
 
 } // namespace ralph::loop
