@@ -1,0 +1,200 @@
+#include "store/sqlite_schema.h"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+namespace ralph::store::sqlite {
+namespace {
+
+// Columns mirror the row structs of session_store.h. Every column but tool_calls.exit_code is
+// NOT NULL: the store writes "" and 0 for empty values, NULL only for "no exit code". Children
+// of a session go with it (ON DELETE CASCADE, with foreign_keys=ON on every connection).
+constexpr std::string_view k_schema_1 = R"sql(
+CREATE TABLE sessions (
+  id TEXT PRIMARY KEY NOT NULL,
+  goal TEXT NOT NULL,
+  workspace TEXT NOT NULL,
+  model TEXT NOT NULL,
+  status TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  answer TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  config_json TEXT NOT NULL,
+  baseline_json TEXT NOT NULL,
+  resume_json TEXT NOT NULL,
+  iterations INTEGER NOT NULL,
+  best_iteration INTEGER NOT NULL,
+  input_tokens INTEGER NOT NULL,
+  output_tokens INTEGER NOT NULL,
+  cost_usd REAL NOT NULL,
+  cost_known INTEGER NOT NULL,
+  elapsed_ms INTEGER NOT NULL,
+  owner_pid INTEGER NOT NULL
+);
+CREATE INDEX sessions_by_created ON sessions (created_at, id);
+CREATE INDEX sessions_by_updated ON sessions (updated_at);
+
+CREATE TABLE attempts (
+  session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+  iteration INTEGER NOT NULL,
+  finished INTEGER NOT NULL,
+  started_at TEXT NOT NULL,
+  finished_at TEXT NOT NULL,
+  start_json TEXT NOT NULL,
+  messages_json TEXT NOT NULL,
+  answer TEXT NOT NULL,
+  stop TEXT NOT NULL,
+  steps INTEGER NOT NULL,
+  tool_calls INTEGER NOT NULL,
+  input_tokens INTEGER NOT NULL,
+  output_tokens INTEGER NOT NULL,
+  duration_ms INTEGER NOT NULL,
+  verified INTEGER NOT NULL,
+  skip_reason TEXT NOT NULL,
+  passed INTEGER NOT NULL,
+  feedback TEXT NOT NULL,
+  PRIMARY KEY (session_id, iteration)
+);
+
+CREATE TABLE model_calls (
+  id INTEGER PRIMARY KEY,
+  session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+  iteration INTEGER NOT NULL,
+  step INTEGER NOT NULL,
+  model TEXT NOT NULL,
+  input_tokens INTEGER NOT NULL,
+  output_tokens INTEGER NOT NULL,
+  stop_reason TEXT NOT NULL,
+  at TEXT NOT NULL
+);
+CREATE INDEX model_calls_by_session ON model_calls (session_id);
+
+CREATE TABLE tool_calls (
+  id INTEGER PRIMARY KEY,
+  session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+  iteration INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  call_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  arguments TEXT NOT NULL,
+  result TEXT NOT NULL,
+  exit_code INTEGER,
+  is_error INTEGER NOT NULL,
+  changed_workspace INTEGER NOT NULL,
+  duration_ms INTEGER NOT NULL,
+  at TEXT NOT NULL
+);
+CREATE INDEX tool_calls_by_session ON tool_calls (session_id, iteration, seq);
+
+CREATE TABLE verdicts (
+  id INTEGER PRIMARY KEY,
+  session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+  iteration INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  verifier TEXT NOT NULL,
+  result TEXT NOT NULL,
+  category TEXT NOT NULL,
+  feedback TEXT NOT NULL,
+  reasoning TEXT NOT NULL,
+  policy TEXT NOT NULL,
+  model TEXT NOT NULL,
+  input_tokens INTEGER NOT NULL,
+  output_tokens INTEGER NOT NULL,
+  duration_ms INTEGER NOT NULL,
+  evidence_json TEXT NOT NULL,
+  output TEXT NOT NULL,
+  at TEXT NOT NULL
+);
+CREATE INDEX verdicts_by_session ON verdicts (session_id, iteration, seq);
+)sql";
+
+constexpr Migration k_session_schema[] = {
+    {1, k_schema_1},
+};
+
+Result<bool> has_tables(Database& db) {
+  auto any = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' LIMIT 1", "read schema");
+  if (!any) {
+    return fail(std::move(any.error()));
+  }
+  return any->step();
+}
+
+} // namespace
+
+std::span<const Migration> session_schema() {
+  return k_session_schema;
+}
+
+Result<int> schema_version(Database& db) {
+  auto version = db.prepare("PRAGMA user_version", "read schema version");
+  if (!version) {
+    return fail(std::move(version.error()));
+  }
+  auto row = version->step();
+  if (!row) {
+    return fail(std::move(row.error()));
+  }
+  return *row ? static_cast<int>(version->integer(0)) : 0;
+}
+
+Result<void> migrate(Database& db, std::span<const Migration> migrations) {
+  for (std::size_t i = 0; i < migrations.size(); ++i) {
+    if (migrations[i].version != static_cast<int>(i) + 1) {
+      throw std::logic_error("schema migrations must be numbered 1, 2, ... in order");
+    }
+  }
+  const int latest = static_cast<int>(migrations.size());
+  const auto newer = [&](int version) {
+    return fail(db.error_message(
+        fmt::format("written by a newer ralph (schema {}, this build knows {})", version, latest)));
+  };
+  // The common case, an up-to-date file, costs one read and no write lock.
+  auto version = schema_version(db);
+  if (!version) {
+    return fail(std::move(version.error()));
+  }
+  if (*version > latest) {
+    return newer(*version);
+  }
+  if (*version == latest) {
+    return {};
+  }
+  auto transaction = Transaction::write(db);
+  if (!transaction) {
+    return fail(std::move(transaction.error()));
+  }
+  // Again under the write lock: another process may have migrated the file meanwhile.
+  version = schema_version(db);
+  if (!version) {
+    return fail(std::move(version.error()));
+  }
+  if (*version > latest) {
+    return newer(*version);
+  }
+  if (*version == 0) {
+    auto tables = has_tables(db);
+    if (!tables) {
+      return fail(std::move(tables.error()));
+    }
+    if (*tables) {
+      return fail(db.error_message("not a ralph database (it has tables but no schema version)"));
+    }
+  }
+  for (const Migration& migration : migrations.subspan(static_cast<std::size_t>(*version))) {
+    const std::string what = fmt::format("migrate to schema {}", migration.version);
+    if (auto applied = db.exec(std::string(migration.sql), what); !applied) {
+      return applied;
+    }
+  }
+  // PRAGMA takes no parameters; the value is our own integer.
+  if (auto set = db.exec(fmt::format("PRAGMA user_version = {}", latest), "set schema version");
+      !set) {
+    return set;
+  }
+  return transaction->commit();
+}
+
+} // namespace ralph::store::sqlite

@@ -1,0 +1,168 @@
+#include "support/temp_dir.h"
+
+#include "ralph/store/sqlite_session_store.h"
+
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <exception>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+namespace ralph::store {
+namespace {
+
+// Forks `count` children (the test has no threads, so fork is safe) that wait on a pipe until
+// all exist, then run `work(index)` at once. Each child reports `work`'s error text, empty for
+// success, through its exit status and a file; returns every child's complaint.
+std::vector<std::string> run_children(const testing::TempDir& dir, int count,
+                                      const std::function<std::string(int)>& work) {
+  int start[2];
+  if (pipe(start) != 0) {
+    return {"pipe failed"};
+  }
+  std::vector<pid_t> children;
+  for (int index = 0; index < count; ++index) {
+    const pid_t child = fork();
+    if (child == 0) {
+      close(start[1]);
+      char byte = 0;
+      while (read(start[0], &byte, 1) > 0) {
+      } // EOF: the parent closed its end, every child exists
+      std::string error;
+      try {
+        error = work(index);
+      } catch (const std::exception& e) {
+        error = e.what();
+      }
+      if (!error.empty()) {
+        std::ofstream(dir.path() / fmt::format("child-{}.err", index)) << error;
+      }
+      _exit(error.empty() ? 0 : 1); // no gtest or static teardown in the child
+    }
+    children.push_back(child);
+  }
+  close(start[0]);
+  close(start[1]); // go
+  std::vector<std::string> complaints;
+  for (int index = 0; index < count; ++index) {
+    int status = 0;
+    waitpid(children[static_cast<std::size_t>(index)], &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+      complaints.push_back(fmt::format("child {} (status {}): {}", index, status,
+                                       dir.read(fmt::format("child-{}.err", index))));
+    }
+  }
+  return complaints;
+}
+
+SessionRow make_session(std::string id) {
+  SessionRow s;
+  s.id = std::move(id);
+  s.created_at = "2026-01-01T00:00:00.000Z";
+  s.updated_at = s.created_at;
+  return s;
+}
+
+constexpr int k_children = 4;
+constexpr int k_rounds = 40;
+
+TEST(SqliteSessionStoreProcesses, SeveralProcessesWritingOneDatabaseAtOnceLoseNothing) {
+  testing::TempDir dir;
+  const auto path = dir.path() / ".ralph" / "ralph.db";
+  {
+    auto store = SqliteSessionStore::open(path);
+    ASSERT_TRUE(store) << store.error().message;
+    ASSERT_TRUE((*store)->create_session(make_session("shared")));
+  } // closed before forking: a connection must never cross fork()
+
+  const auto complaints = run_children(dir, k_children, [&](int index) -> std::string {
+    auto store = SqliteSessionStore::open(path);
+    if (!store) {
+      return store.error().message;
+    }
+    SessionRow own = make_session(fmt::format("child-{}", index));
+    if (auto created = (*store)->create_session(own); !created) {
+      return created.error().message;
+    }
+    for (int round = 1; round <= k_rounds; ++round) {
+      ToolCallRow tool;
+      tool.session_id = "shared";
+      tool.iteration = index + 1;
+      tool.seq = round;
+      tool.name = "shell";
+      tool.result = std::string(static_cast<std::size_t>(round) * 100, 'r');
+      if (auto added = (*store)->add_tool_call(tool); !added) {
+        return added.error().message;
+      }
+      ModelCallRow call;
+      call.session_id = own.id;
+      call.iteration = 1;
+      call.step = round;
+      own.input_tokens += 10;
+      own.updated_at = fmt::format("2026-01-01T00:00:{:02}.000Z", round);
+      if (auto added = (*store)->add_model_call(call, own); !added) {
+        return added.error().message;
+      }
+      if (round % 10 == 0) {
+        AttemptRow attempt;
+        attempt.session_id = own.id;
+        attempt.iteration = round / 10;
+        attempt.finished = true;
+        own.iterations = round / 10;
+        if (auto finished = (*store)->finish_attempt(attempt, {}, own); !finished) {
+          return finished.error().message;
+        }
+      }
+    }
+    return {};
+  });
+  EXPECT_THAT(complaints, ::testing::IsEmpty());
+
+  auto store = SqliteSessionStore::open(path);
+  ASSERT_TRUE(store) << store.error().message;
+  auto shared = (*store)->load("shared");
+  ASSERT_TRUE(shared && *shared);
+  const auto& tools = (*shared)->tool_calls;
+  ASSERT_EQ(tools.size(), static_cast<std::size_t>(k_children * k_rounds));
+  for (std::size_t i = 0; i < tools.size(); ++i) {
+    EXPECT_EQ(tools[i].iteration, static_cast<int>(i) / k_rounds + 1);
+    EXPECT_EQ(tools[i].seq, static_cast<int>(i) % k_rounds + 1);
+    EXPECT_EQ(tools[i].result.size(), static_cast<std::size_t>(tools[i].seq) * 100);
+  }
+  for (int index = 0; index < k_children; ++index) {
+    auto own = (*store)->load(fmt::format("child-{}", index));
+    ASSERT_TRUE(own && *own) << index;
+    EXPECT_EQ((*own)->model_calls.size(), static_cast<std::size_t>(k_rounds));
+    EXPECT_EQ((*own)->attempts.size(), static_cast<std::size_t>(k_rounds / 10));
+    EXPECT_EQ((*own)->session.input_tokens, 10 * k_rounds);
+    EXPECT_EQ((*own)->session.iterations, k_rounds / 10);
+  }
+}
+
+TEST(SqliteSessionStoreProcesses, ProcessesCreatingTheFileAtOnceAllGetTheSchema) {
+  testing::TempDir dir;
+  const auto path = dir.path() / "new" / "ralph.db";
+  const auto complaints = run_children(dir, k_children, [&](int index) -> std::string {
+    auto store = SqliteSessionStore::open(path);
+    if (!store) {
+      return store.error().message;
+    }
+    auto created = (*store)->create_session(make_session(fmt::format("child-{}", index)));
+    return created ? std::string() : created.error().message;
+  });
+  EXPECT_THAT(complaints, ::testing::IsEmpty());
+  auto store = SqliteSessionStore::open(path);
+  ASSERT_TRUE(store) << store.error().message;
+  auto listed = (*store)->list_sessions();
+  ASSERT_TRUE(listed);
+  EXPECT_EQ(listed->size(), static_cast<std::size_t>(k_children));
+}
+
+} // namespace
+} // namespace ralph::store
