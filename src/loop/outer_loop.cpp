@@ -95,7 +95,14 @@ public:
     }
   }
 
-  LoopResult run(int first_iteration) {
+  LoopResult run(int first_iteration, bool feedback_pending) {
+    if (feedback_pending && !m_result.attempts.empty() && first_iteration <= m_max_iterations) {
+      AttemptRecord& last = m_result.attempts.back();
+      const ResumePoint next = give_feedback(last, {}, !last.verified);
+      if (journal() != nullptr) {
+        journal()->resumed(next);
+      }
+    }
     if (first_iteration > m_max_iterations) {
       m_ending = {Status::budget_exhausted,
                   fmt::format("all {} attempts were used; raise the iterations to continue",
@@ -417,7 +424,7 @@ OuterLoop::OuterLoop(agent::Agent& agent, std::vector<VerifierEntry> verifiers, 
 LoopResult OuterLoop::run(std::vector<Message>& conversation, const CancelToken& cancel,
                           EventSink& events, const LoopState& resume) {
   Run run(*this, conversation, cancel, events, resume);
-  return run.run(std::max(1, resume.next_iteration));
+  return run.run(std::max(1, resume.next_iteration), resume.feedback_pending);
 }
 
 } // namespace ralph::loop

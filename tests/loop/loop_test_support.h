@@ -185,6 +185,10 @@ public:
     resume_points.push_back(next);
     count_write();
   }
+  void resumed(const ResumePoint& next) override {
+    log.push_back("resumed " + std::to_string(next.next_iteration));
+    resume_points.push_back(next);
+  }
   void finished(const LoopResult& result) override {
     log.push_back(std::string("end ") + to_string(result.status));
   }

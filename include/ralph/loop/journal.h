@@ -43,6 +43,8 @@ public:
   virtual void attempt_finished(const AttemptRecord& attempt, std::span<const Message> added,
                                 const BudgetCounters& counters, int best_iteration,
                                 const std::optional<ResumePoint>& next) = 0;
+  // A resumed run gave the feedback its previous run ended without: the next attempt starts here.
+  virtual void resumed(const ResumePoint& next) = 0;
   // The run ended.
   virtual void finished(const LoopResult& result) = 0;
   virtual std::optional<Error> failure() const = 0;

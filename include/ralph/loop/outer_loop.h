@@ -96,6 +96,9 @@ struct LoopState {
   std::vector<std::string> feedback_given;
   std::string runtime_summary;
   BudgetCounters spent;
+  // The last attempt ended the previous run, so it got no feedback: give it before going on
+  // (the conversation then ends with that attempt's messages).
+  bool feedback_pending = false;
 };
 
 // The outer loop: run an attempt, decide whether it is verifiable and whether to verify it,
