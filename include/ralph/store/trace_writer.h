@@ -25,7 +25,11 @@ struct TraceEntry {
 // Every file is written atomically (a temporary file in the same folder, fsync, rename) while
 // holding an exclusive lock on `DIR/.lock`, so concurrent writers (threads or processes) never
 // lose each other's entries. Paths in the index are relative to DIR. A corrupt or unreadable
-// index is reported through `warnings` and rebuilt from the archive, never silently emptied.
+// index is reported through `warnings` and rebuilt from the archive, never silently emptied; the
+// bad file is kept as `session-index.json.corrupt-<time>`. The rebuild takes each session's goal
+// and creation time from `sessions/<id>/session.json`, which the writer keeps beside the traces,
+// so `TraceEntry::json` may have any shape. A session id must be one folder name (not empty, no
+// '/', '\', "..", NUL), or write() fails with a `usage` error.
 class TraceWriter {
 public:
   explicit TraceWriter(std::filesystem::path dir);
