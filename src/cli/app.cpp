@@ -3,6 +3,7 @@
 #include "cli/command_line.h"
 #include "cli/demo_command.h"
 #include "cli/run_command.h"
+#include "cli/sessions_command.h"
 
 #include <cstdio>
 #include <exception>
@@ -20,6 +21,13 @@ int run_cli(int argc, char** argv) {
       return run_command(command.run);
     case CommandName::demo:
       return demo_command(command.run);
+    case CommandName::sessions_list:
+    case CommandName::sessions_show:
+    case CommandName::sessions_resume:
+    case CommandName::sessions_export:
+    case CommandName::sessions_rm:
+    case CommandName::sessions_prune:
+      return sessions_command(command);
     case CommandName::none:
       break;
     }

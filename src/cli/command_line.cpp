@@ -153,6 +153,13 @@ void add_loop_options(CLI::App& command, RunArgs& args) {
                      "most wall time of the run: 90, 90s, 10m, 2h");
   command.add_option("--events", args.events_file, "write every event to FILE as NDJSON")
       ->type_name("FILE");
+  command
+      .add_option("--out", args.out_dir,
+                  "after each attempt, write DIR/iter-XX.json, DIR/sessions/ID/iter-XX.json and "
+                  "DIR/session-index.json")
+      ->type_name("DIR");
+  flags.add_switch("--no-store", "store.enabled", "false",
+                   "do not record the session in .ralph/ralph.db (no resume)");
 }
 
 } // namespace
@@ -181,6 +188,61 @@ ParsedCommand parse_command_line(int argc, char** argv) {
       ->type_name("FILE");
   demo->add_flag("--quiet,-q", parsed.run.quiet, "no progress on stderr");
 
+  CLI::App* sessions = app.add_subcommand("sessions", "the recorded sessions of a workspace");
+  sessions->require_subcommand(1);
+  const auto add_store_options = [&](CLI::App* command) {
+    command
+        ->add_option("--workspace,-w", parsed.run.workspace,
+                     "the workspace whose sessions to use (default: the current directory)")
+        ->type_name("DIR");
+    command
+        ->add_option("--config", parsed.run.config_file,
+                     "an extra configuration file, above the workspace one")
+        ->type_name("FILE");
+  };
+  CLI::App* list =
+      sessions->add_subcommand("list", "id, goal, status, attempts, tokens, cost, age");
+  add_store_options(list);
+  list->add_flag("--json", parsed.run.json, "the sessions as JSON");
+  CLI::App* show = sessions->add_subcommand(
+      "show", "every attempt, tool call, verdict and feedback of a session");
+  show->add_option("id", parsed.sessions.id, "the session id (or a unique prefix)")->required();
+  add_store_options(show);
+  show->add_flag("--json", parsed.run.json, "the whole record as JSON");
+  CLI::App* resume = sessions->add_subcommand(
+      "resume", "continue a session where it stopped, its budgets carried on");
+  resume->add_option("id", parsed.sessions.id, "the session id (or a unique prefix)")->required();
+  resume->add_flag("--yes,-y", parsed.sessions.yes, "do not ask before continuing");
+  add_store_options(resume);
+  {
+    OverrideFlags flags(*resume, parsed.run);
+    flags.add("--max-iterations", "loop.max_iterations", "N",
+              "raise the attempts allowed (needed to resume a session that used them all)");
+    flags.add("--max-steps", "agent.max_steps", "N", "most model calls in one attempt");
+    flags.add("--token-budget", "budget.max_tokens", "N", "raise the token budget");
+    flags.add("--cost-budget", "budget.max_cost_usd", "USD", "raise the cost budget");
+    flags.add_duration("--time-budget", "budget.max_time", "raise the time budget: 90s, 10m, 2h");
+  }
+  resume->add_flag("--json", parsed.run.json, "print only a JSON result object on stdout");
+  resume->add_flag("--quiet,-q", parsed.run.quiet, "no progress on stderr");
+  resume->add_option("--events", parsed.run.events_file, "write every event to FILE as NDJSON")
+      ->type_name("FILE");
+  resume->add_option("--out", parsed.run.out_dir, "write trace files under DIR")->type_name("DIR");
+  CLI::App* exported = sessions->add_subcommand("export", "write a session's trace files");
+  exported->add_option("id", parsed.sessions.id, "the session id (or a unique prefix)")->required();
+  exported->add_option("--out", parsed.sessions.out_dir, "the folder to write them to")
+      ->type_name("DIR")
+      ->required();
+  add_store_options(exported);
+  CLI::App* rm = sessions->add_subcommand("rm", "delete a session and its record");
+  rm->add_option("id", parsed.sessions.id, "the session id (or a unique prefix)")->required();
+  add_store_options(rm);
+  CLI::App* prune = sessions->add_subcommand("prune", "delete sessions not updated for a while");
+  prune->add_option("--older-than", parsed.sessions.older_than, "e.g. 30d, 12h, 90m")
+      ->type_name("AGE")
+      ->required();
+  add_store_options(prune);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -195,10 +257,20 @@ ParsedCommand parse_command_line(int argc, char** argv) {
     parsed.exit_code = 2;
     return parsed;
   }
-  if (run->parsed()) {
-    parsed.name = CommandName::run;
-  } else if (demo->parsed()) {
-    parsed.name = CommandName::demo;
+  const std::pair<CLI::App*, CommandName> commands[] = {
+      {run, CommandName::run},
+      {demo, CommandName::demo},
+      {list, CommandName::sessions_list},
+      {show, CommandName::sessions_show},
+      {resume, CommandName::sessions_resume},
+      {exported, CommandName::sessions_export},
+      {rm, CommandName::sessions_rm},
+      {prune, CommandName::sessions_prune},
+  };
+  for (const auto& [command, name] : commands) {
+    if (command->parsed()) {
+      parsed.name = name;
+    }
   }
   return parsed;
 }

@@ -20,15 +20,35 @@ struct RunArgs {
   std::string config_file;
   std::vector<ConfigOverride> overrides;
   std::string events_file; // --events: NDJSON of every event
+  std::string out_dir;     // --out: trace files after each attempt
   bool json = false;
   bool quiet = false;
 };
 
-enum class CommandName { none, run, demo };
+enum class CommandName {
+  none,
+  run,
+  demo,
+  sessions_list,
+  sessions_show,
+  sessions_resume,
+  sessions_export,
+  sessions_rm,
+  sessions_prune,
+};
+
+// Options of `ralph sessions ...` besides those of a run (workspace, config, --json, budgets).
+struct SessionsArgs {
+  std::string id;
+  bool yes = false;       // resume without asking
+  std::string out_dir;    // export
+  std::string older_than; // prune: "30d", "12h", "90m"
+};
 
 struct ParsedCommand {
   CommandName name = CommandName::none;
   RunArgs run;
+  SessionsArgs sessions;
   // Set when parsing already decided the outcome (help printed: 0; bad usage: 2).
   int exit_code = -1;
 };

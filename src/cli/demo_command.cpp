@@ -69,7 +69,14 @@ int demo_command(const RunArgs& args) {
       "no network)\nworkspace: {}\ngoal: {}\nverify: `{}` must pass (run by ralph, not by "
       "the model)",
       workspace.string(), k_goal, k_verify_command);
-  const int code = run_agent(demo, config, **provider, workspace, banner);
+  auto store = open_store(config, workspace);
+  if (!store) {
+    std::fprintf(stderr, "ralph: error: %s\n", store.error().message.c_str());
+    return 1;
+  }
+  SessionContext session;
+  session.store = store->get();
+  const int code = run_agent(demo, config, **provider, workspace, banner, std::move(session));
   if (!args.quiet) {
     std::fprintf(stderr, "the files are in %s\n", workspace.c_str());
   }

@@ -7,10 +7,10 @@
 
 #include "ralph/agent/react_agent.h"
 #include "ralph/core/ids.h"
-#include "ralph/core/redactor.h"
 #include "ralph/http/curl_transport.h"
 #include "ralph/llm/factory.h"
 #include "ralph/loop/outer_loop.h"
+#include "ralph/loop/store_journal.h"
 #include "ralph/store/event_log.h"
 #include "ralph/tools/builtin_tools.h"
 #include "ralph/tools/process_runner.h"
@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
+#include <unistd.h>
 #include <vector>
 
 extern char** environ;
@@ -31,6 +32,8 @@ namespace {
 const char* env(const char* name) {
   return std::getenv(name);
 }
+
+} // namespace
 
 int print_error(const Error& error) {
   std::fprintf(stderr, "ralph: error: %s\n", error.message.c_str());
@@ -48,6 +51,8 @@ Result<std::filesystem::path> resolve_workspace(const std::string& dir) {
   return canonical;
 }
 
+namespace {
+
 std::filesystem::path user_config_file() {
   if (const char* xdg = env("XDG_CONFIG_HOME"); xdg != nullptr && *xdg != '\0') {
     return std::filesystem::path(xdg) / "ralph" / "config.toml";
@@ -58,9 +63,11 @@ std::filesystem::path user_config_file() {
   return {};
 }
 
-// Defaults < user file < workspace file < --config < environment < flags.
-Result<Config> load_config(const RunArgs& args, const std::filesystem::path& workspace) {
-  Config config;
+} // namespace
+
+Result<Config> load_config(const RunArgs& args, const std::filesystem::path& workspace,
+                           const Config& base) {
+  Config config = base;
   if (const auto user = user_config_file(); !user.empty()) {
     if (auto applied = apply_config_file(config, user, true); !applied) {
       return tl::unexpected(applied.error());
@@ -87,6 +94,8 @@ Result<Config> load_config(const RunArgs& args, const std::filesystem::path& wor
   }
   return config;
 }
+
+namespace {
 
 // A cost budget is only a budget when every model it counts has a price.
 Result<void> check_prices(const Config& config) {
@@ -157,14 +166,15 @@ private:
 } // namespace
 
 int run_agent(const RunArgs& args, const Config& config, llm::Provider& provider,
-              const std::filesystem::path& workspace, const std::string& banner) {
+              const std::filesystem::path& workspace, const std::string& banner,
+              SessionContext session) {
   CancelToken cancel;
   InterruptHandler interrupt(cancel);
   TerminalView view(stdout, stderr,
                     {.stream_text = !args.json,
                      .progress = !args.quiet,
                      .color = TerminalView::color_wanted(stderr)});
-  const std::string session_id = new_session_id();
+  const std::string session_id = session.existing ? session.existing->id : new_session_id();
   Fanout events;
   events.add(view);
   std::unique_ptr<store::EventLog> event_log;
@@ -181,9 +191,37 @@ int run_agent(const RunArgs& args, const Config& config, llm::Provider& provider
 
   tools::PosixProcessRunner runner;
   SystemClock clock;
-  auto verifiers = build_verifiers(config, workspace, runner, clock);
+  auto verifiers = build_verifiers(config, workspace, runner, clock, session.baseline);
   if (!verifiers) {
     return print_error(verifiers.error());
+  }
+
+  // The record: a new session, or the one being resumed, now owned by this process.
+  const Redactor redactor = run_redactor();
+  std::unique_ptr<store::TraceWriter> traces;
+  if (!args.out_dir.empty()) {
+    traces = std::make_unique<store::TraceWriter>(args.out_dir);
+  }
+  std::unique_ptr<loop::StoreJournal> journal;
+  if (session.store != nullptr) {
+    store::SessionRow row = session.existing
+                                ? *session.existing
+                                : new_session_row(session_id, args.goal, workspace, config,
+                                                  redactor, verifiers->baseline);
+    Result<void> written;
+    if (session.existing) {
+      row.status = to_string(Status::active);
+      row.owner_pid = getpid();
+      row.config_json = redactor.redact(config_to_json(config));
+      written = session.store->update_session(row);
+    } else {
+      written = session.store->create_session(row);
+    }
+    if (!written) {
+      return print_error(written.error());
+    }
+    journal = std::make_unique<loop::StoreJournal>(*session.store, std::move(row), redactor,
+                                                   traces.get(), events);
   }
   view.note(banner);
   for (const auto& warning : verifiers->warnings) {
@@ -214,17 +252,27 @@ int run_agent(const RunArgs& args, const Config& config, llm::Provider& provider
   context.cancel = cancel;
   agent::ReactAgent agent(provider, registry, context, options);
 
-  loop::OuterLoop outer(agent, std::move(verifiers->entries),
-                        loop_options(args, config, workspace));
+  loop::OuterLoop outer(agent, std::move(verifiers->entries), loop_options(args, config, workspace),
+                        journal.get());
   std::vector<Message> conversation;
-  conversation.push_back(Message{.role = Role::user, .content = args.goal});
-  const loop::LoopResult result = outer.run(conversation, cancel, events);
+  loop::LoopState state;
+  if (session.resumed) {
+    conversation = std::move(session.resumed->conversation);
+    state = std::move(session.resumed->state);
+  } else {
+    conversation.push_back(Message{.role = Role::user, .content = args.goal});
+  }
+  const loop::LoopResult result = outer.run(conversation, cancel, events, state);
 
   RunReport report = make_report(session_id, result);
   if (report.status == Status::failed && report.error) {
     std::fprintf(stderr, "ralph: error: %s\n", report.error->message.c_str());
   } else if (report.status == Status::interrupted) {
     std::fprintf(stderr, "ralph: interrupted\n");
+  }
+  if (journal && journal->failure()) {
+    std::fprintf(stderr, "ralph: error: the session record is incomplete: %s\n",
+                 journal->failure()->message.c_str());
   }
   if (event_log && !event_log->error().empty()) {
     std::fprintf(stderr, "ralph: warning: %s\n", event_log->error().c_str());
@@ -238,6 +286,32 @@ int run_agent(const RunArgs& args, const Config& config, llm::Provider& provider
   return exit_code(report.status);
 }
 
+int run_with_provider(const RunArgs& args, const Config& config,
+                      const std::filesystem::path& workspace, const std::string& banner,
+                      SessionContext session) {
+  if (auto priced = check_prices(config); !priced) {
+    return print_error(priced.error());
+  }
+  auto provider_settings = provider_config(config.model, config.base_url, config.http);
+  if (!provider_settings) {
+    return print_error(provider_settings.error());
+  }
+  // libcurl (and OpenSSL with it) costs milliseconds and megabytes to start: only runs that
+  // talk HTTP pay for it. It must be initialised before any thread starts.
+  std::optional<http::CurlGlobal> curl;
+  if (provider_settings->spec.provider != "scripted" || !config.judge.model.empty() ||
+      config.loop.enabled) {
+    curl.emplace();
+  }
+  http::CurlTransport transport;
+  SystemClock clock;
+  auto provider = llm::make_provider(*provider_settings, transport, clock);
+  if (!provider) {
+    return print_error(provider.error());
+  }
+  return run_agent(args, config, **provider, workspace, banner, std::move(session));
+}
+
 int run_command(const RunArgs& args) {
   auto workspace = resolve_workspace(args.workspace);
   if (!workspace) {
@@ -247,29 +321,15 @@ int run_command(const RunArgs& args) {
   if (!config) {
     return print_error(config.error());
   }
-  if (auto priced = check_prices(*config); !priced) {
-    return print_error(priced.error());
-  }
-  auto provider_settings = provider_config(config->model, config->base_url, config->http);
-  if (!provider_settings) {
-    return print_error(provider_settings.error());
-  }
-  // libcurl (and OpenSSL with it) costs milliseconds and megabytes to start: only runs that
-  // talk HTTP pay for it. It must be initialised before any thread starts.
-  std::optional<http::CurlGlobal> curl;
-  if (provider_settings->spec.provider != "scripted" || !config->judge.model.empty() ||
-      config->loop.enabled) {
-    curl.emplace();
-  }
-  http::CurlTransport transport;
-  SystemClock clock;
-  auto provider = llm::make_provider(*provider_settings, transport, clock);
-  if (!provider) {
-    return print_error(provider.error());
+  auto store = open_store(*config, *workspace);
+  if (!store) {
+    return print_error(store.error());
   }
   const std::string banner = fmt::format("ralph {} · {} · workspace {}", RALPH_VERSION,
                                          config->model, workspace->string());
-  return run_agent(args, *config, **provider, *workspace, banner);
+  SessionContext session;
+  session.store = store->get();
+  return run_with_provider(args, *config, *workspace, banner, std::move(session));
 }
 
 } // namespace ralph::cli

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "cli/command_line.h"
+#include "cli/session_setup.h"
 
 #include "ralph/core/config.h"
 #include "ralph/llm/provider.h"
@@ -14,9 +15,27 @@ namespace ralph::cli {
 // environment, flags), builds the provider and runs the agent on the goal.
 int run_command(const RunArgs& args);
 
-// Runs the built-in agent on `args.goal` in `workspace` with `provider`, rendering progress and
-// printing the result; returns the exit code. `banner` opens the progress output.
+// Runs the built-in agent on `args.goal` in `workspace` with `provider` under the outer loop,
+// recording it as `session` says, rendering progress and printing the result; returns the exit
+// code. `banner` opens the progress output.
 int run_agent(const RunArgs& args, const Config& config, llm::Provider& provider,
-              const std::filesystem::path& workspace, const std::string& banner);
+              const std::filesystem::path& workspace, const std::string& banner,
+              SessionContext session);
+
+// The configuration for a run in `workspace`: defaults < user file < workspace file < --config <
+// environment < flags. `base` replaces the defaults (a resumed session's recorded configuration).
+Result<Config> load_config(const RunArgs& args, const std::filesystem::path& workspace,
+                           const Config& base = Config());
+
+// `--workspace DIR` (or the current directory), canonical; a usage error when not a directory.
+Result<std::filesystem::path> resolve_workspace(const std::string& dir);
+
+// Prints "ralph: error: MESSAGE" and returns the exit code for the error's kind.
+int print_error(const Error& error);
+
+// Opens libcurl when the configuration talks HTTP, then builds the agent's provider and runs.
+int run_with_provider(const RunArgs& args, const Config& config,
+                      const std::filesystem::path& workspace, const std::string& banner,
+                      SessionContext session);
 
 } // namespace ralph::cli

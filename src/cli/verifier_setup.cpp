@@ -149,20 +149,26 @@ Result<llm::ProviderConfig> provider_config(const std::string& model, const std:
 }
 
 Result<VerifierSetup> build_verifiers(const Config& config, const std::filesystem::path& workspace,
-                                      tools::ProcessRunner& runner, Clock& clock) {
+                                      tools::ProcessRunner& runner, Clock& clock,
+                                      const std::optional<verify::ProtectedSnapshot>& baseline) {
   VerifierSetup setup;
   if (!config.verify.protect.empty()) {
-    auto baseline = verify::snapshot_protected(workspace, config.verify.protect);
-    if (!baseline) {
-      return tl::unexpected(baseline.error());
+    if (baseline) {
+      setup.baseline = *baseline;
+    } else {
+      auto snapshot = verify::snapshot_protected(workspace, config.verify.protect);
+      if (!snapshot) {
+        return tl::unexpected(snapshot.error());
+      }
+      setup.baseline = std::move(*snapshot);
     }
-    if (baseline->digests.empty()) {
+    if (setup.baseline.digests.empty()) {
       setup.warnings.push_back(
           fmt::format("--protect {}: no file matches", fmt::join(config.verify.protect, ", ")));
     }
-    setup.entries.push_back({std::make_unique<verify::ProtectedPathsVerifier>(config.verify.protect,
-                                                                              std::move(*baseline)),
-                             loop::ErrorPolicy::fail_closed});
+    setup.entries.push_back(
+        {std::make_unique<verify::ProtectedPathsVerifier>(config.verify.protect, setup.baseline),
+         loop::ErrorPolicy::fail_closed});
   }
   if (auto added = add_checks(setup, config, workspace); !added) {
     return tl::unexpected(added.error());

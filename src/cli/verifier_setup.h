@@ -8,6 +8,7 @@
 #include "ralph/llm/provider_config.h"
 #include "ralph/loop/outer_loop.h"
 #include "ralph/tools/process_runner.h"
+#include "ralph/verify/protected_paths.h"
 
 #include <filesystem>
 #include <memory>
@@ -28,11 +29,15 @@ struct VerifierSetup {
   std::vector<std::string> warnings; // for the terminal, e.g. a judge of the agent's own family
   std::vector<std::unique_ptr<http::Transport>> transports;
   std::vector<std::unique_ptr<llm::Provider>> providers;
+  verify::ProtectedSnapshot baseline; // what --protect covered before the first attempt
 };
 
 // `runner` and `clock` must outlive the setup. Bad settings (an invalid regex, a missing schema
-// file, a judge model without its key) are usage or config errors.
+// file, a judge model without its key) are usage or config errors. `baseline` is the protected
+// files' state recorded before a resumed session's first attempt; without it the workspace is
+// snapshotted now.
 Result<VerifierSetup> build_verifiers(const Config& config, const std::filesystem::path& workspace,
-                                      tools::ProcessRunner& runner, Clock& clock);
+                                      tools::ProcessRunner& runner, Clock& clock,
+                                      const std::optional<verify::ProtectedSnapshot>& baseline);
 
 } // namespace ralph::cli

@@ -1,0 +1,75 @@
+#include "cli/session_setup.h"
+
+#include "ralph/core/json.h"
+#include "ralph/core/time.h"
+#include "ralph/loop/store_journal.h"
+#include "ralph/store/sqlite_session_store.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace ralph::cli {
+
+Result<std::unique_ptr<store::SessionStore>> open_store(const Config& config,
+                                                        const std::filesystem::path& workspace) {
+  if (!config.store.enabled) {
+    return std::unique_ptr<store::SessionStore>();
+  }
+  const std::filesystem::path path = std::filesystem::path(config.store.path).is_absolute()
+                                         ? std::filesystem::path(config.store.path)
+                                         : workspace / config.store.path;
+  auto opened = store::SqliteSessionStore::open(path);
+  if (!opened) {
+    return tl::unexpected(opened.error());
+  }
+  return std::unique_ptr<store::SessionStore>(std::move(*opened));
+}
+
+Redactor run_redactor() {
+  Redactor redactor;
+  redactor.add_environment(environ);
+  return redactor;
+}
+
+store::SessionRow new_session_row(const std::string& id, const std::string& goal,
+                                  const std::filesystem::path& workspace, const Config& config,
+                                  const Redactor& redactor,
+                                  const verify::ProtectedSnapshot& baseline) {
+  store::SessionRow row;
+  row.id = id;
+  row.goal = redactor.redact(goal);
+  row.workspace = workspace.string();
+  row.model = config.model;
+  row.created_at = iso8601_utc(std::chrono::system_clock::now());
+  row.updated_at = row.created_at;
+  row.config_json = redactor.redact(config_to_json(config));
+  row.baseline_json = nlohmann::json{{"protected", baseline.digests}}.dump();
+  loop::ResumePoint start;
+  start.conversation = {Message{.role = Role::user, .content = goal}};
+  row.resume_json = redactor.redact(loop::resume_point_to_json(start));
+  row.owner_pid = getpid();
+  return row;
+}
+
+Result<verify::ProtectedSnapshot> baseline_from_row(const store::SessionRow& row) {
+  auto parsed = parse_json(row.baseline_json, fmt::format("session {} baseline", row.id));
+  if (!parsed) {
+    return tl::unexpected(parsed.error());
+  }
+  verify::ProtectedSnapshot snapshot;
+  if (parsed->is_object() && parsed->contains("protected") && (*parsed)["protected"].is_object()) {
+    for (const auto& [path, digest] : (*parsed)["protected"].items()) {
+      if (digest.is_string()) {
+        snapshot.digests.emplace(path, digest.get<std::string>());
+      }
+    }
+  }
+  return snapshot;
+}
+
+} // namespace ralph::cli

@@ -1,0 +1,235 @@
+#include "cli/session_view.h"
+
+#include "cli/tool_summary.h"
+
+#include "ralph/core/time.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace ralph::cli {
+namespace {
+
+using json = nlohmann::json;
+
+constexpr std::size_t k_goal_width = 48;
+constexpr std::size_t k_line_width = 120;
+constexpr int k_verdict_lines = 6;
+
+std::string tokens(std::int64_t count) {
+  if (count < 10'000) {
+    return std::to_string(count);
+  }
+  return fmt::format("{:.1f}k", static_cast<double>(count) / 1000.0);
+}
+
+std::string cost(const store::SessionRow& row) {
+  if (row.cost_usd <= 0) {
+    return "-";
+  }
+  return fmt::format("{}${:.4f}", row.cost_known ? "" : ">", row.cost_usd);
+}
+
+std::string age(const std::string& iso, std::chrono::system_clock::time_point now) {
+  const auto when = parse_iso8601_utc(iso);
+  return when ? short_age(now - *when) : "?";
+}
+
+json parsed_or_text(const std::string& text) {
+  json value = json::parse(text, nullptr, false);
+  return value.is_discarded() ? json(text) : value;
+}
+
+// Indented lines of `text`, at most `lines` of them, each cut to the line width.
+std::string indented(std::string_view text, int lines, std::string_view prefix) {
+  std::string out;
+  std::size_t start = 0;
+  for (int shown = 0; shown < lines && start < text.size(); ++shown) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    out += fmt::format("{}{}\n", prefix, first_line(text.substr(start, end - start), k_line_width));
+    start = end + 1;
+  }
+  return out;
+}
+
+} // namespace
+
+std::string render_session_list(const std::vector<store::SessionRow>& sessions,
+                                std::chrono::system_clock::time_point now) {
+  if (sessions.empty()) {
+    return "no sessions recorded in this workspace\n";
+  }
+  std::string out = fmt::format("{:<28} {:<16} {:>5} {:>8} {:>10} {:>5}  {}\n", "ID", "STATUS",
+                                "ITER", "TOKENS", "COST", "AGE", "GOAL");
+  for (const auto& row : sessions) {
+    out += fmt::format("{:<28} {:<16} {:>5} {:>8} {:>10} {:>5}  {}\n", row.id, row.status,
+                       row.iterations, tokens(row.input_tokens + row.output_tokens), cost(row),
+                       age(row.updated_at, now), first_line(row.goal, k_goal_width));
+  }
+  return out;
+}
+
+std::string render_session(const store::SessionRecord& record) {
+  const store::SessionRow& row = record.session;
+  std::string out = fmt::format("session {} · {}{}\n", row.id, row.status,
+                                row.reason.empty() ? "" : " · " + row.reason);
+  out += fmt::format("goal:      {}\n", row.goal);
+  out += fmt::format("model:     {}\n", row.model);
+  out += fmt::format("workspace: {}\n", row.workspace);
+  out += fmt::format("created:   {} · updated {}\n", row.created_at, row.updated_at);
+  out += fmt::format("spent:     {} in / {} out tokens · {} · {:.1f} s\n", row.input_tokens,
+                     row.output_tokens, cost(row), static_cast<double>(row.elapsed_ms) / 1000.0);
+  for (const auto& attempt : record.attempts) {
+    out += fmt::format(
+        "\n── attempt {} · {} · {} step{} · {} tool call{} · {:.1f} s{} ──\n", attempt.iteration,
+        attempt.started_at, attempt.steps, attempt.steps == 1 ? "" : "s", attempt.tool_calls,
+        attempt.tool_calls == 1 ? "" : "s", static_cast<double>(attempt.duration_ms) / 1000.0,
+        attempt.finished ? "" : " · did not finish");
+    for (const auto& tool : record.tool_calls) {
+      if (tool.iteration != attempt.iteration) {
+        continue;
+      }
+      const std::string outcome = tool.exit_code  ? fmt::format("exit {}", *tool.exit_code)
+                                  : tool.is_error ? std::string("error")
+                                                  : std::string("ok");
+      out += fmt::format("  → {} {} · {}{}\n", tool.name,
+                         summarize_arguments(tool.name, tool.arguments, 80), outcome,
+                         tool.changed_workspace ? " · changed the workspace" : "");
+    }
+    if (!attempt.finished) {
+      continue;
+    }
+    out += "  answer:\n" + indented(attempt.answer, 20, "    ");
+    if (!attempt.skip_reason.empty()) {
+      out += fmt::format("  · not verified: {}\n", attempt.skip_reason);
+    }
+    for (const auto& verdict : record.verdicts) {
+      if (verdict.iteration != attempt.iteration) {
+        continue;
+      }
+      const char* mark = verdict.result == "pass" ? "✓" : verdict.result == "fail" ? "✗" : "!";
+      out += fmt::format("  {} {} · {}{}{}\n", mark, verdict.verifier, verdict.result,
+                         verdict.category.empty() ? "" : " " + verdict.category,
+                         verdict.policy.empty() ? "" : " (" + verdict.policy + ")");
+      if (verdict.result != "pass") {
+        out += indented(verdict.feedback, k_verdict_lines, "    │ ");
+      }
+    }
+    if (!attempt.feedback.empty()) {
+      out += fmt::format("  ↩ feedback: {}\n", first_line(attempt.feedback, k_line_width));
+    }
+  }
+  if (!row.answer.empty()) {
+    out += "\nanswer:\n" + row.answer + "\n";
+  }
+  return out;
+}
+
+std::string session_list_json(const std::vector<store::SessionRow>& sessions) {
+  json out = json::array();
+  for (const auto& row : sessions) {
+    out.push_back(
+        {{"id", row.id},
+         {"goal", row.goal},
+         {"status", row.status},
+         {"reason", row.reason},
+         {"model", row.model},
+         {"iterations", row.iterations},
+         {"usage", {{"input_tokens", row.input_tokens}, {"output_tokens", row.output_tokens}}},
+         {"cost_usd", row.cost_usd > 0 && row.cost_known ? json(row.cost_usd) : json()},
+         {"created_at", row.created_at},
+         {"updated_at", row.updated_at}});
+  }
+  return out.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string session_record_json(const store::SessionRecord& record) {
+  const store::SessionRow& row = record.session;
+  json attempts = json::array();
+  for (const auto& attempt : record.attempts) {
+    json tools = json::array();
+    for (const auto& tool : record.tool_calls) {
+      if (tool.iteration == attempt.iteration) {
+        tools.push_back({{"id", tool.call_id},
+                         {"name", tool.name},
+                         {"arguments", parsed_or_text(tool.arguments)},
+                         {"result", tool.result},
+                         {"exit_code", tool.exit_code ? json(*tool.exit_code) : json()},
+                         {"is_error", tool.is_error},
+                         {"changed_workspace", tool.changed_workspace},
+                         {"duration_ms", tool.duration_ms},
+                         {"at", tool.at}});
+      }
+    }
+    json verdicts = json::array();
+    for (const auto& verdict : record.verdicts) {
+      if (verdict.iteration == attempt.iteration) {
+        verdicts.push_back(
+            {{"verifier", verdict.verifier},
+             {"result", verdict.result},
+             {"category", verdict.category},
+             {"feedback", verdict.feedback},
+             {"reasoning", verdict.reasoning},
+             {"policy", verdict.policy},
+             {"model", verdict.model},
+             {"usage",
+              {{"input_tokens", verdict.input_tokens}, {"output_tokens", verdict.output_tokens}}},
+             {"duration_ms", verdict.duration_ms},
+             {"evidence",
+              verdict.evidence_json.empty() ? json() : parsed_or_text(verdict.evidence_json)},
+             {"output", verdict.output}});
+      }
+    }
+    attempts.push_back(
+        {{"iteration", attempt.iteration},
+         {"finished", attempt.finished},
+         {"started_at", attempt.started_at},
+         {"finished_at", attempt.finished_at},
+         {"answer", attempt.answer},
+         {"stop", attempt.stop},
+         {"steps", attempt.steps},
+         {"tool_call_count", attempt.tool_calls},
+         {"usage",
+          {{"input_tokens", attempt.input_tokens}, {"output_tokens", attempt.output_tokens}}},
+         {"duration_ms", attempt.duration_ms},
+         {"verified", attempt.verified},
+         {"skip_reason", attempt.skip_reason},
+         {"passed", attempt.passed},
+         {"feedback", attempt.feedback},
+         {"messages", parsed_or_text(attempt.messages_json)},
+         {"tool_calls", std::move(tools)},
+         {"verdicts", std::move(verdicts)}});
+  }
+  json calls = json::array();
+  for (const auto& call : record.model_calls) {
+    calls.push_back(
+        {{"iteration", call.iteration},
+         {"step", call.step},
+         {"model", call.model},
+         {"usage", {{"input_tokens", call.input_tokens}, {"output_tokens", call.output_tokens}}},
+         {"stop_reason", call.stop_reason},
+         {"at", call.at}});
+  }
+  const json out = {
+      {"id", row.id},
+      {"goal", row.goal},
+      {"status", row.status},
+      {"reason", row.reason},
+      {"answer", row.answer},
+      {"model", row.model},
+      {"workspace", row.workspace},
+      {"created_at", row.created_at},
+      {"updated_at", row.updated_at},
+      {"iterations", row.iterations},
+      {"best_iteration", row.best_iteration},
+      {"usage", {{"input_tokens", row.input_tokens}, {"output_tokens", row.output_tokens}}},
+      {"cost_usd", row.cost_usd > 0 && row.cost_known ? json(row.cost_usd) : json()},
+      {"elapsed_ms", row.elapsed_ms},
+      {"config", parsed_or_text(row.config_json)},
+      {"attempts", std::move(attempts)},
+      {"model_calls", std::move(calls)},
+  };
+  return out.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+} // namespace ralph::cli

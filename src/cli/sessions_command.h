@@ -1,0 +1,10 @@
+#pragma once
+
+#include "cli/command_line.h"
+
+namespace ralph::cli {
+
+// `ralph sessions list | show | resume | export | rm | prune`. Returns the exit code.
+int sessions_command(const ParsedCommand& command);
+
+} // namespace ralph::cli
