@@ -219,6 +219,7 @@ ParsedCommand parse_command_line(int argc, char** argv) {
     flags.add("--max-iterations", "loop.max_iterations", "N",
               "raise the attempts allowed (needed to resume a session that used them all)");
     flags.add("--max-steps", "agent.max_steps", "N", "most model calls in one attempt");
+    flags.add("--base-url", "base_url", "URL", "the model's server, when it moved");
     flags.add("--token-budget", "budget.max_tokens", "N", "raise the token budget");
     flags.add("--cost-budget", "budget.max_cost_usd", "USD", "raise the cost budget");
     flags.add_duration("--time-budget", "budget.max_time", "raise the time budget: 90s, 10m, 2h");

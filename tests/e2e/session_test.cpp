@@ -1,0 +1,334 @@
+// Sessions end to end: every run recorded in .ralph/ralph.db, `kill -9` at several points of an
+// attempt, `ralph sessions resume` carrying the record and the budgets on to `completed`, and
+// the other `sessions` commands and trace files.
+#include "e2e_support.h"
+#include "fake_provider/fake_provider_server.h"
+#include "ralph_process.h"
+#include "support/temp_dir.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <csignal>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ralph::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+using json = nlohmann::json;
+
+constexpr const char* k_test_script =
+    "#!/bin/sh\n. ./add.sh\nif [ \"$(add 2 3)\" = 5 ]; then echo 'ok: add'; else echo \"FAIL: "
+    "test_add: expected 5, got $(add 2 3)\"; exit 1; fi\n";
+constexpr const char* k_broken_add = "add() { echo $(($1 - $2)); }\n";
+constexpr const char* k_fixed_add = "add() { echo $(($1 + $2)); }\n";
+
+FakeTurn write_add(const char* body) {
+  return tool_turn("write_file", {{"path", "add.sh"}, {"content", body}});
+}
+
+FakeTurn stalled(FakeTurn turn) {
+  turn.fault = Fault::slow_first_byte;
+  turn.first_byte_delay = std::chrono::seconds(600);
+  return turn;
+}
+
+class SessionEndToEnd : public ::testing::Test {
+protected:
+  SessionEndToEnd() { workspace.write("test.sh", k_test_script); }
+
+  std::vector<std::string> run_args(std::vector<std::string> extra) const {
+    std::vector<std::string> all{
+        "run",        "make add.sh add",         "--model",     "openai-compat/agent-model",
+        "--base-url", agent->base_url() + "/v1", "--workspace", workspace.path().string(),
+        "--json"};
+    all.insert(all.end(), extra.begin(), extra.end());
+    return all;
+  }
+  RalphOutput ralph(std::vector<std::string> args) const {
+    return run_ralph(std::move(args), workspace.path());
+  }
+  json show(const std::string& id) const {
+    const auto out = ralph({"sessions", "show", id, "--json"});
+    EXPECT_EQ(out.exit_code, 0) << out.err;
+    return json::parse(out.out);
+  }
+  std::string only_session_id() const {
+    const auto out = ralph({"sessions", "list", "--json"});
+    EXPECT_EQ(out.exit_code, 0) << out.err;
+    const auto list = json::parse(out.out);
+    EXPECT_EQ(list.size(), 1u);
+    return list.empty() ? std::string() : list[0]["id"].get<std::string>();
+  }
+  // Kills ralph with SIGKILL once `ready` holds: nothing of its own shutdown runs.
+  template <typename Ready> void run_and_kill(std::vector<std::string> args, Ready ready) {
+    RalphProcess process(std::move(args), workspace.path());
+    ASSERT_TRUE(eventually(ready));
+    process.signal(SIGKILL);
+    EXPECT_EQ(process.wait().exit_code, 128 + SIGKILL);
+  }
+  RalphOutput resume(const std::string& id, std::vector<std::string> extra = {}) const {
+    std::vector<std::string> args{"sessions", "resume", id, "--yes", "--json"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return ralph(std::move(args));
+  }
+  static std::int64_t tokens_of(const json& usage) {
+    return usage["input_tokens"].get<std::int64_t>() + usage["output_tokens"].get<std::int64_t>();
+  }
+  // Every model call the record holds, summed.
+  static std::int64_t recorded_tokens(const json& record) {
+    std::int64_t total = 0;
+    for (const auto& call : record["model_calls"]) {
+      total += tokens_of(call["usage"]);
+    }
+    return total;
+  }
+
+  std::unique_ptr<FakeProviderServer> agent = std::make_unique<FakeProviderServer>();
+  TempDir workspace;
+};
+
+TEST_F(SessionEndToEnd, ARunIsRecordedAndShownWithEveryAttemptVerdictAndFeedback) {
+  agent->push(write_add(k_broken_add));
+  agent->push(text_turn("Done."));
+  agent->push(write_add(k_fixed_add));
+  agent->push(text_turn("Fixed."));
+  const auto out = ralph(run_args({"--verify-cmd", "sh test.sh"}));
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const std::string id = json::parse(out.out)["session_id"];
+
+  const auto list = ralph({"sessions", "list"});
+  EXPECT_THAT(list.out, HasSubstr(id));
+  EXPECT_THAT(list.out, HasSubstr("completed"));
+  EXPECT_THAT(list.out, HasSubstr("make add.sh add"));
+
+  const auto text = ralph({"sessions", "show", id.substr(0, 20)}); // a unique prefix will do
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("── attempt 1"));
+  EXPECT_THAT(text.out, HasSubstr("write_file path=add.sh"));
+  EXPECT_THAT(text.out, HasSubstr("command: sh test.sh · fail test_failed"));
+  EXPECT_THAT(text.out, HasSubstr("FAIL: test_add"));
+  EXPECT_THAT(text.out, HasSubstr("↩ feedback:"));
+  EXPECT_THAT(text.out, HasSubstr("── attempt 2"));
+
+  const auto record = show(id);
+  EXPECT_EQ(record["status"], "completed");
+  ASSERT_EQ(record["attempts"].size(), 2u);
+  EXPECT_EQ(record["attempts"][0]["verdicts"][0]["evidence"]["exit_code"], 1);
+  EXPECT_THAT(record["attempts"][0]["verdicts"][0]["output"].get<std::string>(),
+              HasSubstr("FAIL: test_add"));
+  EXPECT_EQ(record["attempts"][0]["tool_calls"][0]["name"], "write_file");
+  EXPECT_EQ(record["config"]["verify.commands"][0], "sh test.sh");
+  EXPECT_EQ(recorded_tokens(record), tokens_of(record["usage"]));
+}
+
+TEST_F(SessionEndToEnd, KilledBeforeTheModelAnswersResumesAtThatAttemptWithBudgetsCarriedOn) {
+  agent->push(write_add(k_broken_add));
+  agent->push(text_turn("Done."));
+  agent->push(stalled(text_turn("never sent")));
+  run_and_kill(run_args({"--verify-cmd", "sh test.sh"}),
+               [&] { return agent->requests().size() == 3; });
+  const std::string id = only_session_id();
+  const auto before = show(id);
+  EXPECT_EQ(before["status"], "active");
+  ASSERT_EQ(before["attempts"].size(), 2u);
+  EXPECT_TRUE(before["attempts"][0]["finished"]) << "attempt 1 ended before the kill";
+  EXPECT_FALSE(before["attempts"][1]["finished"]);
+  const std::int64_t spent_before = tokens_of(before["usage"]);
+  EXPECT_GT(spent_before, 0);
+
+  agent = std::make_unique<FakeProviderServer>(); // a new server: the model moved
+  agent->push(write_add(k_fixed_add));
+  agent->push(text_turn("Fixed the operator."));
+  const auto out = resume(id, {"--base-url", agent->base_url() + "/v1"});
+
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const auto result = json::parse(out.out);
+  EXPECT_EQ(result["status"], "completed");
+  EXPECT_EQ(result["session_id"], id);
+  EXPECT_EQ(result["iterations"], 2) << "attempt 2 ran again from its start, not a third";
+  EXPECT_EQ(result["verdicts"][0]["result"], "fail") << "attempt 1's verdict is kept";
+  EXPECT_GT(tokens_of(result["usage"]), spent_before) << "the first run's tokens still count";
+  // The resumed attempt 2 started from attempt 1's feedback.
+  const auto first_request = json::parse(agent->requests().at(0).body);
+  EXPECT_THAT(first_request["messages"].back()["content"].get<std::string>(),
+              HasSubstr("FAIL: test_add"));
+  const auto after = show(id);
+  EXPECT_EQ(after["status"], "completed");
+  EXPECT_EQ(recorded_tokens(after), tokens_of(after["usage"]));
+  EXPECT_EQ(tokens_of(after["usage"]), tokens_of(result["usage"]));
+}
+
+TEST_F(SessionEndToEnd, KilledDuringAToolCallResumesAtTheStartOfThatAttempt) {
+  agent->push(tool_turn("shell", {{"command", "echo $$ > sleeper.pid; exec sleep 600"}}));
+  run_and_kill(run_args({"--verify-cmd", "sh test.sh"}),
+               [&] { return workspace.read("sleeper.pid").find('\n') != std::string::npos; });
+  // The command ralph started outlives a SIGKILL of ralph itself; stop it here.
+  ::kill(std::stoi(workspace.read("sleeper.pid")), SIGKILL);
+  const std::string id = only_session_id();
+  const auto before = show(id);
+  ASSERT_EQ(before["attempts"].size(), 1u);
+  EXPECT_FALSE(before["attempts"][0]["finished"]);
+  EXPECT_EQ(before["model_calls"].size(), 1u) << "the model call before the tool was recorded";
+
+  agent->push(write_add(k_fixed_add));
+  agent->push(text_turn("Wrote add.sh."));
+  const auto out = resume(id);
+
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const auto result = json::parse(out.out);
+  EXPECT_EQ(result["iterations"], 1);
+  EXPECT_EQ(result["status"], "completed");
+  // The restarted attempt saw only the goal, as the first time.
+  const auto restarted = json::parse(agent->requests().at(1).body)["messages"];
+  EXPECT_EQ(restarted.back()["content"], "make add.sh add");
+  EXPECT_EQ(show(id)["model_calls"].size(), 3u) << "the killed run's call and two new ones";
+}
+
+TEST_F(SessionEndToEnd, KilledDuringVerificationResumesAndVerifiesAgain) {
+  // The verify command hangs the first time it runs, and passes after.
+  workspace.write("verify.sh", "if [ ! -f once ]; then touch once; echo $$ > verifier.pid; exec "
+                               "sleep 600; fi\nsh test.sh\n");
+  agent->push(write_add(k_fixed_add));
+  agent->push(text_turn("Done."));
+  run_and_kill(run_args({"--verify-cmd", "sh verify.sh"}),
+               [&] { return workspace.read("verifier.pid").find('\n') != std::string::npos; });
+  ::kill(std::stoi(workspace.read("verifier.pid")), SIGKILL);
+  const std::string id = only_session_id();
+  EXPECT_FALSE(show(id)["attempts"][0]["finished"]);
+
+  agent->push(write_add(k_fixed_add));
+  agent->push(text_turn("Done."));
+  const auto out = resume(id);
+
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const auto result = json::parse(out.out);
+  EXPECT_EQ(result["status"], "completed");
+  EXPECT_EQ(result["verdicts"].size(), 1u);
+  EXPECT_EQ(result["verdicts"][0]["result"], "pass");
+}
+
+TEST_F(SessionEndToEnd, ExhaustedSessionResumesOnlyWithARaisedBudget) {
+  for (int i = 0; i < 2; ++i) {
+    agent->push(write_add(k_broken_add));
+    agent->push(text_turn("Done."));
+  }
+  const auto first = ralph(run_args({"--verify-cmd", "sh test.sh", "--max-iterations", "2"}));
+  ASSERT_EQ(first.exit_code, 3) << first.err;
+  const std::string id = json::parse(first.out)["session_id"];
+
+  const auto refused = resume(id);
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_THAT(refused.err, HasSubstr("--max-iterations"));
+  const auto still_refused = resume(id, {"--max-iterations", "2"});
+  EXPECT_EQ(still_refused.exit_code, 2);
+  EXPECT_THAT(still_refused.err, HasSubstr("--max-iterations 3"));
+
+  agent->push(write_add(k_fixed_add));
+  agent->push(text_turn("Fixed."));
+  const auto out = resume(id, {"--max-iterations", "3"});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_EQ(json::parse(out.out)["iterations"], 3);
+  // The third attempt was told why the second failed.
+  const auto request = json::parse(agent->requests().at(4).body)["messages"];
+  EXPECT_THAT(request.back()["content"].get<std::string>(), HasSubstr("FAIL: test_add"));
+}
+
+TEST_F(SessionEndToEnd, CompletedSessionIsNotResumedAndResumeAsksFirst) {
+  agent->push(text_turn("Done."));
+  const auto done = ralph(run_args({}));
+  ASSERT_EQ(done.exit_code, 0) << done.err;
+  const std::string id = json::parse(done.out)["session_id"];
+  const auto refused = resume(id);
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_THAT(refused.err, HasSubstr("already completed"));
+
+  agent->push(stalled(text_turn("never")));
+  run_and_kill(run_args({}), [&] { return agent->requests().size() == 2; });
+  const auto list = json::parse(ralph({"sessions", "list", "--json"}).out);
+  const std::string killed = list[0]["id"];
+  // Without --yes it asks; stdin here answers nothing, so it does not resume.
+  const auto asked = ralph({"sessions", "resume", killed});
+  EXPECT_EQ(asked.exit_code, 2);
+  EXPECT_THAT(asked.err, HasSubstr("Resume session " + killed));
+  EXPECT_THAT(asked.err, HasSubstr("not resumed"));
+  EXPECT_EQ(agent->requests().size(), 2u);
+}
+
+TEST_F(SessionEndToEnd, TraceFilesAfterEachAttemptAndOnExport) {
+  agent->push(write_add(k_broken_add));
+  agent->push(text_turn("Done."));
+  agent->push(write_add(k_fixed_add));
+  agent->push(text_turn("Fixed."));
+  TempDir out_dir;
+  const auto out =
+      ralph(run_args({"--verify-cmd", "sh test.sh", "--out", out_dir.path().string()}));
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const std::string id = json::parse(out.out)["session_id"];
+
+  const auto index = json::parse(out_dir.read("session-index.json"));
+  EXPECT_EQ(index["version"], 1);
+  ASSERT_EQ(index["sessions"].size(), 1u);
+  EXPECT_EQ(index["sessions"][0]["id"], id);
+  ASSERT_EQ(index["sessions"][0]["iterations"].size(), 2u);
+  const std::string second_path = index["sessions"][0]["iterations"][1]["path"];
+  EXPECT_EQ(second_path, "sessions/" + id + "/iter-02.json");
+  const auto trace = json::parse(out_dir.read(second_path));
+  EXPECT_EQ(trace["iteration"], 2);
+  EXPECT_EQ(trace["verdicts"][0]["result"], "pass");
+  EXPECT_EQ(json::parse(out_dir.read("iter-01.json"))["verdicts"][0]["result"], "fail");
+
+  TempDir exported;
+  const auto written = ralph({"sessions", "export", id, "--out", exported.path().string()});
+  ASSERT_EQ(written.exit_code, 0) << written.err;
+  EXPECT_THAT(written.out, HasSubstr("wrote 2 trace file(s)"));
+  EXPECT_EQ(json::parse(exported.read("sessions/" + id + "/iter-01.json")),
+            json::parse(out_dir.read("sessions/" + id + "/iter-01.json")));
+}
+
+TEST_F(SessionEndToEnd, RemoveAndPrune) {
+  agent->push(text_turn("one"));
+  agent->push(text_turn("two"));
+  const std::string first = json::parse(ralph(run_args({})).out)["session_id"];
+  const std::string second = json::parse(ralph(run_args({})).out)["session_id"];
+  const auto removed = ralph({"sessions", "rm", first});
+  EXPECT_EQ(removed.exit_code, 0) << removed.err;
+  EXPECT_EQ(ralph({"sessions", "show", first}).exit_code, 2);
+  EXPECT_EQ(ralph({"sessions", "prune", "--older-than", "30d"}).exit_code, 0);
+  EXPECT_EQ(ralph({"sessions", "show", second}).exit_code, 0) << "younger than 30 days";
+  const auto pruned = ralph({"sessions", "prune", "--older-than", "0s"});
+  EXPECT_THAT(pruned.out, HasSubstr("removed 1 session(s)"));
+  EXPECT_EQ(ralph({"sessions", "show", second}).exit_code, 2);
+  EXPECT_EQ(ralph({"sessions", "prune", "--older-than", "soon"}).exit_code, 2);
+}
+
+TEST_F(SessionEndToEnd, SecretsNeverReachTheRecordOrTheTraces) {
+  const std::string token = "ghp_0123456789abcdefSECRET";
+  agent->push(tool_turn("shell", {{"command", "echo token=$GITHUB_TOKEN"}}));
+  agent->push(text_turn("The token is " + token));
+  TempDir out_dir;
+  const auto out = run_ralph(run_args({"--out", out_dir.path().string()}), workspace.path(),
+                             {{"GITHUB_TOKEN", token}});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const std::string id = json::parse(out.out)["session_id"];
+  const auto record = ralph({"sessions", "show", id, "--json"}).out;
+  EXPECT_THAT(record, Not(HasSubstr(token)));
+  EXPECT_THAT(record, HasSubstr("[REDACTED]"));
+  EXPECT_THAT(workspace.read(".ralph/ralph.db"), Not(HasSubstr(token)));
+  EXPECT_THAT(workspace.read(".ralph/ralph.db-wal"), Not(HasSubstr(token)));
+  EXPECT_THAT(out_dir.read("sessions/" + id + "/iter-01.json"), Not(HasSubstr(token)));
+}
+
+TEST_F(SessionEndToEnd, NoStoreLeavesNoDatabase) {
+  agent->push(text_turn("Done."));
+  ASSERT_EQ(ralph(run_args({"--no-store"})).exit_code, 0);
+  EXPECT_FALSE(std::filesystem::exists(workspace.path() / ".ralph" / "ralph.db"));
+}
+
+} // namespace
+} // namespace ralph::testing
