@@ -324,6 +324,30 @@ TEST_F(SessionEndToEnd, SecretsNeverReachTheRecordOrTheTraces) {
   EXPECT_THAT(out_dir.read("sessions/" + id + "/iter-01.json"), Not(HasSubstr(token)));
 }
 
+TEST_F(SessionEndToEnd, TwoRunsAtOnceShareTheWorkspaceDatabase) {
+  // Two processes started together, each with its own server; the store's own tests prove
+  // concurrent writers with forked processes, this shows the CLI opens a shared database right.
+  FakeProviderServer other;
+  for (FakeProviderServer* server : {agent.get(), &other}) {
+    server->push(tool_turn("list_dir", json::object()));
+    server->push(text_turn("Done."));
+  }
+  RalphProcess one(run_args({}), workspace.path());
+  std::vector<std::string> second = run_args({});
+  second[5] = other.base_url() + "/v1";
+  RalphProcess two(second, workspace.path());
+  const auto first_out = one.wait();
+  const auto second_out = two.wait();
+  ASSERT_EQ(first_out.exit_code, 0) << first_out.err;
+  ASSERT_EQ(second_out.exit_code, 0) << second_out.err;
+  const auto list = json::parse(ralph({"sessions", "list", "--json"}).out);
+  ASSERT_EQ(list.size(), 2u);
+  for (const auto& session : list) {
+    EXPECT_EQ(session["status"], "completed");
+    EXPECT_EQ(show(session["id"])["model_calls"].size(), 2u);
+  }
+}
+
 TEST_F(SessionEndToEnd, NoStoreLeavesNoDatabase) {
   agent->push(text_turn("Done."));
   ASSERT_EQ(ralph(run_args({"--no-store"})).exit_code, 0);
