@@ -110,12 +110,13 @@ bool raises_a_budget(const RunArgs& args) {
 }
 
 bool confirmed(const store::SessionRow& row, const loop::ResumedRun& resumed, int max_iterations) {
+  const long long tokens = row.input_tokens + row.output_tokens;
   std::fprintf(stderr,
                "Resume session %s (%s)?\n  goal: %s\n  %d attempt(s) finished; next: attempt %d "
                "of %d; %lld tokens so far\n[y/N] ",
                row.id.c_str(), row.status.c_str(), row.goal.c_str(),
                static_cast<int>(resumed.state.attempts.size()), resumed.state.next_iteration,
-               max_iterations, static_cast<long long>(row.input_tokens + row.output_tokens));
+               max_iterations, tokens);
   std::fflush(stderr);
   std::string answer;
   if (!std::getline(std::cin, answer)) {
