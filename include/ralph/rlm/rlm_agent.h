@@ -1,0 +1,55 @@
+#pragma once
+
+#include "ralph/agent/agent.h"
+#include "ralph/llm/provider.h"
+#include "ralph/rlm/sandbox.h"
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace ralph::rlm {
+
+struct RlmOptions {
+  std::string model; // as the provider expects it, without the "provider/" prefix
+  // What the attempt must produce (the answer format, the task); the sandbox's instructions and
+  // API are added after it.
+  std::string instructions;
+  std::string document_name;        // shown to the model, e.g. "contract.txt"
+  std::size_t document_bytes = 0;   // shown to the model
+  int max_steps = 80;               // model calls per attempt, the fallback extraction excluded
+  int max_sub_queries = 60;         // llm_query calls per attempt; a warning at 80 %
+  int max_tokens = 4096;
+  std::optional<double> temperature;
+  bool stream = true;
+  std::size_t fallback_trajectory_chars = 24000; // what the fallback extraction call is shown
+};
+
+// Builds the sandbox of one attempt around the sub-query function it must use (the agent wraps
+// the caller's function to count and bound sub-queries).
+using SandboxFactory = std::function<std::unique_ptr<Sandbox>(SubQueryFn)>;
+
+// The RLM inner loop: the document stays in the sandbox; the model explores it by running code
+// (one tool, named after the sandbox's language) and asks sub-queries from that code, until it
+// answers without a tool call. When the steps run out, one fallback extraction call over the
+// recorded trajectory gives the best grounded answer it can; if that fails too the attempt ends
+// `failed` with the error. Tool events carry each execution and its output. `provider` must
+// outlive the agent. Not thread-safe.
+class RlmAgent final : public agent::Agent {
+public:
+  RlmAgent(llm::Provider& provider, SandboxFactory sandboxes, SubQueryFn sub_query,
+           RlmOptions options);
+
+  agent::AgentOutcome run(std::vector<Message>& conversation, const CancelToken& cancel,
+                          EventSink& events) override;
+
+private:
+  llm::Provider& m_provider;
+  SandboxFactory m_sandboxes;
+  SubQueryFn m_sub_query;
+  RlmOptions m_options;
+};
+
+} // namespace ralph::rlm

@@ -1,0 +1,70 @@
+#pragma once
+
+#include "ralph/core/cancel.h"
+#include "ralph/core/error.h"
+#include "ralph/core/message.h"
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace ralph::rlm {
+
+// One semantic question about a piece of the document, asked by the model's code.
+struct SubQuery {
+  std::string query;
+  std::string context;
+};
+
+struct SubAnswer {
+  std::string text;
+  Usage usage;
+};
+
+// Answers a sub-query (`llm_query`). Called on the sandbox's thread and, for batches, from up to
+// `SandboxLimits::max_concurrent_queries` helper threads at once: it must be thread-safe. An
+// error (budget spent, provider failure) goes back to the code as a message, never a crash.
+using SubQueryFn = std::function<Result<SubAnswer>(const SubQuery&)>;
+
+struct SandboxLimits {
+  std::size_t memory_bytes = std::size_t{256} << 20; // the interpreter's heap
+  std::chrono::milliseconds time_limit{30000};       // per execution
+  std::size_t output_chars = 2000;                   // code points of output per execution
+  int max_concurrent_queries = 6;                    // batched sub-queries in flight
+};
+
+// What one execution gave back, as the model is shown it.
+struct ExecResult {
+  // What the code printed, then the value it returned (if any), then any error message,
+  // truncated to the output budget with a marker saying how much was cut.
+  std::string output;
+  bool error = false;         // the code raised an error (its message is in `output`)
+  bool timed_out = false;     // the time limit ended it
+  bool out_of_memory = false; // the memory cap ended it
+  bool reset = false;         // the interpreter was rebuilt: globals from earlier runs are gone
+  int sub_queries = 0;        // llm_query calls this execution made
+  Usage usage;                // their tokens
+};
+
+// A code interpreter the model explores a document with. Globals persist between executions
+// unless a limit forced a reset. Nothing the code does can crash the process: errors, limits and
+// forbidden operations all come back as an ExecResult. Not thread-safe (one per attempt).
+class Sandbox {
+public:
+  virtual ~Sandbox() = default;
+  virtual ExecResult execute(std::string_view code, const CancelToken& cancel) = 0;
+  // "lua": what the model is told to write, and the name of its tool.
+  virtual std::string_view language() const = 0;
+  // The API the code can use (the document object, llm_query, ...), for the model's prompt.
+  virtual std::string api_description() const = 0;
+};
+
+// A Lua 5.4 sandbox over `document`, which must outlive it. The document is a read-only global
+// `doc`; `llm_query` and `llm_query_batched` call `sub_query`.
+std::unique_ptr<Sandbox> make_lua_sandbox(std::string_view document, SubQueryFn sub_query,
+                                          SandboxLimits limits = {});
+
+} // namespace ralph::rlm
