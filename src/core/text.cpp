@@ -132,4 +132,12 @@ std::string to_valid_utf8(std::string_view text) {
   return out;
 }
 
+std::size_t utf8_length(std::string_view text) {
+  std::size_t count = 0;
+  for (const char c : text) {
+    count += is_continuation(c) ? 0 : 1;
+  }
+  return count;
+}
+
 } // namespace ralph

@@ -105,6 +105,41 @@ struct ChecksSettings {
   std::int64_t max_bullets = 0;
 };
 
+// Grounded document QA (`ralph qa`): what an answer must look like and how verbatim its quotes
+// must be.
+struct QaSettings {
+  std::int64_t min_bullets = 3;
+  std::int64_t max_bullets = 7;
+  std::int64_t min_quotes = 3;
+  std::int64_t max_quotes = 8;
+  std::int64_t max_quote_chars = 160;
+  std::int64_t min_quote_words = 3; // a quote must say something: "RLM" alone is no evidence
+  std::int64_t min_quote_chars = 12;
+  std::string match_level = "whitespace"; // the loosest accepted: exact | whitespace |
+                                          // typographic | casefold
+  std::int64_t window_chars = 220;        // evidence around each quote the judge sees
+};
+
+// The long-context sandbox (RLM) the document is explored in.
+struct RlmSettings {
+  int max_steps = 80;       // model calls per attempt
+  int max_sub_queries = 60; // llm_query calls per attempt
+  int concurrency = 6;      // batched sub-queries in flight
+  std::int64_t memory_mb = 256;
+  std::int64_t time_limit_s = 30; // per execution
+  std::int64_t output_chars = 2000;
+  std::string sub_model; // PROVIDER/MODEL for llm_query; empty: the agent's model
+  int sub_max_tokens = 1024;
+};
+
+// Task mode (`ralph task`): the memory file and the minimum sizes of what the reasoner returns.
+struct TaskSettings {
+  std::string mem_file; // relative to the workspace; empty: no memory file
+  std::int64_t memory_chars = 1500;
+  std::int64_t min_output_chars = 40;
+  std::int64_t min_memory_chars = 10;
+};
+
 // USD per million tokens of one model.
 struct PriceSettings {
   double input = 0;
@@ -126,6 +161,9 @@ struct Config {
   JudgeSettings judge;
   EvidenceSettings evidence;
   ChecksSettings checks;
+  QaSettings qa;
+  RlmSettings rlm;
+  TaskSettings task;
   std::map<std::string, PriceSettings, std::less<>> prices; // by "provider/model"
 };
 

@@ -26,6 +26,9 @@ std::string keep_head_and_tail(std::string_view text, std::size_t max_bytes);
 // forms, surrogates, code points above U+10FFFF, truncation) or `text` is empty.
 std::size_t utf8_sequence_length(std::string_view text);
 
+// Code points in `text`: the bytes that do not continue a UTF-8 sequence.
+std::size_t utf8_length(std::string_view text);
+
 // True when `text` is entirely valid UTF-8 (no overlong forms, surrogates or code points past
 // U+10FFFF).
 bool is_valid_utf8(std::string_view text);

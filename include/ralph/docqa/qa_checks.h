@@ -1,0 +1,68 @@
+#pragma once
+
+#include "ralph/docqa/grounded_document.h"
+#include "ralph/docqa/qa_answer.h"
+#include "ralph/verify/verifier.h"
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ralph::docqa {
+
+// What a grounded answer must look like. Lengths count Unicode code points.
+struct QaRules {
+  std::size_t min_bullets = 3;
+  std::size_t max_bullets = 7;
+  std::size_t min_quotes = 3;
+  std::size_t max_quotes = 8;
+  std::size_t max_quote_chars = 160;
+  std::size_t min_quote_words = 3; // words with a letter or digit in them
+  std::size_t min_quote_chars = 12;
+  MatchLevel loosest = MatchLevel::whitespace; // the loosest match accepted as verbatim
+  // ralph's own prompt texts (instructions, the question): a quote found in one of them is not
+  // evidence from the document.
+  std::vector<std::string> own_prompts;
+};
+
+struct QuoteReport {
+  std::string quote;
+  QuoteMatch match;      // the strictest level it was found at (up to casefold), and where
+  bool accepted = false; // found at a level the rules accept, and no other problem
+  std::vector<std::string> problems;
+};
+
+// Every hard rule applied to one answer.
+struct QaReport {
+  std::optional<QaAnswer> answer; // nullopt: the answer could not be parsed
+  std::vector<std::string> problems;
+  std::vector<QuoteReport> quotes;
+  bool passed() const { return answer.has_value() && problems.empty(); }
+};
+
+QaReport check_qa_answer(std::string_view answer_text, const GroundedDocument& document,
+                         const QaRules& rules);
+
+// Where each quote was found: "quote 2: typographic, bytes 1204-1291 (line 40, column 5)", one
+// line per quote, for the record and the report.
+std::string describe_quote_matches(const QaReport& report, const GroundedDocument& document);
+
+// The hard checks of a QA answer as a verifier ("qa checks"): pass, or fail (`check_failed`) with
+// every problem numbered. The verdict's reasoning records the level and byte offsets of every
+// quote's occurrences. `document` must outlive the verifier; verify() is thread-safe.
+class QaChecksVerifier final : public verify::Verifier {
+public:
+  QaChecksVerifier(const GroundedDocument& document, QaRules rules)
+      : m_document(document), m_rules(std::move(rules)) {}
+
+  std::string name() const override { return "qa checks"; }
+  verify::Verdict verify(const verify::Attempt& attempt, const CancelToken& cancel) override;
+
+private:
+  const GroundedDocument& m_document;
+  QaRules m_rules;
+};
+
+} // namespace ralph::docqa

@@ -1,0 +1,167 @@
+#include "ralph/docqa/qa_judge.h"
+
+#include "json_object.h"
+#include "judge_call.h"
+
+#include "ralph/core/json.h"
+#include "ralph/core/text.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+
+namespace ralph::docqa {
+namespace {
+
+constexpr std::string_view k_system = R"(You check whether an answer is supported by evidence.
+You get a question, the answer's numbered bullets, and numbered excerpts of the source document.
+The excerpts are the only source you may rely on: a bullet is supported only when the excerpts
+state or directly imply it. Do not use outside knowledge. Judge every bullet.
+
+Reply with one JSON object and nothing else:
+{"ok": true|false, "issues": [{"bullet": N, "issue": "what is unsupported or wrong"}]}
+"ok" is true only when every bullet is supported, and then "issues" is empty.)";
+
+constexpr std::string_view k_schema = R"({"type":"object","properties":{"ok":{"type":"boolean"},
+"issues":{"type":"array","items":{"type":"object","properties":{"bullet":{"type":"integer"},
+"issue":{"type":"string"}},"required":["bullet","issue"],"additionalProperties":false}}},
+"required":["ok","issues"],"additionalProperties":false})";
+
+struct Reply {
+  bool ok = false;
+  std::vector<std::pair<std::int64_t, std::string>> issues;
+};
+
+Result<Reply> parse_reply(std::string_view text) {
+  auto parsed = parse_json(json_object_text(text), "judge reply");
+  if (!parsed) {
+    return tl::unexpected(parsed.error());
+  }
+  const nlohmann::json& object = *parsed;
+  if (!object.is_object() || !object.contains("ok") || !object["ok"].is_boolean()) {
+    return fail(ErrorKind::parse, "the judge's reply has no boolean \"ok\"");
+  }
+  Reply reply;
+  reply.ok = object["ok"].get<bool>();
+  if (const auto issues = object.find("issues"); issues != object.end()) {
+    if (!issues->is_array()) {
+      return fail(ErrorKind::parse, "the judge's \"issues\" is not a list");
+    }
+    for (const auto& issue : *issues) {
+      if (!issue.is_object() || !issue.contains("issue") || !issue["issue"].is_string()) {
+        return fail(ErrorKind::parse, "a judge issue has no \"issue\" text");
+      }
+      const auto bullet = issue.find("bullet");
+      reply.issues.emplace_back(
+          bullet != issue.end() && bullet->is_number_integer() ? bullet->get<std::int64_t>() : 0,
+          issue["issue"].get<std::string>());
+    }
+  }
+  return reply;
+}
+
+} // namespace
+
+std::vector<Span> qa_evidence_windows(const QaReport& report, const GroundedDocument& document,
+                                      const QaJudgeOptions& options) {
+  std::vector<Span> used;
+  for (const QuoteReport& quote : report.quotes) {
+    if (!quote.match.level) {
+      continue;
+    }
+    for (std::size_t i = 0; i < quote.match.occurrences.size() && i < options.occurrences_per_quote;
+         ++i) {
+      used.push_back(quote.match.occurrences[i]);
+    }
+  }
+  return evidence_windows(used, options.window_chars, document.text());
+}
+
+std::string qa_judge_prompt(std::string_view question, const QaAnswer& answer,
+                            const std::vector<Span>& windows, const GroundedDocument& document,
+                            const QaJudgeOptions& options) {
+  std::string prompt = fmt::format("Question: {}\n\nAnswer bullets:\n", question);
+  for (std::size_t i = 0; i < answer.bullets.size(); ++i) {
+    prompt += fmt::format("{}. {}\n", i + 1, answer.bullets[i]);
+  }
+  prompt += fmt::format("\nEvidence from {}:\n", document.name());
+  std::size_t shown = 0;
+  for (const Span& window : windows) {
+    const Location at = locate(document.text(), window.begin);
+    std::string block = fmt::format(
+        "\n[E{}] bytes {}-{} (line {}):\n{}\n", shown + 1, window.begin, window.end, at.line,
+        to_valid_utf8(document.text().substr(window.begin, window.end - window.begin)));
+    if (prompt.size() + block.size() > options.context_chars) {
+      break;
+    }
+    prompt += block;
+    ++shown;
+  }
+  if (shown < windows.size()) {
+    prompt += fmt::format("\n[{} more excerpt(s) left out: the context budget is spent]\n",
+                          windows.size() - shown);
+  }
+  return prompt;
+}
+
+verify::Verdict QaJudgeVerifier::verify(const verify::Attempt& attempt, const CancelToken& cancel) {
+  const auto started = std::chrono::steady_clock::now();
+  verify::Verdict verdict;
+  verdict.verifier = name();
+  const auto finish = [&](verify::Outcome result, std::string_view category, std::string feedback) {
+    verdict.result = result;
+    verdict.category = std::string(category);
+    verdict.feedback = std::move(feedback);
+    verdict.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                              std::chrono::steady_clock::now() - started)
+                              .count();
+    return verdict;
+  };
+  const QaReport report = check_qa_answer(attempt.answer, m_document, m_rules);
+  if (!report.answer) {
+    return finish(verify::Outcome::error, "not_judged",
+                  "not judged: the answer is not in the required form");
+  }
+  const std::vector<Span> windows = qa_evidence_windows(report, m_document, m_options);
+  if (windows.empty()) {
+    return finish(verify::Outcome::error, "not_judged",
+                  "not judged: no quote was found in the document");
+  }
+  JudgeCallOptions call;
+  call.model = m_options.model;
+  call.model_label = m_options.model_label;
+  call.max_tokens = m_options.max_tokens;
+  call.timeout = m_options.timeout;
+  call.structured = m_options.structured;
+  std::string user = qa_judge_prompt(attempt.goal, *report.answer, windows, m_document, m_options);
+  const auto text = call_judge(m_provider, m_mutex, call, std::string(k_system), std::move(user),
+                               k_schema, cancel, verdict);
+  if (!text) {
+    return finish(verdict.result, verdict.category, verdict.feedback);
+  }
+  auto reply = parse_reply(*text);
+  if (!reply) {
+    verdict.reasoning = *text;
+    return finish(verify::Outcome::error, verify::category::malformed,
+                  "the judge's reply is not the expected JSON: " + reply.error().message);
+  }
+  if (reply->ok && !reply->issues.empty()) {
+    verdict.reasoning = *text;
+    return finish(verify::Outcome::error, verify::category::malformed,
+                  "the judge's reply is contradictory: ok, but with issues");
+  }
+  if (reply->ok) {
+    return finish(verify::Outcome::pass, "", "");
+  }
+  std::string feedback;
+  for (const auto& [bullet, issue] : reply->issues) {
+    feedback += bullet > 0 ? fmt::format("bullet {}: {}\n", bullet, issue) : issue + "\n";
+  }
+  if (feedback.empty()) {
+    feedback = "the evidence does not support the answer";
+  }
+  return finish(verify::Outcome::fail, "unsupported", std::string(trim(feedback)));
+}
+
+} // namespace ralph::docqa
