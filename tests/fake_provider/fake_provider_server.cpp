@@ -57,6 +57,8 @@ struct FakeProviderServer::State {
   mutable std::mutex mutex;
   mutable std::condition_variable changed; // a request arrived, or the server is closing
   std::deque<FakeTurn> turns;
+  // Shared so a handler can call it outside the lock while another thread replaces it.
+  std::shared_ptr<const Responder> responder;
   std::vector<RecordedRequest> requests;
   std::size_t chunk_size = 0;
   OpenAiFlavor flavor = OpenAiFlavor::openai;
@@ -77,7 +79,7 @@ struct FakeProviderServer::State {
   }
 
   void handle(Api api, const httplib::Request& req, httplib::Response& res);
-  void send(WireAnswer answer, std::size_t write_size, httplib::Response& res);
+  void send(const WireAnswer& answer, std::size_t write_size, httplib::Response& res);
 };
 
 void FakeProviderServer::State::handle(Api api, const httplib::Request& req,
@@ -93,20 +95,36 @@ void FakeProviderServer::State::handle(Api api, const httplib::Request& req,
   wire.body_bytes = req.body.size();
   wire.api_key = api_key(recorded);
   std::optional<FakeTurn> turn;
+  std::shared_ptr<const Responder> respond;
+  const auto pop_turn = [&] {
+    if (!turns.empty()) {
+      turn = std::move(turns.front());
+      turns.pop_front();
+    }
+  };
   std::size_t chunk;
   OpenAiFlavor openai_flavor;
   {
     std::lock_guard lock(mutex);
-    requests.push_back(std::move(recorded));
+    requests.push_back(recorded);
     wire.number = static_cast<int>(requests.size());
-    if (!turns.empty()) {
-      turn = std::move(turns.front());
-      turns.pop_front();
+    respond = responder;
+    if (!respond) {
+      pop_turn(); // in the same lock, so queued turns answer requests in their recorded order
     }
     chunk = chunk_size;
     openai_flavor = flavor;
   }
   changed.notify_all();
+  if (respond) {
+    // Outside the lock: a responder may take its time, and concurrent requests must not wait
+    // for each other.
+    turn = (*respond)(recorded);
+    if (!turn) {
+      std::lock_guard lock(mutex);
+      pop_turn();
+    }
+  }
 
   const bool anthropic = api == Api::anthropic;
   if (!turn) {
@@ -140,10 +158,10 @@ void FakeProviderServer::State::handle(Api api, const httplib::Request& req,
     std::lock_guard lock(mutex);
     next_call_id = std::max(next_call_id, call_id);
   }
-  send(std::move(answer), chunk, res);
+  send(answer, chunk, res);
 }
 
-void FakeProviderServer::State::send(WireAnswer answer, std::size_t write_size,
+void FakeProviderServer::State::send(const WireAnswer& answer, std::size_t write_size,
                                      httplib::Response& res) {
   res.status = answer.status;
   for (const auto& [name, value] : answer.headers) {
@@ -226,6 +244,12 @@ std::string FakeProviderServer::base_url() const {
 void FakeProviderServer::push(FakeTurn turn) {
   std::lock_guard lock(m_state->mutex);
   m_state->turns.push_back(std::move(turn));
+}
+
+void FakeProviderServer::set_responder(Responder responder) {
+  auto shared = responder ? std::make_shared<const Responder>(std::move(responder)) : nullptr;
+  std::lock_guard lock(m_state->mutex);
+  m_state->responder = std::move(shared);
 }
 
 std::size_t FakeProviderServer::turns_left() const {

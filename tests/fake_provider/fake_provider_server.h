@@ -8,8 +8,10 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -65,9 +67,9 @@ struct RecordedRequest {
 // Listens on 127.0.0.1 (a free port) from construction, serving from its own threads:
 // `/v1/chat/completions` and `/chat/completions` (OpenAI), `/v1/messages` (Anthropic), streaming
 // or not as the request's `stream` field says. Every request is recorded and consumes one queued
-// turn; with none queued the answer is a 500 saying so (with x-should-retry: false). Usage
-// numbers are estimates from the sizes (request bytes / 4). Destruction ends stalled answers at
-// once. Thread-safe.
+// turn (unless a responder answers it); with none queued the answer is a 500 saying so (with
+// x-should-retry: false). Usage numbers are estimates from the sizes (request bytes / 4).
+// Destruction ends stalled answers at once. Thread-safe.
 class FakeProviderServer {
 public:
   FakeProviderServer();
@@ -81,6 +83,13 @@ public:
   // Queues the answer to the next request.
   void push(FakeTurn turn);
   std::size_t turns_left() const;
+
+  // Chooses answers by content: when set, each request (already recorded) is first given to
+  // `responder`, on the server's handler thread and possibly on several at once; a nullopt falls
+  // back to the queue. For concurrent requests, whose order is not deterministic. Replaces any
+  // earlier responder; an empty function removes it.
+  using Responder = std::function<std::optional<FakeTurn>(const RecordedRequest&)>;
+  void set_responder(Responder responder);
 
   // Every request so far, oldest first.
   std::vector<RecordedRequest> requests() const;

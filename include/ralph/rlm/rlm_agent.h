@@ -17,14 +17,15 @@ struct RlmOptions {
   // What the attempt must produce (the answer format, the task); the sandbox's instructions and
   // API are added after it.
   std::string instructions;
-  std::string document_name;        // shown to the model, e.g. "contract.txt"
-  std::size_t document_bytes = 0;   // shown to the model
-  int max_steps = 80;               // model calls per attempt, the fallback extraction excluded
-  int max_sub_queries = 60;         // llm_query calls per attempt; a warning at 80 %
+  std::string document_name;      // shown to the model, e.g. "contract.txt"
+  std::size_t document_bytes = 0; // shown to the model
+  int max_steps = 80;             // model calls per attempt, the fallback extraction excluded
+  int max_sub_queries = 60;       // llm_query calls per attempt; a warning at 80 %
   int max_tokens = 4096;
   std::optional<double> temperature;
   bool stream = true;
-  std::size_t fallback_trajectory_chars = 24000; // what the fallback extraction call is shown
+  // What the fallback extraction call is shown of the trajectory (code points, newest kept).
+  std::size_t fallback_trajectory_chars = 24000;
 };
 
 // Builds the sandbox of one attempt around the sub-query function it must use (the agent wraps
@@ -33,10 +34,14 @@ using SandboxFactory = std::function<std::unique_ptr<Sandbox>(SubQueryFn)>;
 
 // The RLM inner loop: the document stays in the sandbox; the model explores it by running code
 // (one tool, named after the sandbox's language) and asks sub-queries from that code, until it
-// answers without a tool call. When the steps run out, one fallback extraction call over the
-// recorded trajectory gives the best grounded answer it can; if that fails too the attempt ends
-// `failed` with the error. Tool events carry each execution and its output. `provider` must
-// outlive the agent. Not thread-safe.
+// answers without a tool call. Each attempt gets a fresh sandbox and sub-query budget. When the
+// steps run out, one fallback extraction call (no tools) over the recorded trajectory gives the
+// best grounded answer it can, and the attempt ends `answered` with it, so the outer loop
+// verifies it like any answer; if that call fails too the attempt ends `failed` with the error.
+// Tool events carry each execution and its output; sub-query tokens count into the outcome and
+// come as a model_finished event named "llm_query" per execution, so budgets see them; the 80 %
+// sub-query warning is a budget_warning event ("sub-query"). `provider` must outlive the agent.
+// Not thread-safe.
 class RlmAgent final : public agent::Agent {
 public:
   RlmAgent(llm::Provider& provider, SandboxFactory sandboxes, SubQueryFn sub_query,

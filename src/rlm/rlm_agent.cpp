@@ -1,0 +1,425 @@
+#include "ralph/rlm/rlm_agent.h"
+
+#include "rlm/rlm_prompt.h"
+#include "rlm/sub_query_budget.h"
+#include "rlm/trajectory.h"
+
+#include "ralph/core/json.h"
+#include "ralph/core/text.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <utility>
+
+namespace ralph::rlm {
+namespace {
+
+using agent::AgentOutcome;
+using agent::AgentStop;
+
+Event make_event(EventType type, int step) {
+  Event event;
+  event.type = type;
+  event.step = step;
+  return event;
+}
+
+// Forwards streamed pieces and retries to the event sink, as the ReAct agent does.
+class EventObserver final : public llm::StreamObserver {
+public:
+  EventObserver(EventSink& events, int step) : m_events(events), m_step(step) {}
+
+  void on_text(std::string_view delta) override { emit(EventType::text_delta, delta); }
+  void on_thinking(std::string_view delta) override { emit(EventType::thinking_delta, delta); }
+  void on_retry(const Error& error, int attempt, std::chrono::milliseconds delay) override {
+    Event event = make_event(EventType::retry, m_step);
+    event.detail = error.message;
+    event.number = attempt;
+    event.duration_ms = delay.count();
+    m_events.on_event(event);
+  }
+
+private:
+  void emit(EventType type, std::string_view text) {
+    Event event = make_event(type, m_step);
+    event.text = text;
+    m_events.on_event(event);
+  }
+
+  EventSink& m_events;
+  int m_step;
+};
+
+Message tool_message(const ToolCall& call, std::string content, bool is_error) {
+  Message message;
+  message.role = Role::tool;
+  message.tool_call_id = call.id;
+  message.tool_name = call.name;
+  message.content = std::move(content);
+  message.is_error = is_error;
+  return message;
+}
+
+Error interrupted() {
+  Error error;
+  error.kind = ErrorKind::cancelled;
+  error.message = "interrupted";
+  return error;
+}
+
+std::string steps_ran_out(int steps) {
+  return fmt::format("the step budget of {} model call{} ran out", steps, steps == 1 ? "" : "s");
+}
+
+Usage minus(Usage a, const Usage& b) {
+  a.input_tokens -= b.input_tokens;
+  a.output_tokens -= b.output_tokens;
+  a.cache_read_tokens -= b.cache_read_tokens;
+  a.cache_write_tokens -= b.cache_write_tokens;
+  return a;
+}
+
+// The code of a call, or why there is none.
+Result<std::string> code_argument(const ToolCall& call) {
+  auto arguments = parse_json(call.arguments, "tool arguments");
+  if (!arguments) {
+    return fail(ErrorKind::tool, arguments.error().message);
+  }
+  const auto code = arguments->is_object() ? arguments->find("code") : arguments->end();
+  if (!arguments->is_object() || code == arguments->end() || !code->is_string()) {
+    return fail(ErrorKind::tool, "missing the string argument `code`");
+  }
+  return code->get<std::string>();
+}
+
+// What the model sees of one execution: the output, then what the limits did.
+std::string shown_output(ExecResult& result) {
+  std::string text =
+      is_valid_utf8(result.output) ? std::move(result.output) : to_valid_utf8(result.output);
+  if (trim(text).empty()) {
+    text = "(no output)";
+  }
+  if (result.timed_out) {
+    text += "\n[stopped: the time limit of one execution ran out]";
+  }
+  if (result.out_of_memory) {
+    text += "\n[stopped: the memory limit was reached]";
+  }
+  if (result.reset) {
+    text += "\n[the interpreter was reset: variables from earlier runs are gone]";
+  }
+  return text;
+}
+
+// One attempt: the sandbox, the budget and the record live as long as it does.
+class Attempt {
+public:
+  Attempt(llm::Provider& provider, const RlmOptions& options, std::vector<Message>& conversation,
+          const CancelToken& cancel, EventSink& events, SubQueryBudget& budget, Sandbox& sandbox)
+      : m_provider(provider), m_options(options), m_conversation(conversation), m_cancel(cancel),
+        m_events(events), m_budget(budget), m_sandbox(sandbox), m_language(sandbox.language()) {}
+
+  AgentOutcome run();
+  // Counts sub-query usage not counted yet (a batch may finish after its execution returned).
+  void settle_sub_queries();
+  AgentOutcome& outcome() { return m_outcome; }
+
+private:
+  bool run_calls();
+  std::pair<std::string, bool> execute(const ToolCall& call, std::string note);
+  void warn_about_sub_queries(std::string& output);
+  AgentOutcome fallback();
+  AgentOutcome stop(AgentStop stop, Error error, bool report);
+  void answer_unrun_calls(const std::vector<ToolCall>& calls, std::size_t first,
+                          std::string_view reason);
+
+  llm::Provider& m_provider;
+  const RlmOptions& m_options;
+  std::vector<Message>& m_conversation;
+  const CancelToken& m_cancel;
+  EventSink& m_events;
+  SubQueryBudget& m_budget;
+  Sandbox& m_sandbox;
+  std::string m_language;
+  AgentOutcome m_outcome;
+  std::vector<TrajectoryStep> m_trajectory;
+  int m_counted_calls = 0;
+  Usage m_counted_usage;
+};
+
+AgentOutcome Attempt::run() {
+  llm::ChatRequest request;
+  request.model = m_options.model;
+  request.system = rlm_system_prompt(m_options, m_language);
+  request.tools = {code_tool(m_language, m_sandbox.api_description())};
+  request.max_tokens = m_options.max_tokens;
+  request.temperature = m_options.temperature;
+  request.stream = m_options.stream;
+
+  while (true) {
+    if (m_cancel.cancelled()) {
+      return stop(AgentStop::cancelled, interrupted(), false);
+    }
+    const int step = ++m_outcome.steps;
+    m_events.on_event(make_event(EventType::model_started, step));
+    request.messages = m_conversation;
+    EventObserver observer(m_events, step);
+    auto response = m_provider.chat(request, &observer, m_cancel);
+    if (!response) {
+      const bool cancelled = response.error().kind == ErrorKind::cancelled || m_cancel.cancelled();
+      return stop(cancelled ? AgentStop::cancelled : AgentStop::failed, std::move(response.error()),
+                  !cancelled);
+    }
+    m_outcome.usage += response->usage;
+    Event finished = make_event(EventType::model_finished, step);
+    finished.detail = llm::to_string(response->stop_reason);
+    finished.usage = response->usage;
+    m_events.on_event(finished);
+    Message& reply = m_conversation.emplace_back(std::move(response->message));
+    reply.role = Role::assistant;
+    m_outcome.answer = reply.content;
+    if (reply.tool_calls.empty()) {
+      m_outcome.stop = AgentStop::answered;
+      break;
+    }
+    if (step >= m_options.max_steps) {
+      const std::vector<ToolCall> calls = reply.tool_calls;
+      answer_unrun_calls(calls, 0, steps_ran_out(step));
+      return fallback();
+    }
+    if (!run_calls()) {
+      return stop(AgentStop::cancelled, interrupted(), false);
+    }
+  }
+  return stop(m_outcome.stop, Error{}, false);
+}
+
+// Ends the attempt: `failed` and `cancelled` carry `error` (reported as an event when `report`),
+// the others emit agent_finished as the ReAct agent does.
+AgentOutcome Attempt::stop(AgentStop stop, Error error, bool report) {
+  m_outcome.stop = stop;
+  if (stop == AgentStop::failed || stop == AgentStop::cancelled) {
+    if (report) {
+      Event failed = make_event(EventType::error, m_outcome.steps);
+      failed.text = error.message;
+      failed.detail = ralph::to_string(error.kind);
+      m_events.on_event(failed);
+    }
+    m_outcome.error = std::move(error);
+    return m_outcome;
+  }
+  Event finished = make_event(EventType::agent_finished, m_outcome.steps);
+  finished.text = m_outcome.answer;
+  finished.detail = agent::to_string(stop);
+  finished.usage = m_outcome.usage;
+  m_events.on_event(finished);
+  return m_outcome;
+}
+
+// Calls that will not run still need a result: providers reject a conversation in which a tool
+// call goes unanswered, and a later attempt continues from this one.
+void Attempt::answer_unrun_calls(const std::vector<ToolCall>& calls, std::size_t first,
+                                 std::string_view reason) {
+  for (std::size_t i = first; i < calls.size(); ++i) {
+    m_conversation.push_back(tool_message(calls[i], fmt::format("[not run: {}]", reason), true));
+  }
+}
+
+// Runs the calls of the assistant message just appended, in order; false when cancelled.
+bool Attempt::run_calls() {
+  // Copied: appending results may reallocate the conversation under a reference.
+  const std::vector<ToolCall> calls = m_conversation.back().tool_calls;
+  std::string note = m_conversation.back().content;
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    const ToolCall& call = calls[i];
+    if (m_cancel.cancelled()) {
+      answer_unrun_calls(calls, i, "interrupted");
+      return false;
+    }
+    Event started = make_event(EventType::tool_started, m_outcome.steps);
+    started.text = call.arguments;
+    started.name = call.name;
+    started.tool_call_id = call.id;
+    m_events.on_event(started);
+    const auto begin = std::chrono::steady_clock::now();
+    auto [content, is_error] = execute(call, std::exchange(note, {}));
+    ++m_outcome.tool_calls;
+    Event finished = make_event(EventType::tool_finished, m_outcome.steps);
+    finished.text = content;
+    finished.name = call.name;
+    finished.tool_call_id = call.id;
+    finished.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                               std::chrono::steady_clock::now() - begin)
+                               .count();
+    finished.is_error = is_error;
+    m_events.on_event(finished);
+    m_conversation.push_back(tool_message(call, std::move(content), is_error));
+  }
+  return !m_cancel.cancelled();
+}
+
+// The result of one call (content, is_error). Misuse of the tool is an error result the model
+// can correct; it never ends the attempt.
+std::pair<std::string, bool> Attempt::execute(const ToolCall& call, std::string note) {
+  if (call.name != m_language) {
+    return {fmt::format("unknown tool `{}`; the only tool is `{}`, which runs {} code", call.name,
+                        m_language, m_language),
+            true};
+  }
+  auto code = code_argument(call);
+  if (!code) {
+    return {fmt::format("the `{}` tool takes {{\"code\": \"<{} source>\"}}: {}", m_language,
+                        m_language, code.error().message),
+            true};
+  }
+  ExecResult result = m_sandbox.execute(*code, m_cancel);
+  const bool failed = result.error || result.timed_out || result.out_of_memory;
+  std::string output = shown_output(result);
+  settle_sub_queries();
+  warn_about_sub_queries(output);
+  m_trajectory.push_back(
+      TrajectoryStep{m_outcome.steps, std::move(note), std::move(*code), output, failed});
+  return {std::move(output), failed};
+}
+
+// Sub-queries cost tokens: they count into the outcome, and a model_finished event per batch of
+// them lets the run's budgets and record see them (named llm_query, so they are not mistaken for
+// a turn of the agent's model).
+void Attempt::settle_sub_queries() {
+  const int calls = m_budget.used();
+  const Usage usage = m_budget.usage();
+  const Usage added = minus(usage, m_counted_usage);
+  if (calls == m_counted_calls && added.input_tokens == 0 && added.output_tokens == 0) {
+    return;
+  }
+  Event event = make_event(EventType::model_finished, m_outcome.steps);
+  event.name = "llm_query";
+  event.detail = "sub_queries";
+  event.number = calls - m_counted_calls;
+  event.usage = added;
+  m_outcome.usage += added;
+  m_counted_calls = calls;
+  m_counted_usage = usage;
+  m_events.on_event(event);
+}
+
+void Attempt::warn_about_sub_queries(std::string& output) {
+  const SubQueryBudget::Notice notice = m_budget.take_notice();
+  if (notice == SubQueryBudget::Notice::none) {
+    return;
+  }
+  const int used = m_budget.used();
+  const int limit = m_budget.limit();
+  std::string text = fmt::format("[warning: {} of {} sub-queries used]", used, limit);
+  if (notice == SubQueryBudget::Notice::spent) {
+    text = fmt::format("[warning: {} of {} sub-queries used; llm_query refuses from now on, so "
+                       "answer with what you have]",
+                       used, limit);
+  }
+  output += "\n" + text;
+  Event event = make_event(EventType::budget_warning, m_outcome.steps);
+  event.detail = "sub-query";
+  event.number = limit > 0 ? used * 100 / limit : 100;
+  event.text = text;
+  m_events.on_event(event);
+}
+
+// The steps ran out with tool calls pending: one call without tools over the record salvages
+// the best answer it supports. Its answer ends the attempt `answered`, so the outer loop
+// verifies it like any other (a `max_steps` stop is retried unverified).
+AgentOutcome Attempt::fallback() {
+  const int budget = m_options.max_steps;
+  Event warning = make_event(EventType::warning, m_outcome.steps);
+  warning.text = fmt::format("{}; asking for a final answer from the record of {} executions",
+                             steps_ran_out(budget), m_trajectory.size());
+  m_events.on_event(warning);
+  if (m_cancel.cancelled()) {
+    return stop(AgentStop::cancelled, interrupted(), false);
+  }
+  const std::vector<Message> messages = {Message{
+      Role::user,
+      fallback_user_message(m_conversation, m_options,
+                            render_trajectory(m_trajectory, m_options.fallback_trajectory_chars)),
+      {},
+      {},
+      {},
+      {},
+      false}};
+  llm::ChatRequest request;
+  request.model = m_options.model;
+  request.system = fallback_system_prompt(m_options);
+  request.messages = messages;
+  request.max_tokens = m_options.max_tokens;
+  request.temperature = m_options.temperature;
+  request.stream = m_options.stream;
+
+  const int step = ++m_outcome.steps;
+  m_events.on_event(make_event(EventType::model_started, step));
+  EventObserver observer(m_events, step);
+  auto response = m_provider.chat(request, &observer, m_cancel);
+  const auto why_failed = [budget](std::string_view why) {
+    return fmt::format("{} and the fallback extraction failed: {}", steps_ran_out(budget), why);
+  };
+  if (!response) {
+    Error error = std::move(response.error());
+    if (error.kind == ErrorKind::cancelled || m_cancel.cancelled()) {
+      return stop(AgentStop::cancelled, std::move(error), false);
+    }
+    error.message = why_failed(error.message);
+    return stop(AgentStop::failed, std::move(error), true);
+  }
+  m_outcome.usage += response->usage;
+  Event finished = make_event(EventType::model_finished, step);
+  finished.detail = llm::to_string(response->stop_reason);
+  finished.usage = response->usage;
+  m_events.on_event(finished);
+  std::string answer = std::string(trim(response->message.content));
+  if (answer.empty()) {
+    Error error;
+    error.kind = ErrorKind::provider;
+    error.message = why_failed(fmt::format("the model's answer was empty (stop reason: {})",
+                                           llm::to_string(response->stop_reason)));
+    return stop(AgentStop::failed, std::move(error), true);
+  }
+  Message reply;
+  reply.role = Role::assistant;
+  reply.content = answer;
+  m_conversation.push_back(std::move(reply));
+  m_outcome.answer = std::move(answer);
+  return stop(AgentStop::answered, Error{}, false);
+}
+
+} // namespace
+
+RlmAgent::RlmAgent(llm::Provider& provider, SandboxFactory sandboxes, SubQueryFn sub_query,
+                   RlmOptions options)
+    : m_provider(provider), m_sandboxes(std::move(sandboxes)), m_sub_query(std::move(sub_query)),
+      m_options(std::move(options)) {}
+
+agent::AgentOutcome RlmAgent::run(std::vector<Message>& conversation, const CancelToken& cancel,
+                                  EventSink& events) {
+  SubQueryBudget budget(m_sub_query, m_options.max_sub_queries, cancel);
+  std::unique_ptr<Sandbox> sandbox = m_sandboxes ? m_sandboxes(budget.wrap()) : nullptr;
+  if (!sandbox) {
+    AgentOutcome outcome;
+    outcome.error = Error{};
+    outcome.error->kind = ErrorKind::internal;
+    outcome.error->message = "the RLM agent has no sandbox: its factory returned none";
+    Event failed = make_event(EventType::error, 0);
+    failed.text = outcome.error->message;
+    failed.detail = ralph::to_string(outcome.error->kind);
+    events.on_event(failed);
+    return outcome;
+  }
+  Attempt attempt(m_provider, m_options, conversation, cancel, events, budget, *sandbox);
+  AgentOutcome outcome = attempt.run();
+  // Destroying the sandbox ends anything it still runs; what that cost counts too.
+  sandbox.reset();
+  attempt.settle_sub_queries();
+  outcome.usage = attempt.outcome().usage;
+  return outcome;
+}
+
+} // namespace ralph::rlm
