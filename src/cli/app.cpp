@@ -2,6 +2,7 @@
 
 #include "cli/command_line.h"
 #include "cli/demo_command.h"
+#include "cli/document_command.h"
 #include "cli/run_command.h"
 #include "cli/sessions_command.h"
 
@@ -19,6 +20,10 @@ int run_cli(int argc, char** argv) {
     switch (command.name) {
     case CommandName::run:
       return run_command(command.run);
+    case CommandName::qa:
+      return document_command(command.run, DocumentMode::qa);
+    case CommandName::task:
+      return document_command(command.run, DocumentMode::task);
     case CommandName::demo:
       return demo_command(command.run);
     case CommandName::sessions_list:

@@ -162,6 +162,47 @@ void add_loop_options(CLI::App& command, RunArgs& args) {
                    "do not record the session in .ralph/ralph.db (no resume)");
 }
 
+// `qa` and `task`: the document, the query, and the loop options that apply to them.
+void add_document_options(CLI::App& command, RunArgs& args) {
+  command.add_option("--doc,-d", args.document, "the document to work on (any size)")
+      ->type_name("FILE")
+      ->required();
+  command.add_option("--query,-Q", args.goal, "the question or task")->required();
+  add_agent_options(command, args);
+  OverrideFlags flags(command, args);
+  command
+      .add_option_function<std::string>(
+          "--judge",
+          [a = &args](const std::string& value) {
+            a->overrides.push_back({"judge.model", value, "--judge"});
+          },
+          "the validator's PROVIDER/MODEL (default: the generator's; another family is better)")
+      ->type_name("PROVIDER/MODEL");
+  flags.add("--judge-base-url", "judge.base_url", "URL", "server URL for the judge's model");
+  flags.add("--max-iterations", "loop.max_iterations", "N", "most attempts (default 3)");
+  flags.add("--match-level", "qa.match_level", "LEVEL",
+            "loosest verbatim match accepted: exact, whitespace (default), typographic, casefold");
+  flags.add("--sub-model", "rlm.sub_model", "PROVIDER/MODEL",
+            "the model llm_query calls use (default: the generator's)");
+  flags.add("--max-sub-queries", "rlm.max_sub_queries", "N",
+            "most llm_query calls in one attempt (default 60)");
+  flags.add("--token-budget", "budget.max_tokens", "N",
+            "most input+output tokens over the run, the judge's included");
+  flags.add("--cost-budget", "budget.max_cost_usd", "USD",
+            "most spend over the run (needs [prices] in the configuration)");
+  flags.add_duration("--time-budget", "budget.max_time",
+                     "most wall time of the run: 90, 90s, 10m, 2h");
+  command.add_option("--events", args.events_file, "write every event to FILE as NDJSON")
+      ->type_name("FILE");
+  command
+      .add_option("--out", args.out_dir,
+                  "after each attempt, write DIR/iter-XX.json, DIR/sessions/ID/iter-XX.json and "
+                  "DIR/session-index.json")
+      ->type_name("DIR");
+  flags.add_switch("--no-store", "store.enabled", "false",
+                   "do not record the session in .ralph/ralph.db");
+}
+
 } // namespace
 
 ParsedCommand parse_command_line(int argc, char** argv) {
@@ -180,6 +221,20 @@ ParsedCommand parse_command_line(int argc, char** argv) {
   run->add_option("goal", parsed.run.goal, "what to do, in words")->required();
   add_agent_options(*run, parsed.run);
   add_loop_options(*run, parsed.run);
+
+  CLI::App* qa = app.add_subcommand(
+      "qa", "grounded QA: answer bullets with verbatim quotes from the document, checked and "
+            "judged");
+  add_document_options(*qa, parsed.run);
+  CLI::App* task = app.add_subcommand(
+      "task", "task mode: a reader explores the document, a reasoner writes the output and the "
+              "memory file, a judge checks it");
+  add_document_options(*task, parsed.run);
+  {
+    OverrideFlags flags(*task, parsed.run);
+    flags.add("--mem-file", "task.mem_file", "FILE",
+              "the memory file findings are appended to (relative to the workspace)");
+  }
 
   CLI::App* demo = app.add_subcommand(
       "demo", "a self-contained run on a scripted stand-in model (no key, no network)");
@@ -260,6 +315,8 @@ ParsedCommand parse_command_line(int argc, char** argv) {
   }
   const std::pair<CLI::App*, CommandName> commands[] = {
       {run, CommandName::run},
+      {qa, CommandName::qa},
+      {task, CommandName::task},
       {demo, CommandName::demo},
       {list, CommandName::sessions_list},
       {show, CommandName::sessions_show},

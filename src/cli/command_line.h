@@ -15,7 +15,8 @@ struct ConfigOverride {
 
 // Options shared by every command that runs an agent.
 struct RunArgs {
-  std::string goal;
+  std::string goal;      // `qa` and `task`: the query
+  std::string document;  // `qa` and `task`: --doc
   std::string workspace; // empty: the current directory
   std::string config_file;
   std::vector<ConfigOverride> overrides;
@@ -28,6 +29,8 @@ struct RunArgs {
 enum class CommandName {
   none,
   run,
+  qa,
+  task,
   demo,
   sessions_list,
   sessions_show,

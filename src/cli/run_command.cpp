@@ -95,9 +95,8 @@ Result<Config> load_config(const RunArgs& args, const std::filesystem::path& wor
   return config;
 }
 
-namespace {
+namespace {} // namespace
 
-// A cost budget is only a budget when every model it counts has a price.
 Result<void> check_prices(const Config& config) {
   if (config.budget.max_cost_usd <= 0) {
     return {};
@@ -105,6 +104,9 @@ Result<void> check_prices(const Config& config) {
   std::vector<std::string> models{config.model};
   if (!config.judge.model.empty() && config.judge.model != "agent") {
     models.push_back(config.judge.model);
+  }
+  if (!config.rlm.sub_model.empty()) {
+    models.push_back(config.rlm.sub_model);
   }
   for (const auto& model : models) {
     if (config.prices.find(model) == config.prices.end()) {
@@ -116,6 +118,8 @@ Result<void> check_prices(const Config& config) {
   }
   return {};
 }
+
+namespace {
 
 loop::LoopOptions loop_options(const RunArgs& args, const Config& config,
                                const std::filesystem::path& workspace) {
@@ -170,62 +174,11 @@ int run_agent(const RunArgs& args, const Config& config, llm::Provider& provider
               SessionContext session) {
   CancelToken cancel;
   InterruptHandler interrupt(cancel);
-  TerminalView view(stdout, stderr,
-                    {.stream_text = !args.json,
-                     .progress = !args.quiet,
-                     .color = TerminalView::color_wanted(stderr)});
-  const std::string session_id = session.existing ? session.existing->id : new_session_id();
-  Fanout events;
-  events.add(view);
-  std::unique_ptr<store::EventLog> event_log;
-  if (!args.events_file.empty()) {
-    Redactor redactor;
-    redactor.add_environment(environ);
-    auto opened = store::EventLog::open(args.events_file, session_id, std::move(redactor));
-    if (!opened) {
-      return print_error(opened.error());
-    }
-    event_log = std::move(*opened);
-    events.add(*event_log);
-  }
-
   tools::PosixProcessRunner runner;
   SystemClock clock;
   auto verifiers = build_verifiers(config, workspace, runner, clock, session.baseline);
   if (!verifiers) {
     return print_error(verifiers.error());
-  }
-
-  // The record: a new session, or the one being resumed, now owned by this process.
-  const Redactor redactor = run_redactor();
-  std::unique_ptr<store::TraceWriter> traces;
-  if (!args.out_dir.empty()) {
-    traces = std::make_unique<store::TraceWriter>(args.out_dir);
-  }
-  std::unique_ptr<loop::StoreJournal> journal;
-  if (session.store != nullptr) {
-    store::SessionRow row = session.existing
-                                ? *session.existing
-                                : new_session_row(session_id, args.goal, workspace, config,
-                                                  redactor, verifiers->baseline);
-    Result<void> written;
-    if (session.existing) {
-      row.status = to_string(Status::active);
-      row.owner_pid = getpid();
-      row.config_json = redactor.redact(config_to_json(config));
-      written = session.store->update_session(row);
-    } else {
-      written = session.store->create_session(row);
-    }
-    if (!written) {
-      return print_error(written.error());
-    }
-    journal = std::make_unique<loop::StoreJournal>(*session.store, std::move(row), redactor,
-                                                   traces.get(), events);
-  }
-  view.note(banner);
-  for (const auto& warning : verifiers->warnings) {
-    view.note("warning: " + warning);
   }
 
   tools::ToolsOptions tool_options;
@@ -252,8 +205,66 @@ int run_agent(const RunArgs& args, const Config& config, llm::Provider& provider
   context.cancel = cancel;
   agent::ReactAgent agent(provider, registry, context, options);
 
-  loop::OuterLoop outer(agent, std::move(verifiers->entries), loop_options(args, config, workspace),
-                        journal.get());
+  LoopRun run{.agent = agent, .verifiers = std::move(*verifiers)};
+  return run_outer_loop(args, config, workspace, banner, std::move(session), cancel, run);
+}
+
+int run_outer_loop(const RunArgs& args, const Config& config,
+                   const std::filesystem::path& workspace, const std::string& banner,
+                   SessionContext session, const CancelToken& cancel, LoopRun& run) {
+  TerminalView view(stdout, stderr,
+                    {.stream_text = !args.json && run.stream_text,
+                     .progress = !args.quiet,
+                     .color = TerminalView::color_wanted(stderr)});
+  const std::string session_id = session.existing ? session.existing->id : new_session_id();
+  Fanout events;
+  events.add(view);
+  std::unique_ptr<store::EventLog> event_log;
+  if (!args.events_file.empty()) {
+    Redactor redactor;
+    redactor.add_environment(environ);
+    auto opened = store::EventLog::open(args.events_file, session_id, std::move(redactor));
+    if (!opened) {
+      return print_error(opened.error());
+    }
+    event_log = std::move(*opened);
+    events.add(*event_log);
+  }
+
+  // The record: a new session, or the one being resumed, now owned by this process.
+  const Redactor redactor = run_redactor();
+  std::unique_ptr<store::TraceWriter> traces;
+  if (!args.out_dir.empty()) {
+    traces = std::make_unique<store::TraceWriter>(args.out_dir);
+  }
+  std::unique_ptr<loop::StoreJournal> journal;
+  if (session.store != nullptr) {
+    store::SessionRow row = session.existing
+                                ? *session.existing
+                                : new_session_row(session_id, args.goal, workspace, config,
+                                                  redactor, run.verifiers.baseline);
+    Result<void> written;
+    if (session.existing) {
+      row.status = to_string(Status::active);
+      row.owner_pid = getpid();
+      row.config_json = redactor.redact(config_to_json(config));
+      written = session.store->update_session(row);
+    } else {
+      written = session.store->create_session(row);
+    }
+    if (!written) {
+      return print_error(written.error());
+    }
+    journal = std::make_unique<loop::StoreJournal>(*session.store, std::move(row), redactor,
+                                                   traces.get(), events);
+  }
+  view.note(banner);
+  for (const auto& warning : run.verifiers.warnings) {
+    view.note("warning: " + warning);
+  }
+
+  loop::OuterLoop outer(run.agent, std::move(run.verifiers.entries),
+                        loop_options(args, config, workspace), journal.get());
   std::vector<Message> conversation;
   loop::LoopState state;
   if (session.resumed) {
@@ -279,6 +290,8 @@ int run_agent(const RunArgs& args, const Config& config, llm::Provider& provider
   }
   if (args.json) {
     print_json_report(stdout, report);
+  } else if (run.print_answer) {
+    run.print_answer(stdout, report);
   } else {
     print_answer(stdout, view, report);
   }

@@ -1,5 +1,6 @@
 #include "cli/sessions_command.h"
 
+#include "cli/document_command.h"
 #include "cli/run_command.h"
 #include "cli/session_setup.h"
 #include "cli/session_view.h"
@@ -196,6 +197,9 @@ int resume(const ParsedCommand& command, store::SessionStore& store) {
   const std::string banner = fmt::format(
       "ralph {} · resuming session {} at attempt {} of {} · {} · workspace {}", RALPH_VERSION,
       row.id, next, config.loop.max_iterations, config.model, workspace.string());
+  if (!config.document.mode.empty()) {
+    return run_document(args, std::move(config), workspace, banner, std::move(session));
+  }
   return run_with_provider(args, config, workspace, banner, std::move(session));
 }
 

@@ -79,47 +79,21 @@ Result<void> add_judge(VerifierSetup& setup, const Config& config, Clock& clock)
   if (model.empty()) {
     return {};
   }
-  if (model == "agent") {
-    model = config.model;
-  }
-  const auto judge_spec = llm::parse_model_spec(model);
-  const auto agent_spec = llm::parse_model_spec(config.model);
-  if (!judge_spec) {
-    return tl::unexpected(judge_spec.error());
-  }
-  if (agent_spec && judge_spec->provider == agent_spec->provider &&
-      judge_spec->provider != "scripted") {
-    setup.warnings.push_back(fmt::format(
-        "the judge ({}) is from the agent's own model family; a judge from another family (e.g. "
-        "--judge {}) checks more independently",
-        model,
-        judge_spec->provider == "anthropic" ? "openai/gpt-4.1" : "anthropic/claude-sonnet-4-5"));
-  }
-  // A judge on the agent's provider talks to the agent's server unless told otherwise.
-  const bool same_server =
-      config.judge.base_url.empty() && agent_spec && agent_spec->provider == judge_spec->provider;
-  auto settings =
-      provider_config(model, same_server ? config.base_url : config.judge.base_url, config.http);
-  if (!settings) {
-    return tl::unexpected(settings.error());
-  }
-  auto& transport = setup.transports.emplace_back(std::make_unique<http::CurlTransport>());
-  auto provider = llm::make_provider(*settings, *transport, clock);
-  if (!provider) {
-    return tl::unexpected(provider.error());
+  auto judge = add_judge_model(setup, config, model, clock);
+  if (!judge) {
+    return tl::unexpected(judge.error());
   }
   verify::JudgeOptions options;
-  options.model = judge_spec->model;
-  options.model_label = model;
+  options.model = judge->model;
+  options.model_label = judge->label;
   options.max_tokens = config.judge.max_tokens;
   options.timeout = std::chrono::seconds(config.judge.timeout_s);
   options.context_chars = static_cast<std::size_t>(config.judge.context_chars);
   options.rules_chars = static_cast<std::size_t>(config.judge.rules_chars);
   options.rules_files = config.judge.rules_files;
   options.structured = config.judge.structured;
-  setup.entries.push_back({std::make_unique<verify::JudgeVerifier>(**provider, options),
+  setup.entries.push_back({std::make_unique<verify::JudgeVerifier>(*judge->provider, options),
                            policy_of(config.judge.policy)});
-  setup.providers.push_back(std::move(*provider));
   return {};
 }
 
@@ -209,6 +183,41 @@ Result<VerifierSetup> build_verifiers(const Config& config, const std::filesyste
     return tl::unexpected(added.error());
   }
   return setup;
+}
+
+Result<JudgeModel> add_judge_model(VerifierSetup& setup, const Config& config, std::string model,
+                                   Clock& clock) {
+  if (model == "agent") {
+    model = config.model;
+  }
+  const auto judge_spec = llm::parse_model_spec(model);
+  const auto agent_spec = llm::parse_model_spec(config.model);
+  if (!judge_spec) {
+    return tl::unexpected(judge_spec.error());
+  }
+  if (agent_spec && judge_spec->provider == agent_spec->provider &&
+      judge_spec->provider != "scripted") {
+    setup.warnings.push_back(fmt::format(
+        "the judge ({}) is from the agent's own model family; a judge from another family (e.g. "
+        "--judge {}) checks more independently",
+        model,
+        judge_spec->provider == "anthropic" ? "openai/gpt-4.1" : "anthropic/claude-sonnet-4-5"));
+  }
+  // A judge on the agent's provider talks to the agent's server unless told otherwise.
+  const bool same_server =
+      config.judge.base_url.empty() && agent_spec && agent_spec->provider == judge_spec->provider;
+  auto settings =
+      provider_config(model, same_server ? config.base_url : config.judge.base_url, config.http);
+  if (!settings) {
+    return tl::unexpected(settings.error());
+  }
+  auto& transport = setup.transports.emplace_back(std::make_unique<http::CurlTransport>());
+  auto provider = llm::make_provider(*settings, *transport, clock);
+  if (!provider) {
+    return tl::unexpected(provider.error());
+  }
+  llm::Provider& made = *setup.providers.emplace_back(std::move(*provider));
+  return JudgeModel{&made, judge_spec->model, model};
 }
 
 } // namespace ralph::cli

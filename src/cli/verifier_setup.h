@@ -40,4 +40,16 @@ Result<VerifierSetup> build_verifiers(const Config& config, const std::filesyste
                                       tools::ProcessRunner& runner, Clock& clock,
                                       const std::optional<verify::ProtectedSnapshot>& baseline);
 
+// A judge's model, owned by `setup`.
+struct JudgeModel {
+  llm::Provider* provider = nullptr;
+  std::string model; // as the provider expects it
+  std::string label; // "provider/model"
+};
+
+// Makes the provider for a judge on `model` ("agent": the agent's model) and keeps it in `setup`,
+// warning there when it is of the agent's own family.
+Result<JudgeModel> add_judge_model(VerifierSetup& setup, const Config& config, std::string model,
+                                   Clock& clock);
+
 } // namespace ralph::cli

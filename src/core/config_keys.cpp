@@ -215,6 +215,9 @@ std::vector<Key> make_keys() {
                    [](Config& c) -> I64& { return c.task.min_output_chars; }),
       int_key<I64>("task.min_memory_chars", 0, k_max_int,
                    [](Config& c) -> I64& { return c.task.min_memory_chars; }),
+      string_key("document.path", [](Config& c) -> S& { return c.document.path; }),
+      string_key("document.mode", [](Config& c) -> S& { return c.document.mode; },
+                 {"", "qa", "task"}),
   };
 }
 

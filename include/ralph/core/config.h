@@ -140,6 +140,12 @@ struct TaskSettings {
   std::int64_t min_memory_chars = 10;
 };
 
+// The document of a `ralph qa` or `ralph task` session, recorded so that it can be resumed.
+struct DocumentSettings {
+  std::string path; // absolute
+  std::string mode; // "qa", "task"; empty: not a document session
+};
+
 // USD per million tokens of one model.
 struct PriceSettings {
   double input = 0;
@@ -164,6 +170,7 @@ struct Config {
   QaSettings qa;
   RlmSettings rlm;
   TaskSettings task;
+  DocumentSettings document;
   std::map<std::string, PriceSettings, std::less<>> prices; // by "provider/model"
 };
 

@@ -10,13 +10,30 @@
 namespace ralph::docqa {
 
 // How loosely a quote may match the document, strictest first. Each level includes the ones
-// before it.
+// before it. A quote matches at a level when its fold at that level, without a leading or
+// trailing space, occurs in the document's fold at that level. Folding runs over UTF-8 code
+// points; bytes that are not valid UTF-8 stay as they are (and are not whitespace).
 enum class MatchLevel {
-  exact,       // byte for byte
-  whitespace,  // runs of whitespace (any Unicode space, tabs, newlines) compare as one space
-  typographic, // and curly/straight quotes, dashes, non-breaking and thin spaces, ellipsis,
-               // ligatures and full-width forms (NFKC-style compatibility folding) compare equal
-  casefold,    // and letters compare case-insensitively
+  // Byte for byte.
+  exact,
+  // Every run of whitespace becomes one space: ASCII space, tab, CR, LF, VT, FF and the Unicode
+  // spaces U+0085, U+00A0 (no-break), U+1680, U+2000-U+200A (en, em, thin, hair, ...), U+2028,
+  // U+2029, U+202F, U+205F, U+3000.
+  whitespace,
+  // And NFKC-style compatibility folding:
+  //   ' for ‘ ’ ‚ ‛ ′ ` ´ ʻ ʼ ‹ ›; " for “ ” „ ‟ ″ « »; - for ‐ ‑ ‒ – — ― − ﹘ ﹣;
+  //   . .. ... for ․ ‥ …; / for ⁄; ff fi fl ffi ffl st st for the ligatures ﬀ ﬁ ﬂ ﬃ ﬄ ﬅ ﬆ;
+  //   IJ ij for Ĳ ĳ; full-width U+FF01-U+FF5E as ASCII; ￠ ￡ ￢ ￤ ￥ ￦ as ¢ £ ¬ ¦ ¥ ₩;
+  //   superscript and subscript digits as digits; ½ ¼ ¾ ⅐ ⅑ ⅒ ⅓ ... ⅞ as 1/2 1/4 ...;
+  //   ™ ℠ № as TM SM No; ª º as a o; µ as μ; ſ as s; the Greek question mark as ;
+  // and soft hyphens, zero-width spaces and joiners (U+200B-U+200D), the word joiner (U+2060)
+  // and byte order marks (U+FEFF) are dropped (inside a whitespace run too). No canonical
+  // (de)composition: a precomposed "é" and "e" + U+0301 still differ.
+  typographic,
+  // And upper case as lower case: ASCII, Latin-1 (ß and ẞ as ss), Latin Extended-A (İ as
+  // i + U+0307; ı stays), Latin Extended Additional (U+1E00-U+1EFF), Greek (ς as σ too) and
+  // Cyrillic (U+0400-U+052F), with full-width letters and the output of typographic folding.
+  casefold,
 };
 
 const char* to_string(MatchLevel level);
@@ -33,10 +50,12 @@ struct QuoteMatch {
   std::vector<Span> occurrences;   // every occurrence at that level, in document order
 };
 
-// A document prepared for verbatim checks. The normalised view of each level, with a compact map
-// from its offsets back to the document's, is built the first time that level is needed and
-// kept, so checking many quotes costs one pass over the document per level. `document` must
-// outlive the index. Not thread-safe.
+// A document prepared for verbatim checks. The normalised view of a level, with a compact map
+// from its offsets back to the document's (a checkpoint per 256 bytes), is built the first time
+// a quote is looked for with that level as the loosest, and kept: checking many quotes costs
+// one pass over the document, and about one copy of it in memory, per loosest level used.
+// Stricter levels need no view of their own (see find()). `document` must outlive the index.
+// Not thread-safe.
 class VerbatimIndex {
 public:
   explicit VerbatimIndex(std::string_view document);
@@ -44,9 +63,19 @@ public:
   VerbatimIndex(const VerbatimIndex&) = delete;
   VerbatimIndex& operator=(const VerbatimIndex&) = delete;
 
-  // Looks for `quote` at each level from exact up to `loosest`, stopping at the first that
-  // finds it. An empty (or, after normalising, empty) quote is never found.
+  // Looks for `quote` at each level from exact up to `loosest` and reports the strictest that
+  // finds it. Only the document itself (for exact matches, until the view is built) and the
+  // view of `loosest` are searched whole; since folding only merges, a quote found at a
+  // stricter level is found there around its occurrences at `loosest`. An empty (or, after
+  // normalising, empty) quote is never found, and no match starts or ends inside a character.
+  // Occurrences at exact are the bytes matched; at looser levels they run from the first to the
+  // last code point behind the match (whitespace runs and dropped characters inside included, none
+  // outside), so a match inside the fold of one code point ("fi" in "ﬁ", "." in "…") covers all of
+  // it.
   QuoteMatch find(std::string_view quote, MatchLevel loosest);
+
+  // Bytes held by the levels built so far (folded copies and their offset checkpoints).
+  std::size_t memory_bytes() const;
 
   std::string_view document() const { return m_document; }
 
@@ -58,16 +87,20 @@ private:
   std::vector<std::unique_ptr<Level>> m_levels;
 };
 
-// Line and column (1-based; the column counts code points) of a byte offset.
+// Line and column (1-based; the column counts code points, an invalid byte as one) of a byte
+// offset; an offset past the end is taken as the end.
 struct Location {
   std::size_t line = 1;
   std::size_t column = 1;
 };
 Location locate(std::string_view document, std::size_t offset);
 
+// The default radius of evidence windows, in bytes.
+inline constexpr std::size_t k_evidence_radius = 220;
+
 // The text around the occurrences a verdict relies on: each span widened by `radius` bytes on
-// both sides (clamped to the document, never cutting a UTF-8 character), sorted, and merged when
-// they overlap or touch.
+// both sides (clamped to the document; an edge inside a UTF-8 character moves outward to take
+// all of it), sorted, and merged when they overlap or touch.
 std::vector<Span> evidence_windows(std::span<const Span> used, std::size_t radius,
                                    std::string_view document);
 

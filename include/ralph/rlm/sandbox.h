@@ -31,21 +31,22 @@ using SubQueryFn = std::function<Result<SubAnswer>(const SubQuery&)>;
 
 struct SandboxLimits {
   std::size_t memory_bytes = std::size_t{256} << 20; // the interpreter's heap
-  std::chrono::milliseconds time_limit{30000};       // per execution
+  std::chrono::milliseconds time_limit{30000};       // per execution, sub-query waits excluded
   std::size_t output_chars = 2000;                   // code points of output per execution
   int max_concurrent_queries = 6;                    // batched sub-queries in flight
 };
 
 // What one execution gave back, as the model is shown it.
 struct ExecResult {
-  // What the code printed, then the value it returned (if any), then any error message,
-  // truncated to the output budget with a marker saying how much was cut.
+  // What the code printed, then the values it returned (if any), cut to the output budget with
+  // a marker saying how much was cut; then any error message or note from the runtime (time
+  // limit, reset, cancellation), kept even when the printed text used up the budget.
   std::string output;
   bool error = false;         // the code raised an error (its message is in `output`)
   bool timed_out = false;     // the time limit ended it
   bool out_of_memory = false; // the memory cap ended it
   bool reset = false;         // the interpreter was rebuilt: globals from earlier runs are gone
-  int sub_queries = 0;        // llm_query calls this execution made
+  int sub_queries = 0;        // sub-query calls this execution made (batched ones included)
   Usage usage;                // their tokens
 };
 
