@@ -1,8 +1,10 @@
 // The verbatim quote index on a 100 MB text-like document (words, punctuation, curly quotes and
 // apostrophes, dashes, line breaks, a few no-break spaces): building each level's folded view,
 // and checking the 8 quotes of a QA answer (two exact, two across line breaks, one with a
-// straight apostrophe for a curly one, one in the wrong case, two not in the document) with a
-// fresh index each time (what one QA check costs end to end) and with a warm one.
+// straight apostrophe for a curly one, one in the wrong case, two not in the document; loosest
+// level casefold) with a fresh index each time (what one QA check costs end to end) and with a
+// warm one, and 8 quotes that all match exactly (no folded view needed). Memory: the bytes the
+// index allocated (index_MB) and how much resident memory grew over one check (rss_growth_MB).
 
 #include "docqa/verbatim_view.h"
 
@@ -210,6 +212,23 @@ void BM_VerbatimIndex_Check8Warm(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_VerbatimIndex_Check8Warm)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_VerbatimIndex_Check8Exact(benchmark::State& state) {
+  std::vector<Quote> wanted;
+  for (int i = 1; i <= 8; ++i) {
+    wanted.push_back({excerpt(0.1 * i, " "), MatchLevel::exact});
+  }
+  std::size_t index_bytes = 0;
+  for (auto _ : state) {
+    docqa::VerbatimIndex index(document());
+    if (!check_all(index, wanted, state)) {
+      return;
+    }
+    index_bytes = index.memory_bytes();
+  }
+  state.counters["index_MB"] = static_cast<double>(index_bytes) / 1e6;
+}
+BENCHMARK(BM_VerbatimIndex_Check8Exact)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 } // namespace
 } // namespace ralph::bench

@@ -45,7 +45,8 @@ constexpr std::size_t utf8_size(char32_t cp) {
   return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
 }
 
-// The builder sizes its buffers on these.
+// Sorted for the binary search, and no replacement longer than k_max_fold_growth times its
+// source (case folding keeps lengths but for İ, 2 bytes to 3), which the view builder relies on.
 static_assert(std::is_sorted(k_typographic.begin(), k_typographic.end(),
                              [](const Replacement& a, const Replacement& b) {
                                return a.from < b.from;

@@ -1,7 +1,7 @@
 #pragma once
 
 // A document folded at one match level, with a sparse map back to the document's offsets.
-// Private to src/docqa (VerbatimIndex keeps one per level it needed).
+// Private to src/docqa (VerbatimIndex keeps one per loosest level it was asked for).
 
 #include "ralph/docqa/verbatim.h"
 

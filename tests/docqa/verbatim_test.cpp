@@ -233,6 +233,12 @@ TEST(VerbatimIndex, KeepsBuiltLevels) {
   EXPECT_GT(built, 0U);
   EXPECT_EQ(index.find("tenant's", MatchLevel::casefold).level, MatchLevel::casefold);
   EXPECT_EQ(index.memory_bytes(), built);
+  // With the view built, stricter levels (exact too) are told apart around its matches.
+  const QuoteMatch exact = index.find(" Tenant’s ", MatchLevel::casefold);
+  EXPECT_EQ(exact.level, MatchLevel::exact);
+  EXPECT_EQ(texts(document, exact), Texts{" Tenant’s "});
+  EXPECT_EQ(index.find("Tenant's", MatchLevel::casefold).level, MatchLevel::typographic);
+  EXPECT_EQ(index.memory_bytes(), built);
 }
 
 // Random documents over a small alphabet: every occurrence found folds to the folded quote,
