@@ -94,23 +94,13 @@ Result<std::string> code_argument(const ToolCall& call) {
   return code->get<std::string>();
 }
 
-// What the model sees of one execution: the output, then what the limits did.
+// What the model sees of one execution. The sandbox already notes in the output what its limits
+// did (time limit, memory, reset), so only the bytes need care: code slices the document
+// anywhere, and a JSON request cannot carry broken UTF-8.
 std::string shown_output(ExecResult& result) {
   std::string text =
       is_valid_utf8(result.output) ? std::move(result.output) : to_valid_utf8(result.output);
-  if (trim(text).empty()) {
-    text = "(no output)";
-  }
-  if (result.timed_out) {
-    text += "\n[stopped: the time limit of one execution ran out]";
-  }
-  if (result.out_of_memory) {
-    text += "\n[stopped: the memory limit was reached]";
-  }
-  if (result.reset) {
-    text += "\n[the interpreter was reset: variables from earlier runs are gone]";
-  }
-  return text;
+  return trim(text).empty() ? "(no output)" : text;
 }
 
 // One attempt: the sandbox, the budget and the record live as long as it does.

@@ -9,16 +9,6 @@
 namespace ralph::rlm {
 namespace {
 
-// Code points, counting each byte that does not continue a UTF-8 sequence (invalid bytes count
-// one each).
-std::size_t count_chars(std::string_view text) {
-  std::size_t count = 0;
-  for (const char c : text) {
-    count += (static_cast<unsigned char>(c) & 0xC0U) != 0x80U ? 1 : 0;
-  }
-  return count;
-}
-
 std::string render_step(const TrajectoryStep& step, std::size_t number) {
   std::string text = fmt::format("--- execution {} (model turn {}{}) ---\n", number, step.step,
                                  step.failed ? ", failed" : "");
@@ -45,7 +35,7 @@ std::string render_trajectory(std::span<const TrajectoryStep> steps, std::size_t
   std::size_t first_kept = rendered.size();
   std::size_t used = 0;
   while (first_kept > 0) {
-    const std::size_t size = count_chars(rendered[first_kept - 1]);
+    const std::size_t size = utf8_length(rendered[first_kept - 1]);
     if (used + size > max_chars) {
       break;
     }
@@ -61,7 +51,7 @@ std::string render_trajectory(std::span<const TrajectoryStep> steps, std::size_t
   if (first_kept > 0) {
     std::size_t dropped_chars = 0;
     for (std::size_t i = 0; i < first_kept; ++i) {
-      dropped_chars += count_chars(rendered[i]);
+      dropped_chars += utf8_length(rendered[i]);
     }
     out += fmt::format("[the first {} executions ({} characters) are left out to fit; the {} "
                        "most recent follow]\n",

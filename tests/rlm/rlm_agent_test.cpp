@@ -90,7 +90,7 @@ TEST_F(RlmAgentTest, SandboxErrorsGoBackAsErrorResultsAndTheLoopGoesOn) {
       result.output = "[string \"code\"]:1: attempt to call a nil value (global 'boom')";
       result.error = true;
     } else if (code == "while true do end") {
-      result.output = "error: time limit exceeded";
+      result.output = "[execution stopped after 30 s (time limit). The sandbox was reset]";
       result.timed_out = true;
       result.reset = true;
     } else {
@@ -111,12 +111,27 @@ TEST_F(RlmAgentTest, SandboxErrorsGoBackAsErrorResultsAndTheLoopGoesOn) {
   EXPECT_THAT(error.content, HasSubstr("attempt to call a nil value"));
   const Message& timeout = provider.sent[2].messages.back();
   EXPECT_TRUE(timeout.is_error);
-  EXPECT_THAT(timeout.content, HasSubstr("time limit"));
-  EXPECT_THAT(timeout.content, HasSubstr("variables from earlier runs are gone"));
+  EXPECT_EQ(timeout.content, "[execution stopped after 30 s (time limit). The sandbox was reset]");
   const Message& fine = provider.sent[3].messages.back();
   EXPECT_FALSE(fine.is_error);
   EXPECT_EQ(fine.content, "fine");
   EXPECT_TRUE(sink.of(EventType::tool_finished)[0].is_error);
+}
+
+TEST_F(RlmAgentTest, EmptyOutputIsSaidSoAndBrokenUtf8IsRepaired) {
+  sandboxes.handler = [](std::string_view code, const SubQueryFn&, const CancelToken&) {
+    ExecResult result;
+    result.output = code == "x = 1" ? "" : std::string("caf\xC3", 4); // a slice cut mid-character
+    return result;
+  };
+  provider.push_calls({lua_call("c1", "x = 1"), lua_call("c2", "print(doc:slice(1, 4))")});
+  provider.push_text("done");
+  run();
+
+  const auto& results = provider.sent[1].messages;
+  ASSERT_EQ(results.size(), 4u);
+  EXPECT_EQ(results[2].content, "(no output)");
+  EXPECT_EQ(results[3].content, "caf\xEF\xBF\xBD");
 }
 
 TEST_F(RlmAgentTest, MisusedToolIsAnErrorResultNotACrash) {
