@@ -215,7 +215,7 @@ int run_document(const RunArgs& args, Config config, const std::filesystem::path
     return print_error(verifiers.error());
   }
   if (config.judge.model.empty()) {
-    verifiers->warnings.push_back(
+    verifiers->warnings.emplace_back(
         "no --judge given: the validator runs on the generator's model; a model of another family "
         "(e.g. --judge anthropic/claude-sonnet-4-5) checks more independently");
   }

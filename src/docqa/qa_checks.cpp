@@ -77,9 +77,11 @@ void check_quote(QuoteReport& report, const GroundedDocument& document, const Qa
         fmt::format("is {} characters long; the limit is {}", length, rules.max_quote_chars));
   }
   if (words(quote) < rules.min_quote_words || length < rules.min_quote_chars) {
+    // Not looked up: a word or two occurs everywhere in a big document.
     report.problems.push_back(
         fmt::format("is too short to be evidence (at least {} words and {} characters)",
                     rules.min_quote_words, rules.min_quote_chars));
+    return;
   }
   if (!seen.insert(duplicate_key(quote)).second) {
     report.problems.emplace_back("repeats an earlier quote");
