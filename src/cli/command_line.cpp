@@ -83,14 +83,17 @@ private:
   RunArgs& m_args;
 };
 
-void add_agent_options(CLI::App& command, RunArgs& args) {
+// `steps`: the key --max-steps sets (the ReAct agent's or the document explorer's budget).
+void add_agent_options(CLI::App& command, RunArgs& args, const std::string& steps = "agent") {
   OverrideFlags flags(command, args);
   flags.add("--model,-m", "model", "PROVIDER/MODEL",
             "openai/..., anthropic/..., ollama/..., openai-compat/... (with --base-url), "
             "scripted/FILE.json");
   flags.add("--base-url", "base_url", "URL",
             "server URL for openai-compat, or to override a default");
-  flags.add("--max-steps", "agent.max_steps", "N", "most model calls in one attempt (default 40)");
+  flags.add("--max-steps", steps + ".max_steps", "N",
+            steps == "agent" ? "most model calls in one attempt (default 40)"
+                             : "most model calls in one attempt's exploration (default 80)");
   flags.add("--max-tokens", "agent.max_tokens", "N", "output token cap of each model call");
   flags.add("--temperature", "agent.temperature", "T", "sampling temperature (0 to 2)");
   flags.add_switch("--no-stream", "agent.stream", "false",
@@ -105,6 +108,27 @@ void add_agent_options(CLI::App& command, RunArgs& args) {
       ->type_name("FILE");
   command.add_flag("--json", args.json, "print only a JSON result object on stdout");
   command.add_flag("--quiet,-q", args.quiet, "no progress on stderr");
+}
+
+// The budgets of a run under the outer loop and where it is recorded.
+void add_bounds_and_records(CLI::App& command, RunArgs& args) {
+  OverrideFlags flags(command, args);
+  flags.add("--max-iterations", "loop.max_iterations", "N", "most attempts (default 3)");
+  flags.add("--token-budget", "budget.max_tokens", "N",
+            "most input+output tokens over the run, the judge's included");
+  flags.add("--cost-budget", "budget.max_cost_usd", "USD",
+            "most spend over the run (needs [prices] in the configuration)");
+  flags.add_duration("--time-budget", "budget.max_time",
+                     "most wall time of the run: 90, 90s, 10m, 2h");
+  command.add_option("--events", args.events_file, "write every event to FILE as NDJSON")
+      ->type_name("FILE");
+  command
+      .add_option("--out", args.out_dir,
+                  "after each attempt, write DIR/iter-XX.json, DIR/sessions/ID/iter-XX.json and "
+                  "DIR/session-index.json")
+      ->type_name("DIR");
+  flags.add_switch("--no-store", "store.enabled", "false",
+                   "do not record the session in .ralph/ralph.db (no resume)");
 }
 
 void add_loop_options(CLI::App& command, RunArgs& args) {
@@ -127,7 +151,6 @@ void add_loop_options(CLI::App& command, RunArgs& args) {
                    "completion needs the marker AND a passing trusted check after the last change");
   flags.add("--marker", "evidence.marker", "TEXT",
             "the completion marker (default <promise>DONE</promise>)");
-  flags.add("--max-iterations", "loop.max_iterations", "N", "most attempts (default 3)");
   flags.add("--feedback", "loop.feedback", "MODE",
             "append (a message in the same conversation) or continue (a compact restart)");
   flags.add("--trigger", "loop.trigger", "MODE", "always, keywords, marker or heartbeat");
@@ -145,21 +168,7 @@ void add_loop_options(CLI::App& command, RunArgs& args) {
                  "the answer must match this RE2 pattern (repeatable)");
   flags.add_list("--must-not-match", "checks.must_not_match", "REGEX",
                  "the answer must not match this RE2 pattern (repeatable)");
-  flags.add("--token-budget", "budget.max_tokens", "N",
-            "most input+output tokens over the run, the judge's included");
-  flags.add("--cost-budget", "budget.max_cost_usd", "USD",
-            "most spend over the run (needs [prices] in the configuration)");
-  flags.add_duration("--time-budget", "budget.max_time",
-                     "most wall time of the run: 90, 90s, 10m, 2h");
-  command.add_option("--events", args.events_file, "write every event to FILE as NDJSON")
-      ->type_name("FILE");
-  command
-      .add_option("--out", args.out_dir,
-                  "after each attempt, write DIR/iter-XX.json, DIR/sessions/ID/iter-XX.json and "
-                  "DIR/session-index.json")
-      ->type_name("DIR");
-  flags.add_switch("--no-store", "store.enabled", "false",
-                   "do not record the session in .ralph/ralph.db (no resume)");
+  add_bounds_and_records(command, args);
 }
 
 // `qa` and `task`: the document, the query, and the loop options that apply to them.
@@ -168,7 +177,7 @@ void add_document_options(CLI::App& command, RunArgs& args) {
       ->type_name("FILE")
       ->required();
   command.add_option("--query,-Q", args.goal, "the question or task")->required();
-  add_agent_options(command, args);
+  add_agent_options(command, args, "rlm");
   OverrideFlags flags(command, args);
   command
       .add_option_function<std::string>(
@@ -179,28 +188,13 @@ void add_document_options(CLI::App& command, RunArgs& args) {
           "the validator's PROVIDER/MODEL (default: the generator's; another family is better)")
       ->type_name("PROVIDER/MODEL");
   flags.add("--judge-base-url", "judge.base_url", "URL", "server URL for the judge's model");
-  flags.add("--max-iterations", "loop.max_iterations", "N", "most attempts (default 3)");
   flags.add("--match-level", "qa.match_level", "LEVEL",
             "loosest verbatim match accepted: exact, whitespace (default), typographic, casefold");
   flags.add("--sub-model", "rlm.sub_model", "PROVIDER/MODEL",
             "the model llm_query calls use (default: the generator's)");
   flags.add("--max-sub-queries", "rlm.max_sub_queries", "N",
             "most llm_query calls in one attempt (default 60)");
-  flags.add("--token-budget", "budget.max_tokens", "N",
-            "most input+output tokens over the run, the judge's included");
-  flags.add("--cost-budget", "budget.max_cost_usd", "USD",
-            "most spend over the run (needs [prices] in the configuration)");
-  flags.add_duration("--time-budget", "budget.max_time",
-                     "most wall time of the run: 90, 90s, 10m, 2h");
-  command.add_option("--events", args.events_file, "write every event to FILE as NDJSON")
-      ->type_name("FILE");
-  command
-      .add_option("--out", args.out_dir,
-                  "after each attempt, write DIR/iter-XX.json, DIR/sessions/ID/iter-XX.json and "
-                  "DIR/session-index.json")
-      ->type_name("DIR");
-  flags.add_switch("--no-store", "store.enabled", "false",
-                   "do not record the session in .ralph/ralph.db");
+  add_bounds_and_records(command, args);
 }
 
 } // namespace

@@ -57,8 +57,9 @@ docqa::QaRules qa_rules(const Config& config) {
 
 // The grounded answer for a person: the bullets, then each quote with where it occurs.
 void print_grounded_answer(std::FILE* out, const RunReport& report,
-                           const docqa::GroundedDocument& document, const docqa::QaRules& rules) {
-  const docqa::QaReport checked = docqa::check_qa_answer(report.answer, document, rules);
+                           const docqa::QaChecker& checker) {
+  const docqa::GroundedDocument& document = checker.document();
+  const docqa::QaReport checked = checker.check(report.answer);
   if (!checked.answer) {
     fmt::print(out, "{}\n", report.answer);
   } else {
@@ -189,7 +190,7 @@ int run_document(const RunArgs& args, Config config, const std::filesystem::path
     return rlm::make_lua_sandbox(text, std::move(fn), limits);
   };
 
-  const docqa::QaRules rules = qa_rules(config);
+  docqa::QaRules rules = qa_rules(config);
   const std::string document_name = document->path().filename().string();
   rlm::RlmOptions rlm_options;
   rlm_options.model = agent_settings->spec.model;
@@ -228,12 +229,12 @@ int run_document(const RunArgs& args, Config config, const std::filesystem::path
                                              ? loop::ErrorPolicy::fail_closed
                                              : loop::ErrorPolicy::fail_open;
 
-  docqa::GroundedDocument grounded(document_name, text);
+  const docqa::GroundedDocument grounded(document_name, text);
+  rules.own_prompts = {rlm_options.instructions, args.goal};
+  const docqa::QaChecker checker(grounded, rules);
   docqa::TaskLedger ledger;
   std::unique_ptr<agent::Agent> agent;
   if (mode == DocumentMode::qa) {
-    docqa::QaRules checked = rules;
-    checked.own_prompts = {rlm_options.instructions, args.goal};
     docqa::QaJudgeOptions judge_options;
     judge_options.model = judge->model;
     judge_options.model_label = judge->label;
@@ -242,11 +243,11 @@ int run_document(const RunArgs& args, Config config, const std::filesystem::path
     judge_options.structured = config.judge.structured;
     judge_options.window_chars = static_cast<std::size_t>(config.qa.window_chars);
     judge_options.context_chars = static_cast<std::size_t>(config.judge.context_chars);
-    verifiers->entries.push_back({std::make_unique<docqa::QaChecksVerifier>(grounded, checked),
-                                  loop::ErrorPolicy::fail_closed});
-    verifiers->entries.push_back({std::make_unique<docqa::QaJudgeVerifier>(
-                                      *judge->provider, grounded, checked, judge_options),
-                                  judge_policy});
+    verifiers->entries.push_back(
+        {std::make_unique<docqa::QaChecksVerifier>(checker), loop::ErrorPolicy::fail_closed});
+    verifiers->entries.push_back(
+        {std::make_unique<docqa::QaJudgeVerifier>(*judge->provider, checker, judge_options),
+         judge_policy});
     agent = std::make_unique<docqa::QaAgent>(explorer);
   } else {
     docqa::TaskOptions task_options;
@@ -278,8 +279,8 @@ int run_document(const RunArgs& args, Config config, const std::filesystem::path
 
   LoopRun run{.agent = *agent, .verifiers = std::move(*verifiers), .stream_text = false};
   if (mode == DocumentMode::qa) {
-    run.print_answer = [&grounded, &rules](std::FILE* out, const RunReport& report) {
-      print_grounded_answer(out, report, grounded, rules);
+    run.print_answer = [&checker](std::FILE* out, const RunReport& report) {
+      print_grounded_answer(out, report, checker);
     };
   }
   return run_outer_loop(args, config, workspace, banner, std::move(session), cancel, run);

@@ -173,12 +173,21 @@ std::string describe_quote_matches(const QaReport& report, const GroundedDocumen
   return text;
 }
 
+QaReport QaChecker::check(std::string_view answer) const {
+  const std::lock_guard lock(m_mutex);
+  if (!m_last_report || m_last_answer != answer) {
+    m_last_report = check_qa_answer(answer, m_document, m_rules);
+    m_last_answer = answer;
+  }
+  return *m_last_report;
+}
+
 verify::Verdict QaChecksVerifier::verify(const verify::Attempt& attempt,
                                          const CancelToken& /*cancel*/) {
   verify::Verdict verdict;
   verdict.verifier = name();
-  const QaReport report = check_qa_answer(attempt.answer, m_document, m_rules);
-  verdict.reasoning = describe_quote_matches(report, m_document);
+  const QaReport report = m_checker.check(attempt.answer);
+  verdict.reasoning = describe_quote_matches(report, m_checker.document());
   if (report.passed()) {
     verdict.result = verify::Outcome::pass;
     return verdict;

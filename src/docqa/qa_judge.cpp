@@ -118,12 +118,13 @@ verify::Verdict QaJudgeVerifier::verify(const verify::Attempt& attempt, const Ca
                               .count();
     return verdict;
   };
-  const QaReport report = check_qa_answer(attempt.answer, m_document, m_rules);
+  const QaReport report = m_checker.check(attempt.answer);
+  const GroundedDocument& document = m_checker.document();
   if (!report.answer) {
     return finish(verify::Outcome::error, "not_judged",
                   "not judged: the answer is not in the required form");
   }
-  const std::vector<Span> windows = qa_evidence_windows(report, m_document, m_options);
+  const std::vector<Span> windows = qa_evidence_windows(report, document, m_options);
   if (windows.empty()) {
     return finish(verify::Outcome::error, "not_judged",
                   "not judged: no quote was found in the document");
@@ -134,7 +135,7 @@ verify::Verdict QaJudgeVerifier::verify(const verify::Attempt& attempt, const Ca
   call.max_tokens = m_options.max_tokens;
   call.timeout = m_options.timeout;
   call.structured = m_options.structured;
-  std::string user = qa_judge_prompt(attempt.goal, *report.answer, windows, m_document, m_options);
+  std::string user = qa_judge_prompt(attempt.goal, *report.answer, windows, document, m_options);
   const auto text = call_judge(m_provider, m_mutex, call, std::string(k_system), std::move(user),
                                k_schema, cancel, verdict);
   if (!text) {

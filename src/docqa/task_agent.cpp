@@ -1,5 +1,6 @@
 #include "json_object.h"
 
+#include "ralph/agent/agent_steps.h"
 #include "ralph/core/json.h"
 #include "ralph/core/time.h"
 #include "ralph/docqa/document_agents.h"
@@ -51,13 +52,6 @@ std::string recent_feedback(const std::vector<std::string>& feedback, int kept) 
     text += fmt::format("\n--- attempt {} ---\n{}\n", i + 1, feedback[i]);
   }
   return text;
-}
-
-Event event_at(EventType type, int step) {
-  Event event;
-  event.type = type;
-  event.step = step;
-  return event;
 }
 
 } // namespace
@@ -118,23 +112,17 @@ agent::AgentOutcome TaskAgent::run(std::vector<Message>& conversation, const Can
   request.json_schema_strict = true;
 
   const int step = outcome.steps + 1;
-  events.on_event(event_at(EventType::model_started, step));
+  events.on_event(agent::step_event(EventType::model_started, step));
   auto response = m_reasoner.chat(request, nullptr, cancel);
   outcome.steps = step;
   if (!response) {
     outcome.stop = response.error().kind == ErrorKind::cancelled ? agent::AgentStop::cancelled
                                                                  : agent::AgentStop::failed;
     outcome.error = response.error();
-    Event failed = event_at(EventType::error, step);
-    failed.text = response.error().message;
-    failed.detail = to_string(response.error().kind);
-    events.on_event(failed);
+    events.on_event(agent::error_event(step, response.error()));
     return outcome;
   }
-  Event finished = event_at(EventType::model_finished, step);
-  finished.detail = llm::to_string(response->stop_reason);
-  finished.usage = response->usage;
-  events.on_event(finished);
+  events.on_event(agent::model_finished_event(step, *response));
   outcome.usage += response->usage;
 
   auto parsed = parse_json(json_object_text(response->message.content), "reasoner reply");
@@ -155,7 +143,7 @@ agent::AgentOutcome TaskAgent::run(std::vector<Message>& conversation, const Can
                                              iso8601_utc(std::chrono::system_clock::now()),
                                              record.memory_update, m_options.memory_chars);
     if (!written) {
-      Event warning = event_at(EventType::warning, step);
+      Event warning = agent::step_event(EventType::warning, step);
       warning.text = "the memory file was not updated: " + written.error().message;
       events.on_event(warning);
     }
@@ -166,10 +154,7 @@ agent::AgentOutcome TaskAgent::run(std::vector<Message>& conversation, const Can
   conversation.push_back(Message{.role = Role::assistant, .content = record.output});
   m_ledger.set(std::move(record));
 
-  Event done = event_at(EventType::agent_finished, outcome.steps);
-  done.text = outcome.answer;
-  done.detail = agent::to_string(outcome.stop);
-  events.on_event(done);
+  events.on_event(agent::agent_finished_event(outcome));
   return outcome;
 }
 

@@ -4,6 +4,7 @@
 #include "rlm/sub_query_budget.h"
 #include "rlm/trajectory.h"
 
+#include "ralph/agent/agent_steps.h"
 #include "ralph/core/json.h"
 #include "ralph/core/text.h"
 
@@ -18,56 +19,8 @@ namespace {
 
 using agent::AgentOutcome;
 using agent::AgentStop;
-
-Event make_event(EventType type, int step) {
-  Event event;
-  event.type = type;
-  event.step = step;
-  return event;
-}
-
-// Forwards streamed pieces and retries to the event sink, as the ReAct agent does.
-class EventObserver final : public llm::StreamObserver {
-public:
-  EventObserver(EventSink& events, int step) : m_events(events), m_step(step) {}
-
-  void on_text(std::string_view delta) override { emit(EventType::text_delta, delta); }
-  void on_thinking(std::string_view delta) override { emit(EventType::thinking_delta, delta); }
-  void on_retry(const Error& error, int attempt, std::chrono::milliseconds delay) override {
-    Event event = make_event(EventType::retry, m_step);
-    event.detail = error.message;
-    event.number = attempt;
-    event.duration_ms = delay.count();
-    m_events.on_event(event);
-  }
-
-private:
-  void emit(EventType type, std::string_view text) {
-    Event event = make_event(type, m_step);
-    event.text = text;
-    m_events.on_event(event);
-  }
-
-  EventSink& m_events;
-  int m_step;
-};
-
-Message tool_message(const ToolCall& call, std::string content, bool is_error) {
-  Message message;
-  message.role = Role::tool;
-  message.tool_call_id = call.id;
-  message.tool_name = call.name;
-  message.content = std::move(content);
-  message.is_error = is_error;
-  return message;
-}
-
-Error interrupted() {
-  Error error;
-  error.kind = ErrorKind::cancelled;
-  error.message = "interrupted";
-  return error;
-}
+using agent::interrupted;
+using agent::step_event;
 
 std::string steps_ran_out(int steps) {
   return fmt::format("the step budget of {} model call{} ran out", steps, steps == 1 ? "" : "s");
@@ -122,8 +75,6 @@ private:
   void warn_about_sub_queries(std::string& output);
   AgentOutcome fallback();
   AgentOutcome stop(AgentStop stop, Error error, bool report);
-  void answer_unrun_calls(const std::vector<ToolCall>& calls, std::size_t first,
-                          std::string_view reason);
 
   llm::Provider& m_provider;
   const RlmOptions& m_options;
@@ -153,9 +104,9 @@ AgentOutcome Attempt::run() {
       return stop(AgentStop::cancelled, interrupted(), false);
     }
     const int step = ++m_outcome.steps;
-    m_events.on_event(make_event(EventType::model_started, step));
+    m_events.on_event(step_event(EventType::model_started, step));
     request.messages = m_conversation;
-    EventObserver observer(m_events, step);
+    agent::StepObserver observer(m_events, step);
     auto response = m_provider.chat(request, &observer, m_cancel);
     if (!response) {
       const bool cancelled = response.error().kind == ErrorKind::cancelled || m_cancel.cancelled();
@@ -163,10 +114,7 @@ AgentOutcome Attempt::run() {
                   !cancelled);
     }
     m_outcome.usage += response->usage;
-    Event finished = make_event(EventType::model_finished, step);
-    finished.detail = llm::to_string(response->stop_reason);
-    finished.usage = response->usage;
-    m_events.on_event(finished);
+    m_events.on_event(agent::model_finished_event(step, *response));
     Message& reply = m_conversation.emplace_back(std::move(response->message));
     reply.role = Role::assistant;
     m_outcome.answer = reply.content;
@@ -176,7 +124,7 @@ AgentOutcome Attempt::run() {
     }
     if (step >= m_options.max_steps) {
       const std::vector<ToolCall> calls = reply.tool_calls;
-      answer_unrun_calls(calls, 0, steps_ran_out(step));
+      agent::answer_unrun_calls(m_conversation, calls, 0, steps_ran_out(step));
       return fallback();
     }
     if (!run_calls()) {
@@ -192,29 +140,13 @@ AgentOutcome Attempt::stop(AgentStop stop, Error error, bool report) {
   m_outcome.stop = stop;
   if (stop == AgentStop::failed || stop == AgentStop::cancelled) {
     if (report) {
-      Event failed = make_event(EventType::error, m_outcome.steps);
-      failed.text = error.message;
-      failed.detail = ralph::to_string(error.kind);
-      m_events.on_event(failed);
+      m_events.on_event(agent::error_event(m_outcome.steps, error));
     }
     m_outcome.error = std::move(error);
     return m_outcome;
   }
-  Event finished = make_event(EventType::agent_finished, m_outcome.steps);
-  finished.text = m_outcome.answer;
-  finished.detail = agent::to_string(stop);
-  finished.usage = m_outcome.usage;
-  m_events.on_event(finished);
+  m_events.on_event(agent::agent_finished_event(m_outcome));
   return m_outcome;
-}
-
-// Calls that will not run still need a result: providers reject a conversation in which a tool
-// call goes unanswered, and a later attempt continues from this one.
-void Attempt::answer_unrun_calls(const std::vector<ToolCall>& calls, std::size_t first,
-                                 std::string_view reason) {
-  for (std::size_t i = first; i < calls.size(); ++i) {
-    m_conversation.push_back(tool_message(calls[i], fmt::format("[not run: {}]", reason), true));
-  }
 }
 
 // Runs the calls of the assistant message just appended, in order; false when cancelled.
@@ -225,27 +157,18 @@ bool Attempt::run_calls() {
   for (std::size_t i = 0; i < calls.size(); ++i) {
     const ToolCall& call = calls[i];
     if (m_cancel.cancelled()) {
-      answer_unrun_calls(calls, i, "interrupted");
+      agent::answer_unrun_calls(m_conversation, calls, i, "interrupted");
       return false;
     }
-    Event started = make_event(EventType::tool_started, m_outcome.steps);
-    started.text = call.arguments;
-    started.name = call.name;
-    started.tool_call_id = call.id;
-    m_events.on_event(started);
+    m_events.on_event(agent::tool_started_event(m_outcome.steps, call));
     const auto begin = std::chrono::steady_clock::now();
     auto [content, is_error] = execute(call, std::exchange(note, {}));
     ++m_outcome.tool_calls;
-    Event finished = make_event(EventType::tool_finished, m_outcome.steps);
-    finished.text = content;
-    finished.name = call.name;
-    finished.tool_call_id = call.id;
-    finished.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                               std::chrono::steady_clock::now() - begin)
-                               .count();
-    finished.is_error = is_error;
-    m_events.on_event(finished);
-    m_conversation.push_back(tool_message(call, std::move(content), is_error));
+    m_events.on_event(
+        agent::tool_finished_event(m_outcome.steps, call, content, is_error,
+                                   std::chrono::duration_cast<std::chrono::milliseconds>(
+                                       std::chrono::steady_clock::now() - begin)));
+    m_conversation.push_back(agent::tool_message(call, std::move(content), is_error));
   }
   return !m_cancel.cancelled();
 }
@@ -284,7 +207,7 @@ void Attempt::settle_sub_queries() {
   if (calls == m_counted_calls && added.input_tokens == 0 && added.output_tokens == 0) {
     return;
   }
-  Event event = make_event(EventType::model_finished, m_outcome.steps);
+  Event event = step_event(EventType::model_finished, m_outcome.steps);
   event.name = "llm_query";
   event.detail = "sub_queries";
   event.number = calls - m_counted_calls;
@@ -309,7 +232,7 @@ void Attempt::warn_about_sub_queries(std::string& output) {
                        used, limit);
   }
   output += "\n" + text;
-  Event event = make_event(EventType::budget_warning, m_outcome.steps);
+  Event event = step_event(EventType::budget_warning, m_outcome.steps);
   event.detail = "sub-query";
   event.number = limit > 0 ? used * 100 / limit : 100;
   event.text = text;
@@ -321,7 +244,7 @@ void Attempt::warn_about_sub_queries(std::string& output) {
 // verifies it like any other (a `max_steps` stop is retried unverified).
 AgentOutcome Attempt::fallback() {
   const int budget = m_options.max_steps;
-  Event warning = make_event(EventType::warning, m_outcome.steps);
+  Event warning = step_event(EventType::warning, m_outcome.steps);
   warning.text = fmt::format("{}; asking for a final answer from the record of {} executions",
                              steps_ran_out(budget), m_trajectory.size());
   m_events.on_event(warning);
@@ -346,8 +269,8 @@ AgentOutcome Attempt::fallback() {
   request.stream = m_options.stream;
 
   const int step = ++m_outcome.steps;
-  m_events.on_event(make_event(EventType::model_started, step));
-  EventObserver observer(m_events, step);
+  m_events.on_event(step_event(EventType::model_started, step));
+  agent::StepObserver observer(m_events, step);
   auto response = m_provider.chat(request, &observer, m_cancel);
   const auto why_failed = [budget](std::string_view why) {
     return fmt::format("{} and the fallback extraction failed: {}", steps_ran_out(budget), why);
@@ -361,10 +284,7 @@ AgentOutcome Attempt::fallback() {
     return stop(AgentStop::failed, std::move(error), true);
   }
   m_outcome.usage += response->usage;
-  Event finished = make_event(EventType::model_finished, step);
-  finished.detail = llm::to_string(response->stop_reason);
-  finished.usage = response->usage;
-  m_events.on_event(finished);
+  m_events.on_event(agent::model_finished_event(step, *response));
   std::string answer = std::string(trim(response->message.content));
   if (answer.empty()) {
     Error error;
@@ -397,10 +317,7 @@ agent::AgentOutcome RlmAgent::run(std::vector<Message>& conversation, const Canc
     outcome.error = Error{};
     outcome.error->kind = ErrorKind::internal;
     outcome.error->message = "the RLM agent has no sandbox: its factory returned none";
-    Event failed = make_event(EventType::error, 0);
-    failed.text = outcome.error->message;
-    failed.detail = ralph::to_string(outcome.error->kind);
-    events.on_event(failed);
+    events.on_event(agent::error_event(0, *outcome.error));
     return outcome;
   }
   Attempt attempt(m_provider, m_options, conversation, cancel, events, budget, *sandbox);

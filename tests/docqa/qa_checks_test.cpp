@@ -122,7 +122,8 @@ TEST_F(QaChecks, DuplicatesLongQuotesAndCountsAreReported) {
 }
 
 TEST_F(QaChecks, TheVerifierFailsWithEveryProblemNumbered) {
-  QaChecksVerifier verifier(document, rules);
+  const QaChecker checker(document, rules);
+  QaChecksVerifier verifier(checker);
   verify::Attempt attempt;
   attempt.answer = answer({"RLM", "not in this document at all, no"}, 2);
   const verify::Verdict verdict = verifier.verify(attempt, CancelToken());

@@ -40,7 +40,8 @@ protected:
     options.window_chars = 30;
   }
   verify::Verdict judge() {
-    QaJudgeVerifier verifier(provider, document, rules, options);
+    const QaChecker checker(document, rules);
+    QaJudgeVerifier verifier(provider, checker, options);
     return verifier.verify(attempt, CancelToken());
   }
 

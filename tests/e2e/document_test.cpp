@@ -215,6 +215,23 @@ TEST_F(DocumentEndToEnd, AQaSessionResumesAsQaWithItsDocumentAndFailures) {
   EXPECT_EQ(validator.requests().size(), 2U) << "the recorded judge, on its own server";
 }
 
+TEST_F(DocumentEndToEnd, MaxStepsBoundsTheExplorationThenTheFallbackAnswers) {
+  workspace.write("contract.txt", k_contract);
+  generator.push(lua_turn("print(doc:line(2))"));
+  generator.push(
+      text_turn(qa_answer("The tenant\xE2\x80\x99s deposit is returned within thirty days")));
+  validator.push(text_turn(R"({"ok": true, "issues": []})"));
+
+  const auto out = run("qa", {"--query", "How does the lease end?", "--max-steps", "1"});
+
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  ASSERT_EQ(generator.requests().size(), 2U);
+  EXPECT_TRUE(generator_request(0).contains("tools"));
+  EXPECT_FALSE(generator_request(1).contains("tools")) << "the fallback extraction has no tools";
+  EXPECT_THAT(generator_request(1).dump(), HasSubstr("no code was run in this attempt"))
+      << "the one step allowed was the model call that asked for the code";
+}
+
 TEST_F(DocumentEndToEnd, AMissingDocumentIsAUsageError) {
   const auto out = run("qa", {"--query", "anything"});
   EXPECT_EQ(out.exit_code, 2);

@@ -35,6 +35,13 @@ struct StubAttempt {
   bool wait_for_cancel = false; // block until the attempt is cancelled (time budgets)
 };
 
+// An attempt that answers `text` in one step.
+inline StubAttempt answer(std::string text) {
+  StubAttempt attempt;
+  attempt.answer = std::move(text);
+  return attempt;
+}
+
 class StubAgent final : public agent::Agent {
 public:
   void push(StubAttempt attempt) { m_script.push_back(std::move(attempt)); }

@@ -14,6 +14,7 @@
 namespace ralph::loop {
 namespace {
 
+using testing::answer;
 using ::testing::HasSubstr;
 using ::testing::Not;
 using testing::RecordingSink;
@@ -21,12 +22,6 @@ using testing::StubAgent;
 using testing::StubAttempt;
 using testing::StubVerifier;
 using verify::Outcome;
-
-StubAttempt answer(std::string text) {
-  StubAttempt attempt;
-  attempt.answer = std::move(text);
-  return attempt;
-}
 
 class StoreJournalTest : public ::testing::Test {
 protected:

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,20 +50,38 @@ QaReport check_qa_answer(std::string_view answer_text, const GroundedDocument& d
 // line per quote, for the record and the report.
 std::string describe_quote_matches(const QaReport& report, const GroundedDocument& document);
 
+// The hard checks of one QA run, shared by its checks verifier, its judge and its report: the
+// report of the last answer checked is kept, so each answer is looked up in the document once
+// however many of them ask. `document` must outlive the checker. Thread-safe: a second caller
+// with the same answer waits for the first and gets its report.
+class QaChecker {
+public:
+  QaChecker(const GroundedDocument& document, QaRules rules)
+      : m_document(document), m_rules(std::move(rules)) {}
+
+  QaReport check(std::string_view answer) const;
+  const GroundedDocument& document() const { return m_document; }
+
+private:
+  const GroundedDocument& m_document;
+  QaRules m_rules;
+  mutable std::mutex m_mutex;
+  mutable std::string m_last_answer;
+  mutable std::optional<QaReport> m_last_report;
+};
+
 // The hard checks of a QA answer as a verifier ("qa checks"): pass, or fail (`check_failed`) with
 // every problem numbered. The verdict's reasoning records the level and byte offsets of every
-// quote's occurrences. `document` must outlive the verifier; verify() is thread-safe.
+// quote's occurrences. `checker` must outlive the verifier; verify() is thread-safe.
 class QaChecksVerifier final : public verify::Verifier {
 public:
-  QaChecksVerifier(const GroundedDocument& document, QaRules rules)
-      : m_document(document), m_rules(std::move(rules)) {}
+  explicit QaChecksVerifier(const QaChecker& checker) : m_checker(checker) {}
 
   std::string name() const override { return "qa checks"; }
   verify::Verdict verify(const verify::Attempt& attempt, const CancelToken& cancel) override;
 
 private:
-  const GroundedDocument& m_document;
-  QaRules m_rules;
+  const QaChecker& m_checker;
 };
 
 } // namespace ralph::docqa

@@ -39,21 +39,19 @@ std::string qa_judge_prompt(std::string_view question, const QaAnswer& answer,
 // (`unsupported`) naming the bullets. Output that is no such object, or says ok while listing
 // issues, is an `error` (`malformed`), never a pass. An answer that cannot be parsed, or has no
 // quote found in the document, is not judged (`error`, category `not_judged`): the hard checks
-// report it. The provider must outlive the verifier; calls on one instance are serialised.
+// report it. The provider and the checker must outlive the verifier; calls on one instance are
+// serialised.
 class QaJudgeVerifier final : public verify::Verifier {
 public:
-  QaJudgeVerifier(llm::Provider& provider, const GroundedDocument& document, QaRules rules,
-                  QaJudgeOptions options)
-      : m_provider(provider), m_document(document), m_rules(std::move(rules)),
-        m_options(std::move(options)) {}
+  QaJudgeVerifier(llm::Provider& provider, const QaChecker& checker, QaJudgeOptions options)
+      : m_provider(provider), m_checker(checker), m_options(std::move(options)) {}
 
   std::string name() const override { return "qa judge"; }
   verify::Verdict verify(const verify::Attempt& attempt, const CancelToken& cancel) override;
 
 private:
   llm::Provider& m_provider;
-  const GroundedDocument& m_document;
-  QaRules m_rules;
+  const QaChecker& m_checker;
   QaJudgeOptions m_options;
   std::mutex m_mutex;
 };
