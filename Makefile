@@ -3,7 +3,7 @@ BUILD_DIR ?= build
 ASAN_DIR ?= build-asan
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps build test test-asan demo bench format lint clean
+.PHONY: all deps build test test-asan demo bench format lint check-layers clean
 
 all: build
 
@@ -35,8 +35,14 @@ bench: build
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.h')
 
-# clang-tidy runs one file per process, $(JOBS) at a time; it needs the compile database.
-lint: $(BUILD_DIR)/build.ninja
+# The layer rule of the src/<layer>/README.md files (scripts/check-layers.sh); needs no build.
+check-layers:
+	bash scripts/check-layers.sh --self-test
+	bash scripts/check-layers.sh
+
+# The layer check first, then clang-format; clang-tidy runs one file per process, $(JOBS) at a
+# time; it needs the compile database.
+lint: check-layers $(BUILD_DIR)/build.ninja
 	clang-format --dry-run -Werror $$(git ls-files '*.cpp' '*.h')
 	git ls-files 'src/*.cpp' | xargs -P $(JOBS) -n 4 clang-tidy -p $(BUILD_DIR) --quiet
 
