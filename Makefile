@@ -3,7 +3,7 @@ BUILD_DIR ?= build
 ASAN_DIR ?= build-asan
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps build test test-asan demo bench format lint check-layers clean
+.PHONY: all deps build test test-asan demo examples bench format lint check-layers clean
 
 all: build
 
@@ -28,6 +28,10 @@ test-asan: deps $(ASAN_DIR)/build.ninja
 
 demo: build
 	$(BUILD_DIR)/ralph demo
+
+# Installs the build into a temporary prefix and builds and runs examples/ against it.
+examples: build
+	bash scripts/check-install.sh $(BUILD_DIR)
 
 bench: build
 	$(BUILD_DIR)/bench/ralph_bench && bash bench/e2e.sh $(BUILD_DIR)/ralph

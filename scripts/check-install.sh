@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Checks that an installed ralph can be used: installs BUILD_DIR (already built; it is not
+# rebuilt) into a fresh temporary prefix, builds examples/ against it with find_package(ralph),
+# builds a program with nothing but `pkg-config --cflags --libs --static ralph`, runs them all,
+# and removes everything it made.
+set -euo pipefail
+
+if [ $# -ne 1 ]; then
+  echo "usage: $0 BUILD_DIR" >&2
+  exit 2
+fi
+build=$(realpath "$1")
+root=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ralph-check-install-XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+prefix=$tmp/prefix
+
+echo "check-install: installing $build into a temporary prefix"
+cmake --install "$build" --prefix "$prefix" >/dev/null
+
+echo "check-install: building examples/ with find_package(ralph)"
+cmake -S "$root/examples" -B "$tmp/examples" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build "$tmp/examples"
+ctest --test-dir "$tmp/examples" --output-on-failure
+
+echo "check-install: building a program with pkg-config --static ralph"
+pc_dir=$(dirname "$(find "$prefix" -name ralph.pc)")
+export PKG_CONFIG_PATH=$pc_dir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+cat >"$tmp/main.cpp" <<'CPP'
+#include "ralph/cli/app.h"
+int main(int argc, char** argv) { return ralph::cli::run_cli(argc, argv); }
+CPP
+read -ra flags <<<"$(pkg-config --cflags --libs --static ralph)"
+c++ -std=c++20 "$tmp/main.cpp" -o "$tmp/ralph" "${flags[@]}"
+version=$("$tmp/ralph" --version)
+if [ "$version" != "ralph $(pkg-config --modversion ralph)" ]; then
+  echo "check-install: the pkg-config build printed '$version'" >&2
+  exit 1
+fi
+echo "check-install: ok ($version)"
