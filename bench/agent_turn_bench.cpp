@@ -5,6 +5,7 @@
 // events. CPU time is the benchmark thread's (ralph's side; the fake server's threads are not
 // counted); user_us / sys_us split it per step.
 
+#include "counting_sink.h"
 #include "fake_provider/fake_provider_server.h"
 #include "temp_workspace.h"
 #include "thread_cpu.h"
@@ -25,12 +26,6 @@ namespace ralph::bench {
 namespace {
 
 constexpr int k_steps = 10;
-
-class CountingSink final : public EventSink {
-public:
-  void on_event(const Event& event) override { bytes += event.text.size(); }
-  std::size_t bytes = 0;
-};
 
 std::vector<testing::FakeTurn> script() {
   std::vector<testing::FakeTurn> turns;
@@ -73,9 +68,9 @@ void BM_AgentTurn_OpenAiLoopback(benchmark::State& state) {
       server.push(turn);
     }
     agent::ReactAgent agent(**provider, registry, {.workspace = workspace.root()},
-                            {.model = "bench-model", .max_steps = k_steps});
+                            {"openai-compat", "bench-model"}, {.max_steps = k_steps});
     std::vector<Message> conversation{{.role = Role::user, .content = "Fix the parser."}};
-    const agent::AgentOutcome outcome = agent.run(conversation, cancel, sink);
+    const agent::AgentOutcome outcome = agent.run(conversation, cancel, sink, sink);
     if (outcome.stop != agent::AgentStop::answered || outcome.steps != k_steps) {
       state.SkipWithError(outcome.error ? outcome.error->message.c_str() : "no answer");
       return;

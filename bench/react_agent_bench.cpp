@@ -3,6 +3,7 @@
 // scripted model's and the tool's. File-tool steps show the overhead without subprocesses;
 // `shell` steps running `true` show what one posix_spawn round trip adds.
 
+#include "counting_sink.h"
 #include "temp_workspace.h"
 
 #include "ralph/agent/react_agent.h"
@@ -18,17 +19,6 @@
 
 namespace ralph::bench {
 namespace {
-
-// Counts what a terminal view or events file would receive, without printing it.
-class CountingSink final : public EventSink {
-public:
-  void on_event(const Event& event) override {
-    ++events;
-    bytes += event.text.size();
-  }
-  std::size_t events = 0;
-  std::size_t bytes = 0;
-};
 
 enum class StepKind { files, shell };
 
@@ -63,9 +53,9 @@ void run_agent(benchmark::State& state, StepKind kind) {
   for (auto _ : state) {
     llm::ScriptedProvider provider("bench", turns);
     agent::ReactAgent agent(provider, registry, {.workspace = workspace.root()},
-                            {.model = "bench", .max_steps = steps});
+                            {"scripted", "bench"}, {.max_steps = steps});
     std::vector<Message> conversation{{.role = Role::user, .content = "Fix the parser."}};
-    const agent::AgentOutcome outcome = agent.run(conversation, cancel, sink);
+    const agent::AgentOutcome outcome = agent.run(conversation, cancel, sink, sink);
     if (outcome.stop != agent::AgentStop::answered || outcome.steps != steps) {
       state.SkipWithError("the run did not answer");
       return;

@@ -172,7 +172,7 @@ void BM_VerbatimView_Build(benchmark::State& state) {
     bytes = view.memory_bytes();
     benchmark::DoNotOptimize(view.text().data());
   }
-  state.SetLabel(docqa::to_string(level));
+  state.SetLabel(ralph::to_string(level));
   state.SetBytesProcessed(static_cast<std::int64_t>(text.size()) * state.iterations());
   state.counters["view_MB"] = static_cast<double>(bytes) / 1e6;
 }

@@ -6,82 +6,76 @@
 
 namespace ralph::agent {
 
-Event step_event(EventType type, int step) {
-  Event event;
-  event.type = type;
-  event.step = step;
-  return event;
+ModelCall model_call(int step, const std::string& model, const llm::ChatResponse& response) {
+  return ModelCall{
+      .step = step, .model = model, .usage = response.usage, .stop_reason = response.stop_reason};
 }
 
-Event model_finished_event(int step, const llm::ChatResponse& response) {
-  Event event = step_event(EventType::model_finished, step);
-  event.detail = llm::to_string(response.stop_reason);
-  event.usage = response.usage;
-  return event;
+Event model_finished_event(const ModelCall& call) {
+  return Event{
+      .step = call.step,
+      .payload = event::ModelFinished{
+          .model = call.model,
+          .stop_reason = call.stop_reason ? llm::to_string(*call.stop_reason) : "sub_queries",
+          .usage = call.usage,
+          .requests = call.requests}};
 }
 
-Event error_event(int step, const Error& error) {
-  Event event = step_event(EventType::error, step);
-  event.text = error.message;
-  event.detail = ralph::to_string(error.kind);
-  return event;
+Event tool_finished_event(int step, const ToolCall& call, const tools::ToolResult& result) {
+  return Event{.step = step,
+               .payload = event::ToolFinished{.call = call,
+                                              .result = result.content,
+                                              .is_error = result.is_error,
+                                              .exit_code = result.exit_code,
+                                              .duration = result.duration}};
+}
+
+Event model_started_event(int step) {
+  return Event{.step = step, .payload = event::ModelStarted{}};
 }
 
 Event tool_started_event(int step, const ToolCall& call) {
-  Event event = step_event(EventType::tool_started, step);
-  event.text = call.arguments;
-  event.name = call.name;
-  event.tool_call_id = call.id;
-  return event;
+  return Event{.step = step, .payload = event::ToolStarted{.call = call}};
+}
+
+Event error_event(int step, const Error& error) {
+  return Event{.step = step,
+               .payload = event::Failure{.kind = error.kind, .message = error.message}};
+}
+
+Event warning_event(int step, std::string text) {
+  return Event{.step = step, .payload = event::Warning{.text = std::move(text)}};
 }
 
 Event agent_finished_event(const AgentOutcome& outcome) {
-  Event event = step_event(EventType::agent_finished, outcome.steps);
-  event.text = outcome.answer;
-  event.detail = to_string(outcome.stop);
-  event.usage = outcome.usage;
-  return event;
-}
-
-Event tool_finished_event(int step, const ToolCall& call, std::string content, bool is_error,
-                          std::chrono::milliseconds duration) {
-  Event event = step_event(EventType::tool_finished, step);
-  event.text = std::move(content);
-  event.name = call.name;
-  event.tool_call_id = call.id;
-  event.duration_ms = duration.count();
-  event.is_error = is_error;
-  return event;
+  return Event{.step = outcome.steps,
+               .payload = event::AgentFinished{.answer = outcome.answer,
+                                               .stop = to_string(outcome.stop),
+                                               .steps = outcome.steps,
+                                               .usage = outcome.usage}};
 }
 
 void StepObserver::on_text(std::string_view delta) {
-  Event event = step_event(EventType::text_delta, m_step);
-  event.text = delta;
-  m_events.on_event(event);
+  m_events.on_event(Event{.step = m_step, .payload = event::TextDelta{.text = std::string(delta)}});
 }
 
 void StepObserver::on_thinking(std::string_view delta) {
-  Event event = step_event(EventType::thinking_delta, m_step);
-  event.text = delta;
-  m_events.on_event(event);
+  m_events.on_event(
+      Event{.step = m_step, .payload = event::ThinkingDelta{.text = std::string(delta)}});
 }
 
 void StepObserver::on_retry(const Error& error, int attempt, std::chrono::milliseconds delay) {
-  Event event = step_event(EventType::retry, m_step);
-  event.detail = error.message;
-  event.number = attempt;
-  event.duration_ms = delay.count();
-  m_events.on_event(event);
+  m_events.on_event(
+      Event{.step = m_step,
+            .payload = event::Retry{.reason = error.message, .attempt = attempt, .delay = delay}});
 }
 
 Message tool_message(const ToolCall& call, std::string content, bool is_error) {
-  Message message;
-  message.role = Role::tool;
-  message.tool_call_id = call.id;
-  message.tool_name = call.name;
-  message.content = std::move(content);
-  message.is_error = is_error;
-  return message;
+  return Message{.role = Role::tool,
+                 .content = std::move(content),
+                 .tool_call_id = call.id,
+                 .tool_name = call.name,
+                 .is_error = is_error};
 }
 
 void answer_unrun_calls(std::vector<Message>& conversation, const std::vector<ToolCall>& calls,
@@ -92,10 +86,7 @@ void answer_unrun_calls(std::vector<Message>& conversation, const std::vector<To
 }
 
 Error interrupted() {
-  Error error;
-  error.kind = ErrorKind::cancelled;
-  error.message = "interrupted";
-  return error;
+  return Error{.kind = ErrorKind::cancelled, .message = "interrupted"};
 }
 
 } // namespace ralph::agent

@@ -5,43 +5,31 @@
 
 #include <fmt/format.h>
 
-#include <chrono>
 #include <utility>
 
 namespace ralph::agent {
-const char* to_string(AgentStop stop) {
-  switch (stop) {
-  case AgentStop::answered:
-    return "answered";
-  case AgentStop::max_steps:
-    return "max_steps";
-  case AgentStop::cancelled:
-    return "cancelled";
-  case AgentStop::failed:
-    return "failed";
-  }
-  return "failed";
-}
 
 ReactAgent::ReactAgent(llm::Provider& provider, const tools::Registry& tools,
-                       tools::ToolContext tool_context, AgentOptions options)
+                       tools::ToolContext tool_context, llm::ModelSpec model,
+                       AgentSettings settings)
     : m_provider(provider), m_tools(tools), m_tool_context(std::move(tool_context)),
-      m_options(std::move(options)), m_specs(tools.specs()) {
-  if (m_options.system_prompt.empty()) {
-    m_options.system_prompt = default_system_prompt();
+      m_model(std::move(model)), m_model_label(m_model.label()), m_settings(std::move(settings)),
+      m_specs(tools.specs()) {
+  if (m_settings.system_prompt.empty()) {
+    m_settings.system_prompt = default_system_prompt();
   }
 }
 
 AgentOutcome ReactAgent::run(std::vector<Message>& conversation, const CancelToken& cancel,
-                             EventSink& events) {
+                             AttemptObserver& observer, EventSink& events) {
   AgentOutcome outcome;
   llm::ChatRequest request;
-  request.model = m_options.model;
-  request.system = m_options.system_prompt;
+  request.model = m_model.model;
+  request.system = m_settings.system_prompt;
   request.tools = m_specs;
-  request.max_tokens = m_options.max_tokens;
-  request.temperature = m_options.temperature;
-  request.stream = m_options.stream;
+  request.max_tokens = m_settings.max_tokens;
+  request.temperature = m_settings.temperature;
+  request.stream = m_settings.stream;
 
   while (true) {
     if (cancel.cancelled()) {
@@ -50,10 +38,10 @@ AgentOutcome ReactAgent::run(std::vector<Message>& conversation, const CancelTok
       return outcome;
     }
     const int step = ++outcome.steps;
-    events.on_event(step_event(EventType::model_started, step));
+    events.on_event(model_started_event(step));
     request.messages = conversation;
-    StepObserver observer(events, step);
-    auto response = m_provider.chat(request, &observer, cancel);
+    StepObserver stream(events, step);
+    auto response = m_provider.chat(request, &stream, cancel);
     if (!response) {
       Error error = std::move(response.error());
       const bool cancelled = error.kind == ErrorKind::cancelled || cancel.cancelled();
@@ -65,7 +53,7 @@ AgentOutcome ReactAgent::run(std::vector<Message>& conversation, const CancelTok
       return outcome;
     }
     outcome.usage += response->usage;
-    events.on_event(model_finished_event(step, *response));
+    observer.model_call_finished(model_call(step, m_model_label, *response));
     Message& reply = conversation.emplace_back(std::move(response->message));
     reply.role = Role::assistant;
     outcome.answer = reply.content;
@@ -73,14 +61,14 @@ AgentOutcome ReactAgent::run(std::vector<Message>& conversation, const CancelTok
       outcome.stop = AgentStop::answered;
       break;
     }
-    if (step >= m_options.max_steps) {
+    if (step >= m_settings.max_steps) {
       const std::vector<ToolCall> calls = reply.tool_calls;
       answer_unrun_calls(conversation, calls, 0,
                          fmt::format("the step budget of {} model calls ran out", step));
       outcome.stop = AgentStop::max_steps;
       break;
     }
-    if (!run_tools(conversation, outcome, cancel, events)) {
+    if (!run_tools(conversation, outcome, cancel, observer, events)) {
       outcome.stop = AgentStop::cancelled;
       outcome.error = interrupted();
       return outcome;
@@ -91,7 +79,8 @@ AgentOutcome ReactAgent::run(std::vector<Message>& conversation, const CancelTok
 }
 
 bool ReactAgent::run_tools(std::vector<Message>& conversation, AgentOutcome& outcome,
-                           const CancelToken& cancel, EventSink& events) {
+                           const CancelToken& cancel, AttemptObserver& observer,
+                           EventSink& events) {
   tools::ToolContext context = m_tool_context;
   context.cancel = cancel;
   // Copied: appending results may reallocate the conversation under a reference.
@@ -106,13 +95,11 @@ bool ReactAgent::run_tools(std::vector<Message>& conversation, AgentOutcome& out
     tools::ToolResult result = m_tools.run(call, context);
     ++outcome.tool_calls;
     // Built-in tools already give valid UTF-8; a library user's tool might not.
-    std::string content =
-        is_valid_utf8(result.content) ? std::move(result.content) : to_valid_utf8(result.content);
-    Event finished =
-        tool_finished_event(outcome.steps, call, content, result.is_error, result.duration);
-    finished.exit_code = result.exit_code;
-    events.on_event(finished);
-    conversation.push_back(tool_message(call, std::move(content), result.is_error));
+    if (!is_valid_utf8(result.content)) {
+      result.content = to_valid_utf8(result.content);
+    }
+    observer.tool_call_finished(outcome.steps, call, result);
+    conversation.push_back(tool_message(call, std::move(result.content), result.is_error));
   }
   return !cancel.cancelled();
 }

@@ -10,6 +10,32 @@
 #include <exception>
 
 namespace ralph::cli {
+namespace {
+
+Result<int> run(const ParsedCommand& command) {
+  switch (command.name) {
+  case CommandName::run:
+    return run_command(command.run);
+  case CommandName::qa:
+    return document_command(command.run, DocumentMode::qa);
+  case CommandName::task:
+    return document_command(command.run, DocumentMode::task);
+  case CommandName::demo:
+    return demo_command(command.run);
+  case CommandName::sessions_list:
+  case CommandName::sessions_show:
+  case CommandName::sessions_resume:
+  case CommandName::sessions_export:
+  case CommandName::sessions_rm:
+  case CommandName::sessions_prune:
+    return sessions_command(command);
+  case CommandName::none:
+    break;
+  }
+  return fail(ErrorKind::usage, "no command given");
+}
+
+} // namespace
 
 int run_cli(int argc, char** argv) {
   try {
@@ -17,27 +43,14 @@ int run_cli(int argc, char** argv) {
     if (command.exit_code >= 0) {
       return command.exit_code;
     }
-    switch (command.name) {
-    case CommandName::run:
-      return run_command(command.run);
-    case CommandName::qa:
-      return document_command(command.run, DocumentMode::qa);
-    case CommandName::task:
-      return document_command(command.run, DocumentMode::task);
-    case CommandName::demo:
-      return demo_command(command.run);
-    case CommandName::sessions_list:
-    case CommandName::sessions_show:
-    case CommandName::sessions_resume:
-    case CommandName::sessions_export:
-    case CommandName::sessions_rm:
-    case CommandName::sessions_prune:
-      return sessions_command(command);
-    case CommandName::none:
-      break;
+    const Result<int> code = run(command);
+    if (code) {
+      return *code;
     }
-    std::fprintf(stderr, "ralph: error: no command given\n");
-    return 2;
+    // What kept a command from running: one line, and the exit code of its kind.
+    std::fprintf(stderr, "ralph: error: %s\n", code.error().message.c_str());
+    const ErrorKind kind = code.error().kind;
+    return kind == ErrorKind::usage || kind == ErrorKind::config ? 2 : 1;
   } catch (const std::exception& e) {
     // Only programmer errors and "cannot continue" reach here.
     std::fprintf(stderr, "ralph: internal error: %s\n", e.what());

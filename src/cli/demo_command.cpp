@@ -1,7 +1,9 @@
 #include "cli/demo_command.h"
 
 #include "cli/run_command.h"
+#include "cli/run_context.h"
 
+#include "ralph/core/try.h"
 #include "ralph/llm/scripted_provider.h"
 
 #include <fmt/format.h>
@@ -48,16 +50,12 @@ std::filesystem::path make_demo_workspace() {
 
 } // namespace
 
-int demo_command(const RunArgs& args) {
-  auto provider = llm::ScriptedProvider::from_text(k_script, "built-in demo script");
-  if (!provider) {
-    std::fprintf(stderr, "ralph: error: %s\n", provider.error().message.c_str());
-    return 1;
-  }
+Result<int> demo_command(const RunArgs& args) {
+  TRY_ASSIGN(std::unique_ptr<llm::ScriptedProvider> provider,
+             llm::ScriptedProvider::from_text(k_script, "built-in demo script"));
   const std::filesystem::path workspace = make_demo_workspace();
   if (workspace.empty()) {
-    std::fprintf(stderr, "ralph: error: cannot create a temporary workspace\n");
-    return 1;
+    return fail(ErrorKind::io, "cannot create a temporary workspace");
   }
   RunArgs demo = args;
   demo.goal = k_goal;
@@ -69,14 +67,11 @@ int demo_command(const RunArgs& args) {
       "no network)\nworkspace: {}\ngoal: {}\nverify: `{}` must pass (run by ralph, not by "
       "the model)",
       workspace.string(), k_goal, k_verify_command);
-  auto store = open_store(config, workspace);
-  if (!store) {
-    std::fprintf(stderr, "ralph: error: %s\n", store.error().message.c_str());
-    return 1;
-  }
-  SessionContext session;
-  session.store = store->get();
-  const int code = run_agent(demo, config, **provider, workspace, banner, std::move(session));
+  TRY_ASSIGN(std::unique_ptr<store::SessionStore> store, open_store(config, workspace));
+  store::SessionStore* in_use = store.get();
+  RunContext context(std::move(demo), workspace, std::move(config), std::move(store), in_use);
+  const Result<int> code =
+      run_goal(context, banner, Model{.provider = provider.get(), .spec = {"scripted", "demo"}});
   if (!args.quiet) {
     std::fprintf(stderr, "the files are in %s\n", workspace.c_str());
   }

@@ -1,24 +1,21 @@
 #pragma once
 
 #include "cli/command_line.h"
-#include "cli/session_setup.h"
+#include "cli/run_context.h"
 
-#include "ralph/core/config.h"
+#include "ralph/core/settings.h"
 
-#include <filesystem>
+#include <string>
 
 namespace ralph::cli {
-
-enum class DocumentMode { qa, task };
 
 // `ralph qa` and `ralph task`: the document is memory-mapped and explored in the Lua sandbox by
 // the agent's model (RLM); the answer is checked (QA: hard checks and the evidence judge; task:
 // hard checks and the task judge) under the outer loop, recorded like every run.
-int document_command(const RunArgs& args, DocumentMode mode);
+Result<int> document_command(const RunArgs& args, DocumentMode mode);
 
-// Runs `config.document` (its path and mode) under the outer loop, as a new session or as the
-// resumed one `session` holds; returns the exit code.
-int run_document(const RunArgs& args, Config config, const std::filesystem::path& workspace,
-                 const std::string& banner, SessionContext session);
+// Runs the context's `config.document` (its path and mode) under the outer loop, as a new
+// session or as the resumed one; returns the exit code.
+Result<int> run_document(RunContext& context, const std::string& banner);
 
 } // namespace ralph::cli

@@ -37,11 +37,11 @@ void print_json_report(std::FILE* out, const RunReport& report) {
   for (const auto& [iteration, verdict] : report.verdicts) {
     nlohmann::json entry = {{"iteration", iteration},
                             {"verifier", verdict.verifier},
-                            {"result", verify::to_string(verdict.result)},
-                            {"category", verdict.category},
+                            {"result", to_string(verdict.result)},
+                            {"category", verdict.category.name()},
                             {"feedback", verdict.feedback}};
-    if (!verdict.policy.empty()) {
-      entry["policy"] = verdict.policy;
+    if (verdict.policy) {
+      entry["policy"] = to_string(*verdict.policy);
     }
     if (verdict.evidence) {
       entry["evidence"] = {{"command", verdict.evidence->command},

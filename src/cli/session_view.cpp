@@ -3,6 +3,7 @@
 #include "cli/tool_summary.h"
 
 #include "ralph/core/time.h"
+#include "ralph/store/record_json.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -40,6 +41,18 @@ json parsed_or_text(const std::string& text) {
   return value.is_discarded() ? json(text) : value;
 }
 
+const char* mark(Outcome result) {
+  switch (result) {
+  case Outcome::pass:
+    return "✓";
+  case Outcome::fail:
+    return "✗";
+  case Outcome::error:
+    break;
+  }
+  return "!";
+}
+
 // Indented lines of `text`, at most `lines` of them, each cut to the line width.
 std::string indented(std::string_view text, int lines, std::string_view prefix) {
   std::string out;
@@ -62,16 +75,17 @@ std::string render_session_list(const std::vector<store::SessionRow>& sessions,
   std::string out = fmt::format("{:<28} {:<16} {:>5} {:>8} {:>10} {:>5}  {}\n", "ID", "STATUS",
                                 "ITER", "TOKENS", "COST", "AGE", "GOAL");
   for (const auto& row : sessions) {
-    out += fmt::format("{:<28} {:<16} {:>5} {:>8} {:>10} {:>5}  {}\n", row.id, row.status,
-                       row.iterations, tokens(row.input_tokens + row.output_tokens), cost(row),
-                       age(row.updated_at, now), first_line(row.goal, k_goal_width));
+    out +=
+        fmt::format("{:<28} {:<16} {:>5} {:>8} {:>10} {:>5}  {}\n", row.id, to_string(row.status),
+                    row.iterations, tokens(row.input_tokens + row.output_tokens), cost(row),
+                    age(row.updated_at, now), first_line(row.goal, k_goal_width));
   }
   return out;
 }
 
 std::string render_session(const store::SessionRecord& record) {
   const store::SessionRow& row = record.session;
-  std::string out = fmt::format("session {} · {}{}\n", row.id, row.status,
+  std::string out = fmt::format("session {} · {}{}\n", row.id, to_string(row.status),
                                 row.reason.empty() ? "" : " · " + row.reason);
   out += fmt::format("goal:      {}\n", row.goal);
   out += fmt::format("model:     {}\n", row.model);
@@ -107,11 +121,11 @@ std::string render_session(const store::SessionRecord& record) {
       if (verdict.iteration != attempt.iteration) {
         continue;
       }
-      const char* mark = verdict.result == "pass" ? "✓" : verdict.result == "fail" ? "✗" : "!";
-      out += fmt::format("  {} {} · {}{}{}\n", mark, verdict.verifier, verdict.result,
+      out += fmt::format("  {} {} · {}{}{}\n", mark(verdict.result), verdict.verifier,
+                         to_string(verdict.result),
                          verdict.category.empty() ? "" : " " + verdict.category,
-                         verdict.policy.empty() ? "" : " (" + verdict.policy + ")");
-      if (verdict.result != "pass") {
+                         verdict.policy ? fmt::format(" ({})", to_string(*verdict.policy)) : "");
+      if (verdict.result != Outcome::pass) {
         out += indented(verdict.feedback, k_verdict_lines, "    │ ");
       }
     }
@@ -131,7 +145,7 @@ std::string session_list_json(const std::vector<store::SessionRow>& sessions) {
     out.push_back(
         {{"id", row.id},
          {"goal", row.goal},
-         {"status", row.status},
+         {"status", to_string(row.status)},
          {"reason", row.reason},
          {"model", row.model},
          {"iterations", row.iterations},
@@ -150,34 +164,13 @@ std::string session_record_json(const store::SessionRecord& record) {
     json tools = json::array();
     for (const auto& tool : record.tool_calls) {
       if (tool.iteration == attempt.iteration) {
-        tools.push_back({{"id", tool.call_id},
-                         {"name", tool.name},
-                         {"arguments", parsed_or_text(tool.arguments)},
-                         {"result", tool.result},
-                         {"exit_code", tool.exit_code ? json(*tool.exit_code) : json()},
-                         {"is_error", tool.is_error},
-                         {"changed_workspace", tool.changed_workspace},
-                         {"duration_ms", tool.duration_ms},
-                         {"at", tool.at}});
+        tools.push_back(store::tool_call_json(tool));
       }
     }
     json verdicts = json::array();
     for (const auto& verdict : record.verdicts) {
       if (verdict.iteration == attempt.iteration) {
-        verdicts.push_back(
-            {{"verifier", verdict.verifier},
-             {"result", verdict.result},
-             {"category", verdict.category},
-             {"feedback", verdict.feedback},
-             {"reasoning", verdict.reasoning},
-             {"policy", verdict.policy},
-             {"model", verdict.model},
-             {"usage",
-              {{"input_tokens", verdict.input_tokens}, {"output_tokens", verdict.output_tokens}}},
-             {"duration_ms", verdict.duration_ms},
-             {"evidence",
-              verdict.evidence_json.empty() ? json() : parsed_or_text(verdict.evidence_json)},
-             {"output", verdict.output}});
+        verdicts.push_back(store::verdict_json(verdict));
       }
     }
     attempts.push_back(
@@ -202,18 +195,12 @@ std::string session_record_json(const store::SessionRecord& record) {
   }
   json calls = json::array();
   for (const auto& call : record.model_calls) {
-    calls.push_back(
-        {{"iteration", call.iteration},
-         {"step", call.step},
-         {"model", call.model},
-         {"usage", {{"input_tokens", call.input_tokens}, {"output_tokens", call.output_tokens}}},
-         {"stop_reason", call.stop_reason},
-         {"at", call.at}});
+    calls.push_back(store::model_call_json(call));
   }
   const json out = {
       {"id", row.id},
       {"goal", row.goal},
-      {"status", row.status},
+      {"status", to_string(row.status)},
       {"reason", row.reason},
       {"answer", row.answer},
       {"model", row.model},

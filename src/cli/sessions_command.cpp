@@ -2,11 +2,13 @@
 
 #include "cli/document_command.h"
 #include "cli/run_command.h"
+#include "cli/run_context.h"
 #include "cli/session_setup.h"
 #include "cli/session_view.h"
 
 #include "ralph/core/time.h"
-#include "ralph/store/trace_json.h"
+#include "ralph/core/try.h"
+#include "ralph/store/record_json.h"
 #include "ralph/store/trace_writer.h"
 
 #include <fmt/format.h>
@@ -26,12 +28,9 @@ namespace fs = std::filesystem;
 
 // A session by its id or a prefix of it that names only one.
 Result<store::SessionRow> find(store::SessionStore& store, const std::string& id) {
-  auto sessions = store.list_sessions();
-  if (!sessions) {
-    return tl::unexpected(sessions.error());
-  }
+  TRY_ASSIGN(const std::vector<store::SessionRow> sessions, store.list_sessions());
   std::vector<const store::SessionRow*> matches;
-  for (const auto& row : *sessions) {
+  for (const auto& row : sessions) {
     if (row.id == id) {
       return row;
     }
@@ -52,18 +51,12 @@ Result<store::SessionRow> find(store::SessionStore& store, const std::string& id
 }
 
 Result<store::SessionRecord> load(store::SessionStore& store, const std::string& id) {
-  auto row = find(store, id);
-  if (!row) {
-    return tl::unexpected(row.error());
-  }
-  auto record = store.load(row->id);
+  TRY_ASSIGN(const store::SessionRow row, find(store, id));
+  TRY_ASSIGN(std::optional<store::SessionRecord> record, store.load(row.id));
   if (!record) {
-    return tl::unexpected(record.error());
+    return fail(ErrorKind::usage, fmt::format("session {} was removed", row.id));
   }
-  if (!*record) {
-    return fail(ErrorKind::usage, fmt::format("session {} was removed", row->id));
-  }
-  return std::move(**record);
+  return std::move(*record);
 }
 
 // A process that is still running ralph: a killed session's pid may have been reused since.
@@ -115,7 +108,7 @@ bool confirmed(const store::SessionRow& row, const loop::ResumedRun& resumed, in
   std::fprintf(stderr,
                "Resume session %s (%s)?\n  goal: %s\n  %d attempt(s) finished; next: attempt %d "
                "of %d; %lld tokens so far\n[y/N] ",
-               row.id.c_str(), row.status.c_str(), row.goal.c_str(),
+               row.id.c_str(), to_string(row.status), row.goal.c_str(),
                static_cast<int>(resumed.state.attempts.size()), resumed.state.next_iteration,
                max_iterations, tokens);
   std::fflush(stderr);
@@ -126,158 +119,118 @@ bool confirmed(const store::SessionRow& row, const loop::ResumedRun& resumed, in
   return answer == "y" || answer == "Y" || answer == "yes";
 }
 
-int resume(const ParsedCommand& command, store::SessionStore& store) {
-  auto record = load(store, command.sessions.id);
-  if (!record) {
-    return print_error(record.error());
-  }
-  const store::SessionRow& row = record->session;
+Result<int> resume(const ParsedCommand& command, store::SessionStore& store) {
+  TRY_ASSIGN(const store::SessionRecord record, load(store, command.sessions.id));
+  const store::SessionRow& row = record.session;
   if (runs_ralph(row.owner_pid)) {
-    return print_error(
-        Error{ErrorKind::usage, fmt::format("session {} is running in process {}; stop it first",
-                                            row.id, row.owner_pid)});
+    return fail(ErrorKind::usage, fmt::format("session {} is running in process {}; stop it first",
+                                              row.id, row.owner_pid));
   }
-  if (row.status == to_string(Status::completed)) {
-    return print_error(
-        Error{ErrorKind::usage, fmt::format("session {} is already completed", row.id)});
+  if (row.status == Status::completed) {
+    return fail(ErrorKind::usage, fmt::format("session {} is already completed", row.id));
   }
   // The recorded configuration, with the flags of this command over it: files and variables
   // changed since do not change a session's rules halfway.
   Config config;
-  if (auto applied = apply_config_json(config, row.config_json, "session " + row.id); !applied) {
-    return print_error(applied.error());
-  }
+  TRY(apply_config_json(config, row.config_json, "session " + row.id));
   RunArgs args = command.run;
   args.config_file.clear();
   for (const ConfigOverride& flag : args.overrides) {
-    if (auto applied = set_config_value(config, flag.key, flag.value, flag.flag); !applied) {
-      return print_error(applied.error());
-    }
+    TRY(set_config_value(config, flag.key, flag.value, flag.flag));
   }
-  auto resumed = loop::resume_from_record(*record);
-  if (!resumed) {
-    return print_error(resumed.error());
-  }
-  const bool ended =
-      row.status == to_string(Status::budget_exhausted) || row.status == to_string(Status::stalled);
-  const int next = resumed->state.next_iteration;
+  TRY_ASSIGN(loop::ResumedRun resumed, loop::resume_from_record(record));
+  const bool ended = row.status == Status::budget_exhausted || row.status == Status::stalled;
+  const int next = resumed.state.next_iteration;
   if (ended && !raises_a_budget(args)) {
-    return print_error(
-        Error{ErrorKind::usage,
-              fmt::format("session {} ended {} after {} attempt(s); resume it with a higher "
-                          "--max-iterations (or another budget)",
-                          row.id, row.status, resumed->state.attempts.size())});
+    return fail(ErrorKind::usage,
+                fmt::format("session {} ended {} after {} attempt(s); resume it with a higher "
+                            "--max-iterations (or another budget)",
+                            row.id, to_string(row.status), resumed.state.attempts.size()));
   }
   if (next > config.loop.max_iterations) {
-    return print_error(
-        Error{ErrorKind::usage, fmt::format("session {} has used {} of {} attempts; resume it with "
-                                            "--max-iterations {} or more",
-                                            row.id, next - 1, config.loop.max_iterations, next)});
+    return fail(ErrorKind::usage, fmt::format("session {} has used {} of {} attempts; resume it "
+                                              "with --max-iterations {} or more",
+                                              row.id, next - 1, config.loop.max_iterations, next));
   }
   const fs::path workspace = row.workspace;
   std::error_code ec;
   if (!fs::is_directory(workspace, ec)) {
-    return print_error(Error{ErrorKind::usage, fmt::format("session {}: its workspace {} is gone",
-                                                           row.id, workspace.string())});
+    return fail(ErrorKind::usage,
+                fmt::format("session {}: its workspace {} is gone", row.id, workspace.string()));
   }
-  if (!command.sessions.yes && !confirmed(row, *resumed, config.loop.max_iterations)) {
+  if (!command.sessions.yes && !confirmed(row, resumed, config.loop.max_iterations)) {
     std::fprintf(stderr, "ralph: not resumed (answer y, or pass --yes)\n");
     return 2;
   }
-  auto baseline = baseline_from_row(row);
-  if (!baseline) {
-    return print_error(baseline.error());
-  }
+  TRY_ASSIGN(verify::ProtectedSnapshot baseline, baseline_from_row(row));
   args.goal = row.goal;
-  SessionContext session;
-  session.store = &store;
-  session.existing = row;
-  session.resumed = std::move(*resumed);
-  session.baseline = std::move(*baseline);
   const std::string banner = fmt::format(
       "ralph {} · resuming session {} at attempt {} of {} · {} · workspace {}", RALPH_VERSION,
       row.id, next, config.loop.max_iterations, config.model, workspace.string());
-  if (!config.document.mode.empty()) {
-    return run_document(args, std::move(config), workspace, banner, std::move(session));
+  RunContext context(std::move(args), workspace, std::move(config), nullptr, &store);
+  context.session().existing = row;
+  context.session().resumed = std::move(resumed);
+  context.session().baseline = std::move(baseline);
+  if (context.config().document.mode != DocumentMode::none) {
+    return run_document(context, banner);
   }
-  return run_with_provider(args, config, workspace, banner, std::move(session));
+  TRY_ASSIGN(const Model model, context.models().make(context.config().model));
+  return run_goal(context, banner, model);
 }
 
-int export_traces(const ParsedCommand& command, store::SessionStore& store) {
-  auto record = load(store, command.sessions.id);
-  if (!record) {
-    return print_error(record.error());
-  }
+Result<int> export_traces(const ParsedCommand& command, store::SessionStore& store) {
+  TRY_ASSIGN(const store::SessionRecord record, load(store, command.sessions.id));
   store::TraceWriter writer(command.sessions.out_dir);
   int written = 0;
-  for (const auto& attempt : record->attempts) {
+  for (const auto& attempt : record.attempts) {
     if (!attempt.finished) {
       continue;
     }
     store::TraceEntry entry;
-    entry.session_id = record->session.id;
-    entry.goal = record->session.goal;
-    entry.created_at = record->session.created_at;
+    entry.session_id = record.session.id;
+    entry.goal = record.session.goal;
+    entry.created_at = record.session.created_at;
     entry.iteration = attempt.iteration;
     entry.json =
-        store::attempt_trace_json(record->session, attempt, record->tool_calls, record->verdicts);
-    auto warnings = writer.write(entry);
-    if (!warnings) {
-      return print_error(warnings.error());
-    }
-    for (const auto& warning : *warnings) {
+        store::attempt_trace_json(record.session, attempt, record.tool_calls, record.verdicts);
+    TRY_ASSIGN(const std::vector<std::string> warnings, writer.write(entry));
+    for (const auto& warning : warnings) {
       std::fprintf(stderr, "ralph: warning: %s\n", warning.c_str());
     }
     ++written;
   }
-  std::printf("wrote %d trace file(s) of session %s to %s\n", written, record->session.id.c_str(),
+  std::printf("wrote %d trace file(s) of session %s to %s\n", written, record.session.id.c_str(),
               command.sessions.out_dir.c_str());
   return 0;
 }
 
 } // namespace
 
-int sessions_command(const ParsedCommand& command) {
-  auto workspace = resolve_workspace(command.run.workspace);
-  if (!workspace) {
-    return print_error(workspace.error());
-  }
+Result<int> sessions_command(const ParsedCommand& command) {
+  TRY_ASSIGN(const fs::path workspace, resolve_workspace(command.run.workspace));
   RunArgs files_only = command.run;
   files_only.overrides.clear(); // budget flags are for the resumed run, not for finding the store
-  auto config = load_config(files_only, *workspace);
-  if (!config) {
-    return print_error(config.error());
-  }
-  auto opened = open_store(*config, *workspace);
+  TRY_ASSIGN(const Config config, load_config(files_only, workspace));
+  TRY_ASSIGN(const std::unique_ptr<store::SessionStore> opened, open_store(config, workspace));
   if (!opened) {
-    return print_error(opened.error());
+    return fail(ErrorKind::config, "the session store is off (store.enabled = false): no sessions");
   }
-  if (!*opened) {
-    return print_error(
-        Error{ErrorKind::config, "the session store is off (store.enabled = false): no sessions"});
-  }
-  store::SessionStore& store = **opened;
+  store::SessionStore& store = *opened;
   const auto& sessions = command.sessions;
 
   switch (command.name) {
   case CommandName::sessions_list: {
-    auto rows = store.list_sessions();
-    if (!rows) {
-      return print_error(rows.error());
-    }
+    TRY_ASSIGN(const std::vector<store::SessionRow> rows, store.list_sessions());
     const std::string text = command.run.json
-                                 ? session_list_json(*rows) + "\n"
-                                 : render_session_list(*rows, std::chrono::system_clock::now());
+                                 ? session_list_json(rows) + "\n"
+                                 : render_session_list(rows, std::chrono::system_clock::now());
     std::fputs(text.c_str(), stdout);
     return 0;
   }
   case CommandName::sessions_show: {
-    auto record = load(store, sessions.id);
-    if (!record) {
-      return print_error(record.error());
-    }
+    TRY_ASSIGN(const store::SessionRecord record, load(store, sessions.id));
     const std::string text =
-        command.run.json ? session_record_json(*record) + "\n" : render_session(*record);
+        command.run.json ? session_record_json(record) + "\n" : render_session(record);
     std::fputs(text.c_str(), stdout);
     return 0;
   }
@@ -286,39 +239,29 @@ int sessions_command(const ParsedCommand& command) {
   case CommandName::sessions_export:
     return export_traces(command, store);
   case CommandName::sessions_rm: {
-    auto row = find(store, sessions.id);
-    if (!row) {
-      return print_error(row.error());
+    TRY_ASSIGN(const store::SessionRow row, find(store, sessions.id));
+    if (runs_ralph(row.owner_pid)) {
+      return fail(ErrorKind::usage,
+                  fmt::format("session {} is running in process {}", row.id, row.owner_pid));
     }
-    if (runs_ralph(row->owner_pid)) {
-      return print_error(Error{ErrorKind::usage, fmt::format("session {} is running in process {}",
-                                                             row->id, row->owner_pid)});
-    }
-    auto removed = store.remove_session(row->id);
-    if (!removed) {
-      return print_error(removed.error());
-    }
-    std::printf("removed session %s\n", row->id.c_str());
+    TRY(store.remove_session(row.id));
+    std::printf("removed session %s\n", row.id.c_str());
     return 0;
   }
   case CommandName::sessions_prune: {
     const auto age = parse_age(sessions.older_than);
     if (!age) {
-      return print_error(
-          Error{ErrorKind::usage, fmt::format("--older-than {}: expected a number and s, m, h or d "
-                                              "(e.g. 30d)",
-                                              sessions.older_than)});
+      return fail(ErrorKind::usage, fmt::format("--older-than {}: expected a number and s, m, h or "
+                                                "d (e.g. 30d)",
+                                                sessions.older_than));
     }
     const std::string cutoff = iso8601_utc(std::chrono::system_clock::now() - *age);
-    auto removed = store.prune(cutoff);
-    if (!removed) {
-      return print_error(removed.error());
-    }
-    std::printf("removed %zu session(s) not updated since %s\n", removed->size(), cutoff.c_str());
+    TRY_ASSIGN(const std::vector<std::string> removed, store.prune(cutoff));
+    std::printf("removed %zu session(s) not updated since %s\n", removed.size(), cutoff.c_str());
     return 0;
   }
   default:
-    return print_error(Error{ErrorKind::internal, "not a sessions command"});
+    return fail(ErrorKind::internal, "not a sessions command");
   }
 }
 

@@ -21,11 +21,12 @@ constexpr const char* k_green = "32";
 constexpr const char* k_yellow = "33";
 constexpr const char* k_cyan = "36";
 constexpr const char* k_bold = "1";
-constexpr int k_verdict_lines = 8;
+constexpr std::size_t k_verdict_lines = 8;
 constexpr std::size_t k_argument_width = 100;
 constexpr int k_shell_tail_lines = 3;
 
-std::string format_duration(std::int64_t ms) {
+std::string format_duration(std::chrono::milliseconds duration) {
+  const std::int64_t ms = duration.count();
   if (ms < 1000) {
     return fmt::format("{} ms", ms);
   }
@@ -68,119 +69,113 @@ void TerminalView::note(const std::string& line) {
   std::fflush(m_err);
 }
 
-void TerminalView::show_verdict(const Event& event) {
-  const std::string duration = format_duration(event.duration_ms);
-  if (event.result == "pass") {
-    note(fmt::format("{} {} {}", paint(k_green, "  ✓"), event.name,
-                     paint(k_dim, fmt::format("pass · {}", duration))));
-    return;
-  }
-  const bool error = event.result == "error";
-  note(fmt::format("{} {} {} {}", paint(error ? k_yellow : k_red, error ? "  !" : "  ✗"),
-                   event.name,
-                   paint(error ? k_yellow : k_red,
-                         fmt::format("{} {}{}", event.result, event.category,
-                                     event.detail.empty() ? "" : " (" + event.detail + ")")),
-                   paint(k_dim, duration)));
-  // The reason, and for commands the start of the excerpt, so the failure is readable here.
-  std::size_t start = 0;
-  for (int shown = 0; shown < k_verdict_lines && start < event.text.size(); ++shown) {
-    const std::size_t end = std::min(event.text.find('\n', start), event.text.size());
-    note(paint(k_dim, "    │ " + first_line(event.text.substr(start, end - start), 160)));
-    start = end + 1;
-  }
-}
+struct TerminalView::Show {
+  TerminalView& view;
+  const Event& event;
 
-void TerminalView::on_event(const Event& event) {
-  switch (event.type) {
-  case EventType::text_delta:
-    if (m_options.stream_text && !event.text.empty()) {
-      std::fwrite(event.text.data(), 1, event.text.size(), m_out);
-      std::fflush(m_out);
-      m_text_line_open = event.text.back() != '\n';
-      m_streamed_this_step = true;
+  void note(const std::string& line) const { view.note(line); }
+  std::string paint(const char* code, const std::string& text) const {
+    return view.paint(code, text);
+  }
+
+  void operator()(const event::TextDelta& e) const {
+    if (view.m_options.stream_text && !e.text.empty()) {
+      std::fwrite(e.text.data(), 1, e.text.size(), view.m_out);
+      std::fflush(view.m_out);
+      view.m_text_line_open = e.text.back() != '\n';
+      view.m_streamed_this_step = true;
     }
-    return;
-  case EventType::thinking_delta:
-    if (!m_thinking_shown) {
-      m_thinking_shown = true;
+  }
+  void operator()(const event::ThinkingDelta&) const {
+    if (!view.m_thinking_shown) {
+      view.m_thinking_shown = true;
       note(paint(k_dim, "  … thinking"));
     }
-    return;
-  case EventType::model_started:
-    m_thinking_shown = false;
-    m_streamed_this_step = false;
-    return;
-  case EventType::tool_started:
-    note(fmt::format("{} {} {}", paint(k_cyan, "  →"), event.name,
-                     paint(k_dim, summarize_arguments(event.name, event.text, k_argument_width))));
-    return;
-  case EventType::tool_finished: {
-    const std::string duration = format_duration(event.duration_ms);
-    if (event.is_error) {
-      note(fmt::format("{} {} {} {}", paint(k_red, "  ✗"), event.name,
-                       first_line(event.text, k_argument_width), paint(k_dim, duration)));
-    } else if (event.name == "shell") {
-      const int exit_code = event.exit_code.value_or(-1);
+  }
+  void operator()(const event::ModelStarted&) const {
+    view.m_thinking_shown = false;
+    view.m_streamed_this_step = false;
+  }
+  void operator()(const event::ToolStarted& e) const {
+    note(fmt::format(
+        "{} {} {}", paint(k_cyan, "  →"), e.call.name,
+        paint(k_dim, summarize_arguments(e.call.name, e.call.arguments, k_argument_width))));
+  }
+  void operator()(const event::ToolFinished& e) const {
+    const std::string duration = format_duration(e.duration);
+    if (e.is_error) {
+      note(fmt::format("{} {} {} {}", paint(k_red, "  ✗"), e.call.name,
+                       first_line(e.result, k_argument_width), paint(k_dim, duration)));
+    } else if (e.exit_code) {
+      const int exit_code = *e.exit_code;
       const char* colour = exit_code == 0 ? k_green : k_yellow;
-      const std::string tail = output_tail(event.text, k_shell_tail_lines);
-      for (std::size_t start = 0; start < tail.size();) {
-        const std::size_t end = std::min(tail.find('\n', start), tail.size());
-        note(paint(k_dim, "    │ " + tail.substr(start, end - start)));
-        start = end + 1;
+      const std::string tail = output_tail(e.result, k_shell_tail_lines);
+      for (const std::string_view line : split_lines(tail)) {
+        note(paint(k_dim, fmt::format("    │ {}", line)));
       }
-      note(fmt::format("{} {} {}", paint(colour, exit_code == 0 ? "  ✓" : "  •"), event.name,
+      note(fmt::format("{} {} {}", paint(colour, exit_code == 0 ? "  ✓" : "  •"), e.call.name,
                        paint(k_dim, fmt::format("exit {} · {}", exit_code, duration))));
     } else {
-      note(fmt::format("{} {} {}", paint(k_green, "  ✓"), event.name,
-                       paint(k_dim, fmt::format("{} · {}", first_line(event.text, 60), duration))));
+      note(fmt::format("{} {} {}", paint(k_green, "  ✓"), e.call.name,
+                       paint(k_dim, fmt::format("{} · {}", first_line(e.result, 60), duration))));
     }
-    return;
   }
-  case EventType::retry:
+  void operator()(const event::Retry& e) const {
     // A retry after text was shown replaces that text: say so, or the reader takes it as part
     // of the answer.
-    note(paint(k_yellow, fmt::format("  ↻ {}{}; retry {} in {}", event.detail,
-                                     m_streamed_this_step ? " (the text above is discarded)" : "",
-                                     event.number, format_duration(event.duration_ms))));
-    m_streamed_this_step = false;
-    return;
-  case EventType::warning:
-    note(paint(k_yellow, "warning: " + event.text));
-    return;
-  case EventType::error:
-    note(paint(k_red, "error: " + event.text));
-    return;
-  case EventType::agent_finished:
-    end_text_line();
-    return;
-  case EventType::attempt_started:
-    if (event.number > 1) {
-      note(paint(k_bold, fmt::format("── attempt {} of {} ──", event.iteration, event.number)));
-    }
-    return;
-  case EventType::attempt_finished:
-    end_text_line();
-    return;
-  case EventType::verification_skipped:
-    note(paint(k_dim, "  · not verified: " + event.detail));
-    return;
-  case EventType::verdict:
-    show_verdict(event);
-    return;
-  case EventType::feedback:
-    note(paint(k_cyan, fmt::format("  ↩ feedback ({}): ", event.detail)) +
-         first_line(event.text, k_argument_width));
-    return;
-  case EventType::budget_warning:
-    note(paint(k_yellow, fmt::format("  ! {}% of the {} budget used", event.number, event.detail)));
-    return;
-  case EventType::run_started:
-  case EventType::model_finished:
-  case EventType::verifier_started:
-  case EventType::status:
-    return;
+    note(paint(k_yellow,
+               fmt::format("  ↻ {}{}; retry {} in {}", e.reason,
+                           view.m_streamed_this_step ? " (the text above is discarded)" : "",
+                           e.attempt, format_duration(e.delay))));
+    view.m_streamed_this_step = false;
   }
+  void operator()(const event::Warning& e) const { note(paint(k_yellow, "warning: " + e.text)); }
+  void operator()(const event::Failure& e) const { note(paint(k_red, "error: " + e.message)); }
+  void operator()(const event::AgentFinished&) const { view.end_text_line(); }
+  void operator()(const event::AttemptStarted& e) const {
+    if (e.max_iterations > 1) {
+      note(paint(k_bold, fmt::format("── attempt {} of {} ──", event.iteration, e.max_iterations)));
+    }
+  }
+  void operator()(const event::AttemptFinished&) const { view.end_text_line(); }
+  void operator()(const event::VerificationSkipped& e) const {
+    note(paint(k_dim, "  · not verified: " + e.reason));
+  }
+  void operator()(const event::VerdictGiven& e) const {
+    const std::string duration = format_duration(e.duration);
+    if (e.result == Outcome::pass) {
+      note(fmt::format("{} {} {}", paint(k_green, "  ✓"), e.verifier,
+                       paint(k_dim, fmt::format("pass · {}", duration))));
+      return;
+    }
+    const bool error = e.result == Outcome::error;
+    note(fmt::format("{} {} {} {}", paint(error ? k_yellow : k_red, error ? "  !" : "  ✗"),
+                     e.verifier,
+                     paint(error ? k_yellow : k_red,
+                           fmt::format("{} {}{}", to_string(e.result), e.category,
+                                       e.policy ? fmt::format(" ({})", to_string(*e.policy)) : "")),
+                     paint(k_dim, duration)));
+    // The reason, and for commands the start of the excerpt, so the failure is readable here.
+    const std::vector<std::string_view> lines = split_lines(e.feedback);
+    for (std::size_t i = 0; i < lines.size() && i < k_verdict_lines; ++i) {
+      note(paint(k_dim, "    │ " + first_line(lines[i], 160)));
+    }
+  }
+  void operator()(const event::FeedbackGiven& e) const {
+    note(paint(k_cyan, fmt::format("  ↩ feedback ({}): ", to_string(e.mode))) +
+         first_line(e.text, k_argument_width));
+  }
+  void operator()(const event::BudgetWarning& e) const {
+    note(paint(k_yellow,
+               fmt::format("  ! {}% of the {} budget used", e.percent, to_string(e.budget))));
+  }
+  void operator()(const event::ModelFinished&) const {}
+  void operator()(const event::VerifierStarted&) const {}
+  void operator()(const event::RunEnded&) const {}
+};
+
+void TerminalView::on_event(const Event& event) {
+  std::visit(Show{*this, event}, event.payload);
 }
 
 } // namespace ralph::cli

@@ -31,8 +31,9 @@ public:
   static bool color_wanted(std::FILE* err);
 
 private:
+  struct Show; // the rendering of each kind of event
+
   void end_text_line();
-  void show_verdict(const Event& event);
   std::string paint(const char* code, const std::string& text) const;
 
   std::FILE* m_out;

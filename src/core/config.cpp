@@ -1,10 +1,13 @@
 // Configuration front ends: TOML files (the only place toml++ is included), environment
-// variables and single key=value settings, all validated through the key table.
+// variables, single key=value settings and session records (JSON), all turned into the key
+// table's values and checked by it.
 #include "ralph/core/config.h"
 
 #include "config_keys.h"
 
 #include "ralph/core/json.h"
+#include "ralph/core/text.h"
+#include "ralph/core/try.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -20,64 +23,19 @@ namespace {
 
 using config_detail::Key;
 using config_detail::Value;
+using config_detail::ValueKind;
 
-Error config_error(std::string message, const std::string& file, int line, int column) {
+Error config_error(std::string message, const std::string& file, int line) {
   Error error;
   error.kind = ErrorKind::config;
   error.message = std::move(message);
   error.file = file;
   error.line = line;
-  error.column = column;
   return error;
 }
 
-std::string where(const std::string& source, const toml::source_region& region) {
-  if (region.begin.line == 0) {
-    return source;
-  }
-  return fmt::format("{}:{}", source, region.begin.line);
-}
-
-std::optional<Value> toml_value(const toml::node& node) {
-  if (const auto* array = node.as_array()) {
-    std::vector<std::string> items;
-    for (const auto& item : *array) {
-      const auto* text = item.as_string();
-      if (text == nullptr) {
-        return std::nullopt;
-      }
-      items.push_back(text->get());
-    }
-    return Value(std::move(items));
-  }
-  if (const auto* v = node.as_boolean()) {
-    return Value(v->get());
-  }
-  if (const auto* v = node.as_integer()) {
-    return Value(v->get());
-  }
-  if (const auto* v = node.as_floating_point()) {
-    return Value(v->get());
-  }
-  if (const auto* v = node.as_string()) {
-    return Value(v->get());
-  }
-  return std::nullopt;
-}
-
-std::string_view toml_kind(const toml::node& node) {
-  switch (node.type()) {
-  case toml::node_type::array:
-    return "an array";
-  case toml::node_type::table:
-    return "a table";
-  case toml::node_type::date:
-  case toml::node_type::time:
-  case toml::node_type::date_time:
-    return "a date or time";
-  default:
-    return "a value";
-  }
+std::string where(const std::string& source, int line) {
+  return line == 0 ? source : fmt::format("{}:{}", source, line);
 }
 
 std::string unknown_key_message(const std::string& place, const std::string& path) {
@@ -89,78 +47,99 @@ std::string unknown_key_message(const std::string& place, const std::string& pat
   return fmt::format("{}: unknown key '{}'; did you mean '{}'?", place, path, suggestion);
 }
 
-// [prices."provider/model"] tables: model names hold dots and slashes, so they are not keys.
-Result<void> apply_prices(Config& config, const toml::table& prices, const std::string& source) {
-  for (const auto& [model, node] : prices) {
-    const auto* table = node.as_table();
-    const int line = static_cast<int>(model.source().begin.line);
-    if (table == nullptr) {
-      return tl::unexpected(config_error(
-          fmt::format("{}: prices.\"{}\": expected a table with input and output (USD per "
-                      "million tokens)",
-                      where(source, model.source()), model.str()),
-          source, line, 0));
-    }
-    PriceSettings price;
-    for (const auto& [field, value] : *table) {
-      const auto number = value.value<double>();
-      const bool known = field.str() == "input" || field.str() == "output";
-      if (!known || !number || *number < 0) {
-        return tl::unexpected(config_error(
-            fmt::format("{}: prices.\"{}\".{}: expected input or output, a number >= 0 (USD per "
-                        "million tokens)",
-                        where(source, field.source()), model.str(), field.str()),
-            source, static_cast<int>(field.source().begin.line), 0));
-      }
-      (field.str() == "input" ? price.input : price.output) = *number;
-    }
-    config.prices[std::string(model.str())] = price;
+// Checks `value` against `key` and sets it; the error says where (`place`) and which key.
+Result<void> assign(Config& config, const Key& key, const Value& value, const std::string& place,
+                    const std::string& source, int line) {
+  if (auto problem = config_detail::assign(config, key, value)) {
+    return tl::unexpected(
+        config_error(fmt::format("{}: {}: {}", place, key.path, *problem), source, line));
   }
   return {};
+}
+
+// A price table as JSON, the one form prices are read in.
+nlohmann::json toml_prices(const toml::table& table) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [model, node] : table) {
+    nlohmann::json& fields = out[std::string(model.str())];
+    const auto* prices = node.as_table();
+    if (prices == nullptr) {
+      fields = nullptr;
+      continue;
+    }
+    fields = nlohmann::json::object();
+    for (const auto& [name, number] : *prices) {
+      const auto value = number.value<double>();
+      fields[std::string(name.str())] = value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+    }
+  }
+  return out;
+}
+
+// The node as a value of `key`'s kind, or why not.
+std::variant<Value, std::string> toml_value(const Key& key, const toml::node& node) {
+  if (key.kind == ValueKind::price_table) {
+    if (const auto* table = node.as_table()) {
+      auto prices = config_detail::parse_prices(toml_prices(*table));
+      if (auto* problem = std::get_if<std::string>(&prices)) {
+        return std::move(*problem);
+      }
+      return Value(std::get<PriceTable>(std::move(prices)));
+    }
+  } else if (const auto* array = node.as_array()) {
+    std::vector<std::string> items;
+    for (const auto& item : *array) {
+      const auto* text = item.as_string();
+      if (text == nullptr) {
+        return fmt::format("{}: expected {}, got a list with other items", key.path,
+                           config_detail::expected(key));
+      }
+      items.push_back(text->get());
+    }
+    return Value(std::move(items));
+  } else if (const auto* flag = node.as_boolean()) {
+    return Value(flag->get());
+  } else if (const auto* integer = node.as_integer()) {
+    return Value(integer->get());
+  } else if (const auto* number = node.as_floating_point()) {
+    return Value(number->get());
+  } else if (const auto* text = node.as_string()) {
+    return Value(text->get());
+  }
+  const bool date = node.is_date() || node.is_time() || node.is_date_time();
+  return fmt::format("{}: expected {}, got {}", key.path, config_detail::expected(key),
+                     node.is_table() ? "a table"
+                     : date          ? "a date or time"
+                                     : "a value");
+}
+
+bool is_section(const std::string& path) {
+  return std::any_of(config_detail::keys().begin(), config_detail::keys().end(),
+                     [&](const Key& k) { return k.path.substr(0, path.size() + 1) == path + "."; });
 }
 
 Result<void> apply_table(Config& config, const toml::table& table, const std::string& prefix,
                          const std::string& source) {
   for (const auto& [name, node] : table) {
-    if (prefix.empty() && name.str() == "prices" && node.is_table()) {
-      if (auto applied = apply_prices(config, *node.as_table(), source); !applied) {
-        return applied;
-      }
-      continue;
-    }
     const std::string path =
         prefix.empty() ? std::string(name.str()) : fmt::format("{}.{}", prefix, name.str());
     const auto& region = node.source().begin.line != 0 ? node.source() : name.source();
     const int line = static_cast<int>(region.begin.line);
-    const int column = static_cast<int>(region.begin.column);
     const Key* key = config_detail::find_key(path);
     if (key == nullptr) {
-      if (const auto* sub = node.as_table()) {
-        // A section is known when some key lives under it.
-        const bool known_section = std::any_of(
-            config_detail::keys().begin(), config_detail::keys().end(),
-            [&](const Key& k) { return k.path.substr(0, path.size() + 1) == path + "."; });
-        if (known_section) {
-          if (auto applied = apply_table(config, *sub, path, source); !applied) {
-            return applied;
-          }
-          continue;
-        }
+      if (const auto* sub = node.as_table(); sub != nullptr && is_section(path)) {
+        TRY(apply_table(config, *sub, path, source));
+        continue;
       }
       return tl::unexpected(
-          config_error(unknown_key_message(where(source, region), path), source, line, column));
+          config_error(unknown_key_message(where(source, line), path), source, line));
     }
-    const auto value = toml_value(node);
-    if (!value) {
+    auto value = toml_value(*key, node);
+    if (auto* problem = std::get_if<std::string>(&value)) {
       return tl::unexpected(
-          config_error(fmt::format("{}: {}: expected {}, got {}", where(source, region), path,
-                                   config_detail::expected(*key), toml_kind(node)),
-                       source, line, column));
+          config_error(fmt::format("{}: {}", where(source, line), *problem), source, line));
     }
-    if (auto problem = config_detail::assign(config, *key, *value)) {
-      return tl::unexpected(config_error(
-          fmt::format("{}: {}: {}", where(source, region), path, *problem), source, line, column));
-    }
+    TRY(assign(config, *key, std::get<Value>(value), where(source, line), source, line));
   }
   return {};
 }
@@ -173,6 +152,36 @@ std::string env_name(std::string_view path) {
   return name;
 }
 
+// A JSON member as a value of `key`'s kind, or nullopt when it is none.
+std::optional<Value> json_value(const Key& key, const nlohmann::json& item) {
+  switch (item.type()) {
+  case nlohmann::json::value_t::boolean:
+    return item.get<bool>();
+  case nlohmann::json::value_t::number_integer:
+  case nlohmann::json::value_t::number_unsigned:
+    return item.get<std::int64_t>();
+  case nlohmann::json::value_t::number_float:
+    return item.get<double>();
+  case nlohmann::json::value_t::string:
+    return item.get<std::string>();
+  case nlohmann::json::value_t::array:
+    if (std::all_of(item.begin(), item.end(), [](const auto& x) { return x.is_string(); })) {
+      return item.get<std::vector<std::string>>();
+    }
+    return std::nullopt;
+  case nlohmann::json::value_t::object:
+    if (key.kind == ValueKind::price_table) {
+      auto prices = config_detail::parse_prices(item);
+      if (auto* table = std::get_if<PriceTable>(&prices)) {
+        return Value(std::move(*table));
+      }
+    }
+    return std::nullopt;
+  default:
+    return std::nullopt;
+  }
+}
+
 } // namespace
 
 Result<void> apply_config_toml(Config& config, std::string_view text, const std::string& source) {
@@ -183,8 +192,7 @@ Result<void> apply_config_toml(Config& config, std::string_view text, const std:
     const auto& begin = e.source().begin;
     return tl::unexpected(config_error(fmt::format("{}:{}:{}: TOML syntax error: {}", source,
                                                    begin.line, begin.column, e.description()),
-                                       source, static_cast<int>(begin.line),
-                                       static_cast<int>(begin.column)));
+                                       source, static_cast<int>(begin.line)));
   }
   return apply_table(config, table, "", source);
 }
@@ -197,7 +205,7 @@ Result<void> apply_config_file(Config& config, const std::filesystem::path& file
       return {};
     }
     return tl::unexpected(config_error(
-        fmt::format("{}: cannot read the configuration file", file.string()), file.string(), 0, 0));
+        fmt::format("{}: cannot read the configuration file", file.string()), file.string(), 0));
   }
   std::ostringstream text;
   text << in.rdbuf();
@@ -219,14 +227,12 @@ Result<void> apply_environment(Config& config,
     return set_config_value(config, key, text, "environment variable " + variable);
   };
   for (const Alias& alias : k_aliases) {
-    if (auto applied = apply(alias.variable, alias.key); !applied) {
-      return applied;
-    }
+    TRY(apply(alias.variable, alias.key));
   }
   // The canonical names come last so they win over an alias set at the same time.
   for (const Key& key : config_detail::keys()) {
-    if (auto applied = apply(env_name(key.path), key.path); !applied) {
-      return applied;
+    if (key.kind != ValueKind::price_table) {
+      TRY(apply(env_name(key.path), key.path));
     }
   }
   return {};
@@ -236,26 +242,21 @@ Result<void> set_config_value(Config& config, std::string_view key, std::string_
                               const std::string& source) {
   const Key* entry = config_detail::find_key(key);
   if (entry == nullptr) {
-    return tl::unexpected(
-        config_error(unknown_key_message(source, std::string(key)), source, 0, 0));
+    return tl::unexpected(config_error(unknown_key_message(source, std::string(key)), source, 0));
   }
   const auto value = config_detail::parse_text(*entry, text);
   if (!value) {
     return tl::unexpected(config_error(fmt::format("{}: {}: expected {}, got \"{}\"", source, key,
                                                    config_detail::expected(*entry), text),
-                                       source, 0, 0));
+                                       source, 0));
   }
-  if (auto problem = config_detail::assign(config, *entry, *value)) {
-    return tl::unexpected(
-        config_error(fmt::format("{}: {}: {}", source, key, *problem), source, 0, 0));
-  }
-  return {};
+  return assign(config, *entry, *value, source, source, 0);
 }
 
 Result<void> append_config_value(Config& config, std::string_view key, std::string_view text,
                                  const std::string& source) {
   const Key* entry = config_detail::find_key(key);
-  if (entry == nullptr || entry->kind != config_detail::ValueKind::string_list) {
+  if (entry == nullptr || entry->kind != ValueKind::string_list) {
     return set_config_value(config, key, text, source);
   }
   entry->list(config).emplace_back(text);
@@ -269,56 +270,40 @@ std::string config_to_json(const Config& config) {
     if (!value) {
       continue;
     }
-    std::visit([&](const auto& v) { out[std::string(key.path)] = v; }, *value);
+    std::visit(
+        [&](const auto& v) {
+          using T = std::decay_t<decltype(v)>;
+          nlohmann::json& slot = out[std::string(key.path)];
+          if constexpr (std::is_same_v<T, PriceTable>) {
+            slot = nlohmann::json::object();
+            for (const auto& [model, price] : v) {
+              slot[model] = {{"input", price.input}, {"output", price.output}};
+            }
+          } else {
+            slot = v;
+          }
+        },
+        *value);
   }
-  nlohmann::json prices = nlohmann::json::object();
-  for (const auto& [model, price] : config.prices) {
-    prices[model] = {{"input", price.input}, {"output", price.output}};
-  }
-  out["prices"] = std::move(prices);
   return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 Result<void> apply_config_json(Config& config, std::string_view json, const std::string& source) {
-  const auto parsed = parse_json(json, source);
-  if (!parsed) {
-    return tl::unexpected(parsed.error());
-  }
-  if (!parsed->is_object()) {
+  TRY_ASSIGN(const nlohmann::json parsed, parse_json(json, source));
+  if (!parsed.is_object()) {
     return fail(ErrorKind::config, fmt::format("{}: expected a JSON object", source));
   }
-  for (const auto& [name, item] : parsed->items()) {
-    if (name == "prices" && item.is_object()) {
-      for (const auto& [model, price] : item.items()) {
-        config.prices[model] = {price.value("input", 0.0), price.value("output", 0.0)};
-      }
-      continue;
-    }
+  for (const auto& [name, item] : parsed.items()) {
     const Key* key = config_detail::find_key(name);
     if (key == nullptr) {
-      return tl::unexpected(config_error(unknown_key_message(source, name), source, 0, 0));
+      return tl::unexpected(config_error(unknown_key_message(source, name), source, 0));
     }
-    std::optional<Value> value;
-    if (item.is_boolean()) {
-      value = item.get<bool>();
-    } else if (item.is_number_integer()) {
-      value = item.get<std::int64_t>();
-    } else if (item.is_number()) {
-      value = item.get<double>();
-    } else if (item.is_string()) {
-      value = item.get<std::string>();
-    } else if (item.is_array() &&
-               std::all_of(item.begin(), item.end(), [](const auto& x) { return x.is_string(); })) {
-      value = item.get<std::vector<std::string>>();
-    }
+    const auto value = json_value(*key, item);
     if (!value) {
       return fail(ErrorKind::config,
                   fmt::format("{}: {}: expected {}", source, name, config_detail::expected(*key)));
     }
-    if (auto problem = config_detail::assign(config, *key, *value)) {
-      return tl::unexpected(
-          config_error(fmt::format("{}: {}: {}", source, name, *problem), source, 0, 0));
-    }
+    TRY(assign(config, *key, *value, source, source, 0));
   }
   return {};
 }
@@ -326,8 +311,9 @@ Result<void> apply_config_json(Config& config, std::string_view json, const std:
 std::vector<std::string> describe_config_keys() {
   std::vector<std::string> lines;
   for (const Key& key : config_detail::keys()) {
-    lines.push_back(
-        fmt::format("{}: {} (env {})", key.path, config_detail::expected(key), env_name(key.path)));
+    const std::string variable =
+        key.kind == ValueKind::price_table ? "files only" : "env " + env_name(key.path);
+    lines.push_back(fmt::format("{}: {} ({})", key.path, config_detail::expected(key), variable));
   }
   return lines;
 }

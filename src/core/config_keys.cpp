@@ -1,5 +1,7 @@
 #include "config_keys.h"
 
+#include "ralph/core/text.h"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -8,6 +10,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <type_traits>
 
 namespace ralph::config_detail {
 namespace {
@@ -36,33 +39,85 @@ template <typename T> T& field(Access<T> access, const Config& config) {
   return access(const_cast<Config&>(config));
 }
 
-Key string_key(std::string_view path, Access<std::string> access,
-               std::vector<std::string_view> choices = {}) {
-  Key key{path, ValueKind::string, 0, 0, std::move(choices), {}, {}, {}};
+Key make_key(std::string_view path, ValueKind kind, double min = 0, double max = 0) {
+  Key key;
+  key.path = path;
+  key.kind = kind;
+  key.min = min;
+  key.max = max;
+  return key;
+}
+
+Key string_key(std::string_view path, Access<std::string> access) {
+  Key key = make_key(path, ValueKind::string);
   key.set = [access](Config& c, const Value& v) { access(c) = as_string(v); };
   key.get = [access](const Config& c) -> std::optional<Value> { return field(access, c); };
   return key;
 }
 
-template <typename Int>
-Key int_key(std::string_view path, double min, double max, Access<Int> access) {
-  Key key{path, ValueKind::integer, min, max, {}, {}, {}, {}};
-  key.set = [access](Config& c, const Value& v) { access(c) = static_cast<Int>(as_int(v)); };
-  key.get = [access](const Config& c) -> std::optional<Value> {
-    return static_cast<std::int64_t>(field(access, c));
+// A choice written as one of the enum's names.
+template <typename E, std::size_t N>
+Key enum_key(std::string_view path, const EnumName<E> (&names)[N],
+             std::type_identity_t<Access<E>> access) {
+  Key key = make_key(path, ValueKind::string);
+  for (const EnumName<E>& entry : names) {
+    key.choices.emplace_back(entry.name);
+  }
+  // `assign` has checked the name against `choices`.
+  key.set = [access, &names](Config& c, const Value& v) {
+    access(c) = value_of(names, as_string(v)).value_or(names[0].value);
+  };
+  key.get = [access, &names](const Config& c) -> std::optional<Value> {
+    return std::string(name_of(names, field(access, c)));
   };
   return key;
 }
 
+// An integer in files; `T` in the Config (an int, a size, seconds, bytes written as MiB...),
+// converted by `from_int` and `to_int`.
+template <typename T, typename From, typename To>
+Key integer_key(std::string_view path, double min, double max, Access<T> access, From from_int,
+                To to_int) {
+  Key key = make_key(path, ValueKind::integer, min, max);
+  key.set = [access, from_int](Config& c, const Value& v) { access(c) = from_int(as_int(v)); };
+  key.get = [access, to_int](const Config& c) -> std::optional<Value> {
+    return static_cast<std::int64_t>(to_int(field(access, c)));
+  };
+  return key;
+}
+
+template <typename Int>
+Key int_key(std::string_view path, double min, double max, Access<Int> access) {
+  return integer_key(
+      path, min, max, access, [](std::int64_t v) { return static_cast<Int>(v); },
+      [](Int v) { return static_cast<std::int64_t>(v); });
+}
+
+Key size_key(std::string_view path, double min, double max, Access<std::size_t> access) {
+  return int_key<std::size_t>(path, min, max, access);
+}
+
+Key seconds_key(std::string_view path, double min, double max, Access<Duration> access) {
+  return integer_key(
+      path, min, max, access, [](std::int64_t v) { return Duration(std::chrono::seconds(v)); },
+      [](Duration v) { return std::chrono::duration_cast<std::chrono::seconds>(v).count(); });
+}
+
+Key mebibytes_key(std::string_view path, double min, double max, Access<std::size_t> access) {
+  return integer_key(
+      path, min, max, access, [](std::int64_t v) { return static_cast<std::size_t>(v) << 20U; },
+      [](std::size_t bytes) { return static_cast<std::int64_t>(bytes >> 20U); });
+}
+
 Key bool_key(std::string_view path, Access<bool> access) {
-  Key key{path, ValueKind::boolean, 0, 0, {}, {}, {}, {}};
+  Key key = make_key(path, ValueKind::boolean);
   key.set = [access](Config& c, const Value& v) { access(c) = as_bool(v); };
   key.get = [access](const Config& c) -> std::optional<Value> { return field(access, c); };
   return key;
 }
 
 Key number_key(std::string_view path, double min, double max, Access<double> access) {
-  Key key{path, ValueKind::number, min, max, {}, {}, {}, {}};
+  Key key = make_key(path, ValueKind::number, min, max);
   key.set = [access](Config& c, const Value& v) { access(c) = as_number(v); };
   key.get = [access](const Config& c) -> std::optional<Value> { return field(access, c); };
   return key;
@@ -70,7 +125,7 @@ Key number_key(std::string_view path, double min, double max, Access<double> acc
 
 Key optional_number_key(std::string_view path, double min, double max,
                         Access<std::optional<double>> access) {
-  Key key{path, ValueKind::number, min, max, {}, {}, {}, {}};
+  Key key = make_key(path, ValueKind::number, min, max);
   key.set = [access](Config& c, const Value& v) { access(c) = as_number(v); };
   key.get = [access](const Config& c) -> std::optional<Value> {
     const auto& value = field(access, c);
@@ -80,7 +135,7 @@ Key optional_number_key(std::string_view path, double min, double max,
 }
 
 Key list_key(std::string_view path, Access<std::vector<std::string>> access) {
-  Key key{path, ValueKind::string_list, 0, 0, {}, {}, {}, {}};
+  Key key = make_key(path, ValueKind::string_list);
   key.list = access;
   key.set = [access](Config& c, const Value& v) {
     access(c) = std::get<std::vector<std::string>>(v);
@@ -89,12 +144,25 @@ Key list_key(std::string_view path, Access<std::vector<std::string>> access) {
   return key;
 }
 
+Key prices_key() {
+  Key key = make_key("prices", ValueKind::price_table);
+  // Each file adds its models' prices to those of the files before it.
+  key.set = [](Config& c, const Value& v) {
+    for (const auto& [model, price] : std::get<PriceTable>(v)) {
+      c.prices[model] = price;
+    }
+  };
+  key.get = [](const Config& c) -> std::optional<Value> { return c.prices; };
+  return key;
+}
+
 std::vector<Key> make_keys() {
   constexpr double k_max_int = 1e9;
-  const std::vector<std::string_view> policies{"fail_open", "fail_closed"};
+  constexpr double k_week = 86400.0 * 7;
   using S = std::string;
   using L = std::vector<std::string>;
   using I64 = std::int64_t;
+  using Z = std::size_t;
   return {
       string_key("model", [](Config& c) -> S& { return c.model; }),
       string_key("base_url", [](Config& c) -> S& { return c.base_url; }),
@@ -106,64 +174,64 @@ std::vector<Key> make_keys() {
                           [](Config& c) -> std::optional<double>& { return c.agent.temperature; }),
       bool_key("agent.stream", [](Config& c) -> bool& { return c.agent.stream; }),
       string_key("agent.system_prompt", [](Config& c) -> S& { return c.agent.system_prompt; }),
-      int_key<I64>("tools.shell_timeout", 1, 86400,
-                   [](Config& c) -> I64& { return c.tools.shell_timeout_s; }),
-      int_key<I64>("tools.output_limit", 1000, k_max_int,
-                   [](Config& c) -> I64& { return c.tools.output_limit; }),
-      int_key<I64>("http.connect_timeout", 1, 3600,
-                   [](Config& c) -> I64& { return c.http.connect_timeout_s; }),
-      int_key<I64>("http.idle_timeout", 1, 86400,
-                   [](Config& c) -> I64& { return c.http.idle_timeout_s; }),
+      seconds_key("tools.shell_timeout", 1, 86400,
+                  [](Config& c) -> Duration& { return c.tools.shell_timeout; }),
+      size_key("tools.output_limit", 1000, k_max_int,
+               [](Config& c) -> Z& { return c.tools.output_limit; }),
+      seconds_key("http.connect_timeout", 1, 3600,
+                  [](Config& c) -> Duration& { return c.http.connect_timeout; }),
+      seconds_key("http.idle_timeout", 1, 86400,
+                  [](Config& c) -> Duration& { return c.http.idle_timeout; }),
       int_key<int>("http.max_retries", 0, 20, [](Config& c) -> int& { return c.http.max_retries; }),
       string_key("store.path", [](Config& c) -> S& { return c.store.path; }),
       bool_key("store.enabled", [](Config& c) -> bool& { return c.store.enabled; }),
       bool_key("loop.enabled", [](Config& c) -> bool& { return c.loop.enabled; }),
       int_key<int>("loop.max_iterations", 1, 100000,
                    [](Config& c) -> int& { return c.loop.max_iterations; }),
-      string_key("loop.feedback", [](Config& c) -> S& { return c.loop.feedback; },
-                 {"append", "continue"}),
-      string_key("loop.trigger", [](Config& c) -> S& { return c.loop.trigger; },
-                 {"always", "keywords", "marker", "heartbeat"}),
-      list_key("loop.keywords", [](Config& c) -> L& { return c.loop.keywords; }),
+      enum_key("loop.feedback", k_feedback_mode_names,
+               [](Config& c) -> FeedbackMode& { return c.loop.feedback; }),
+      enum_key("loop.trigger", k_trigger_mode_names,
+               [](Config& c) -> TriggerMode& { return c.loop.trigger.mode; }),
+      list_key("loop.keywords", [](Config& c) -> L& { return c.loop.trigger.keywords; }),
       bool_key("loop.heartbeat", [](Config& c) -> bool& { return c.loop.heartbeat; }),
-      bool_key("loop.verify_heartbeat", [](Config& c) -> bool& { return c.loop.verify_heartbeat; }),
+      bool_key("loop.verify_heartbeat",
+               [](Config& c) -> bool& { return c.loop.trigger.verify_heartbeat; }),
       bool_key("loop.verify_final", [](Config& c) -> bool& { return c.loop.verify_final; }),
       int_key<int>("loop.stall_after", 2, 1000,
                    [](Config& c) -> int& { return c.loop.stall_after; }),
-      int_key<I64>("loop.runtime_summary_chars", 200, k_max_int,
-                   [](Config& c) -> I64& { return c.loop.runtime_summary_chars; }),
+      size_key("loop.runtime_summary_chars", 200, k_max_int,
+               [](Config& c) -> Z& { return c.loop.runtime_summary_chars; }),
       int_key<I64>("budget.max_tokens", 0, 1e15,
                    [](Config& c) -> I64& { return c.budget.max_tokens; }),
       number_key("budget.max_cost_usd", 0, 1e9,
                  [](Config& c) -> double& { return c.budget.max_cost_usd; }),
-      int_key<I64>("budget.max_time", 0, 1e9,
-                   [](Config& c) -> I64& { return c.budget.max_time_s; }),
+      seconds_key("budget.max_time", 0, 1e9,
+                  [](Config& c) -> Duration& { return c.budget.max_time; }),
       list_key("verify.commands", [](Config& c) -> L& { return c.verify.commands; }),
       list_key("verify.exec", [](Config& c) -> L& { return c.verify.exec; }),
-      int_key<I64>("verify.command_timeout", 1, 86400 * 7,
-                   [](Config& c) -> I64& { return c.verify.command_timeout_s; }),
-      int_key<I64>("verify.exec_timeout", 1, 86400 * 7,
-                   [](Config& c) -> I64& { return c.verify.exec_timeout_s; }),
-      int_key<I64>("verify.excerpt_chars", 200, k_max_int,
-                   [](Config& c) -> I64& { return c.verify.excerpt_chars; }),
+      seconds_key("verify.command_timeout", 1, k_week,
+                  [](Config& c) -> Duration& { return c.verify.command_timeout; }),
+      seconds_key("verify.exec_timeout", 1, k_week,
+                  [](Config& c) -> Duration& { return c.verify.exec_timeout; }),
+      size_key("verify.excerpt_chars", 200, k_max_int,
+               [](Config& c) -> Z& { return c.verify.excerpt_chars; }),
       int_key<int>("verify.runs", 1, 100, [](Config& c) -> int& { return c.verify.runs; }),
       int_key<int>("verify.quorum", 1, 100, [](Config& c) -> int& { return c.verify.quorum; }),
-      string_key(
-          "verify.command_policy", [](Config& c) -> S& { return c.verify.command_policy; },
-          policies),
+      enum_key("verify.command_policy", k_error_policy_names,
+               [](Config& c) -> ErrorPolicy& { return c.verify.command_policy; }),
       list_key("verify.protect", [](Config& c) -> L& { return c.verify.protect; }),
       string_key("judge.model", [](Config& c) -> S& { return c.judge.model; }),
       string_key("judge.base_url", [](Config& c) -> S& { return c.judge.base_url; }),
       int_key<int>("judge.max_tokens", 16, 100000,
                    [](Config& c) -> int& { return c.judge.max_tokens; }),
-      int_key<I64>("judge.timeout", 1, 3600, [](Config& c) -> I64& { return c.judge.timeout_s; }),
-      int_key<I64>("judge.context_chars", 2000, k_max_int,
-                   [](Config& c) -> I64& { return c.judge.context_chars; }),
-      int_key<I64>("judge.rules_chars", 0, k_max_int,
-                   [](Config& c) -> I64& { return c.judge.rules_chars; }),
+      seconds_key("judge.timeout", 1, 3600, [](Config& c) -> Duration& { return c.judge.timeout; }),
+      size_key("judge.context_chars", 2000, k_max_int,
+               [](Config& c) -> Z& { return c.judge.context_chars; }),
+      size_key("judge.rules_chars", 0, k_max_int,
+               [](Config& c) -> Z& { return c.judge.rules_chars; }),
       list_key("judge.rules_files", [](Config& c) -> L& { return c.judge.rules_files; }),
-      string_key(
-          "judge.policy", [](Config& c) -> S& { return c.judge.policy; }, policies),
+      enum_key("judge.policy", k_error_policy_names,
+               [](Config& c) -> ErrorPolicy& { return c.judge.policy; }),
       bool_key("judge.structured", [](Config& c) -> bool& { return c.judge.structured; }),
       bool_key("evidence.enabled", [](Config& c) -> bool& { return c.evidence.enabled; }),
       string_key("evidence.marker", [](Config& c) -> S& { return c.evidence.marker; }),
@@ -172,52 +240,51 @@ std::vector<Key> make_keys() {
       string_key("evidence.instructions", [](Config& c) -> S& { return c.evidence.instructions; }),
       list_key("checks.must_match", [](Config& c) -> L& { return c.checks.must_match; }),
       list_key("checks.must_not_match", [](Config& c) -> L& { return c.checks.must_not_match; }),
-      int_key<I64>("checks.min_chars", 0, k_max_int,
-                   [](Config& c) -> I64& { return c.checks.min_chars; }),
-      int_key<I64>("checks.max_chars", 0, k_max_int,
-                   [](Config& c) -> I64& { return c.checks.max_chars; }),
+      size_key("checks.min_chars", 0, k_max_int,
+               [](Config& c) -> Z& { return c.checks.min_chars; }),
+      size_key("checks.max_chars", 0, k_max_int,
+               [](Config& c) -> Z& { return c.checks.max_chars; }),
       bool_key("checks.json", [](Config& c) -> bool& { return c.checks.json; }),
       string_key("checks.json_schema", [](Config& c) -> S& { return c.checks.json_schema; }),
-      int_key<I64>("checks.min_bullets", 0, 10000,
-                   [](Config& c) -> I64& { return c.checks.min_bullets; }),
-      int_key<I64>("checks.max_bullets", 0, 10000,
-                   [](Config& c) -> I64& { return c.checks.max_bullets; }),
-      int_key<I64>("qa.min_bullets", 1, 1000, [](Config& c) -> I64& { return c.qa.min_bullets; }),
-      int_key<I64>("qa.max_bullets", 1, 1000, [](Config& c) -> I64& { return c.qa.max_bullets; }),
-      int_key<I64>("qa.min_quotes", 0, 1000, [](Config& c) -> I64& { return c.qa.min_quotes; }),
-      int_key<I64>("qa.max_quotes", 1, 1000, [](Config& c) -> I64& { return c.qa.max_quotes; }),
-      int_key<I64>("qa.max_quote_chars", 10, 100000,
-                   [](Config& c) -> I64& { return c.qa.max_quote_chars; }),
-      int_key<I64>("qa.min_quote_words", 1, 1000,
-                   [](Config& c) -> I64& { return c.qa.min_quote_words; }),
-      int_key<I64>("qa.min_quote_chars", 1, 100000,
-                   [](Config& c) -> I64& { return c.qa.min_quote_chars; }),
-      string_key("qa.match_level", [](Config& c) -> S& { return c.qa.match_level; },
-                 {"exact", "whitespace", "typographic", "casefold"}),
-      int_key<I64>("qa.window_chars", 0, 100000,
-                   [](Config& c) -> I64& { return c.qa.window_chars; }),
+      size_key("checks.min_bullets", 0, 10000,
+               [](Config& c) -> Z& { return c.checks.min_bullets; }),
+      size_key("checks.max_bullets", 0, 10000,
+               [](Config& c) -> Z& { return c.checks.max_bullets; }),
+      size_key("qa.min_bullets", 1, 1000, [](Config& c) -> Z& { return c.qa.min_bullets; }),
+      size_key("qa.max_bullets", 1, 1000, [](Config& c) -> Z& { return c.qa.max_bullets; }),
+      size_key("qa.min_quotes", 0, 1000, [](Config& c) -> Z& { return c.qa.min_quotes; }),
+      size_key("qa.max_quotes", 1, 1000, [](Config& c) -> Z& { return c.qa.max_quotes; }),
+      size_key("qa.max_quote_chars", 10, 100000,
+               [](Config& c) -> Z& { return c.qa.max_quote_chars; }),
+      size_key("qa.min_quote_words", 1, 1000, [](Config& c) -> Z& { return c.qa.min_quote_words; }),
+      size_key("qa.min_quote_chars", 1, 100000,
+               [](Config& c) -> Z& { return c.qa.min_quote_chars; }),
+      enum_key("qa.match_level", k_match_level_names,
+               [](Config& c) -> MatchLevel& { return c.qa.match_level; }),
+      size_key("qa.window_chars", 0, 100000, [](Config& c) -> Z& { return c.qa.window_chars; }),
       int_key<int>("rlm.max_steps", 1, 100000, [](Config& c) -> int& { return c.rlm.max_steps; }),
       int_key<int>("rlm.max_sub_queries", 0, 100000,
                    [](Config& c) -> int& { return c.rlm.max_sub_queries; }),
       int_key<int>("rlm.concurrency", 1, 64, [](Config& c) -> int& { return c.rlm.concurrency; }),
-      int_key<I64>("rlm.memory_mb", 16, 65536, [](Config& c) -> I64& { return c.rlm.memory_mb; }),
-      int_key<I64>("rlm.time_limit", 1, 86400,
-                   [](Config& c) -> I64& { return c.rlm.time_limit_s; }),
-      int_key<I64>("rlm.output_chars", 100, k_max_int,
-                   [](Config& c) -> I64& { return c.rlm.output_chars; }),
+      mebibytes_key("rlm.memory_mb", 16, 65536, [](Config& c) -> Z& { return c.rlm.memory_bytes; }),
+      seconds_key("rlm.time_limit", 1, 86400,
+                  [](Config& c) -> Duration& { return c.rlm.time_limit; }),
+      size_key("rlm.output_chars", 100, k_max_int,
+               [](Config& c) -> Z& { return c.rlm.output_chars; }),
       string_key("rlm.sub_model", [](Config& c) -> S& { return c.rlm.sub_model; }),
       int_key<int>("rlm.sub_max_tokens", 16, 100000,
                    [](Config& c) -> int& { return c.rlm.sub_max_tokens; }),
       string_key("task.mem_file", [](Config& c) -> S& { return c.task.mem_file; }),
-      int_key<I64>("task.memory_chars", 100, k_max_int,
-                   [](Config& c) -> I64& { return c.task.memory_chars; }),
-      int_key<I64>("task.min_output_chars", 0, k_max_int,
-                   [](Config& c) -> I64& { return c.task.min_output_chars; }),
-      int_key<I64>("task.min_memory_chars", 0, k_max_int,
-                   [](Config& c) -> I64& { return c.task.min_memory_chars; }),
+      size_key("task.memory_chars", 100, k_max_int,
+               [](Config& c) -> Z& { return c.task.memory_chars; }),
+      size_key("task.min_output_chars", 0, k_max_int,
+               [](Config& c) -> Z& { return c.task.min_output_chars; }),
+      size_key("task.min_memory_chars", 0, k_max_int,
+               [](Config& c) -> Z& { return c.task.min_memory_chars; }),
       string_key("document.path", [](Config& c) -> S& { return c.document.path; }),
-      string_key("document.mode", [](Config& c) -> S& { return c.document.mode; },
-                 {"", "qa", "task"}),
+      enum_key("document.mode", k_document_mode_names,
+               [](Config& c) -> DocumentMode& { return c.document.mode; }),
+      prices_key(),
   };
 }
 
@@ -231,8 +298,10 @@ std::string_view kind_name(const Value& value) {
     return "a number";
   case 3:
     return "a string";
-  default:
+  case 4:
     return "a list";
+  default:
+    return "a table";
   }
 }
 
@@ -246,6 +315,8 @@ std::string show(const Value& value) {
           return fmt::format("\"{}\"", v);
         } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
           return fmt::format("[{}]", fmt::join(v, ", "));
+        } else if constexpr (std::is_same_v<T, PriceTable>) {
+          return "a table of prices";
         } else {
           return fmt::format("{}", v);
         }
@@ -301,6 +372,8 @@ std::string expected(const Key& key) {
     return "a string";
   case ValueKind::string_list:
     return "a list of strings";
+  case ValueKind::price_table:
+    return "a table of models, each with input and output (USD per million tokens)";
   }
   return "a value";
 }
@@ -313,7 +386,8 @@ std::optional<std::string> assign(Config& config, const Key& key, const Value& v
        (std::holds_alternative<double>(value) || std::holds_alternative<std::int64_t>(value))) ||
       (key.kind == ValueKind::string && std::holds_alternative<std::string>(value)) ||
       (key.kind == ValueKind::string_list &&
-       std::holds_alternative<std::vector<std::string>>(value));
+       std::holds_alternative<std::vector<std::string>>(value)) ||
+      (key.kind == ValueKind::price_table && std::holds_alternative<PriceTable>(value));
   if (!kind_ok) {
     return fmt::format("expected {}, got {}", expected(key), kind_name(value));
   }
@@ -346,10 +420,10 @@ std::optional<Value> parse_text(const Key& key, std::string_view text) {
     }
     return Value(array.get<std::vector<std::string>>());
   }
+  case ValueKind::price_table:
+    return std::nullopt;
   case ValueKind::boolean: {
-    std::string lower(text);
-    std::transform(lower.begin(), lower.end(), lower.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    const std::string lower = to_lower_ascii(text);
     if (lower == "true" || lower == "1" || lower == "yes" || lower == "on") {
       return Value(true);
     }
@@ -376,6 +450,32 @@ std::optional<Value> parse_text(const Key& key, std::string_view text) {
   }
   }
   return std::nullopt;
+}
+
+std::variant<PriceTable, std::string> parse_prices(const nlohmann::json& table) {
+  if (!table.is_object()) {
+    return std::string("prices: expected a table of models");
+  }
+  PriceTable prices;
+  for (const auto& [model, fields] : table.items()) {
+    if (!fields.is_object()) {
+      return fmt::format("prices.\"{}\": expected a table with input and output (USD per million "
+                         "tokens)",
+                         model);
+    }
+    Price price;
+    for (const auto& [name, number] : fields.items()) {
+      const bool known = name == "input" || name == "output";
+      if (!known || !number.is_number() || number.get<double>() < 0) {
+        return fmt::format("prices.\"{}\".{}: expected input or output, a number >= 0 (USD per "
+                           "million tokens)",
+                           model, name);
+      }
+      (name == "input" ? price.input : price.output) = number.get<double>();
+    }
+    prices[model] = price;
+  }
+  return prices;
 }
 
 std::string closest_key(std::string_view path) {

@@ -4,6 +4,8 @@
 
 #include "ralph/core/config.h"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -14,9 +16,12 @@
 
 namespace ralph::config_detail {
 
-enum class ValueKind { boolean, integer, number, string, string_list };
+enum class ValueKind { boolean, integer, number, string, string_list, price_table };
 
-using Value = std::variant<bool, std::int64_t, double, std::string, std::vector<std::string>>;
+// A setting as the front ends read it: text in files, variables and flags becomes one of these,
+// then the key turns it into its typed field.
+using Value =
+    std::variant<bool, std::int64_t, double, std::string, std::vector<std::string>, PriceTable>;
 
 struct Key {
   std::string_view path; // "agent.max_steps"
@@ -40,8 +45,12 @@ std::string expected(const Key& key);
 std::optional<std::string> assign(Config& config, const Key& key, const Value& value);
 
 // Parses `text` as the key's kind (environment variables and flags are text); a list takes a
-// JSON array of strings or one item.
+// JSON array of strings or one item. Prices are set in files only: nullopt.
 std::optional<Value> parse_text(const Key& key, std::string_view text);
+
+// A price table from its JSON form ({"provider/model": {"input": N, "output": N}}), as files and
+// session records write it; on failure the reason, naming the model and field.
+std::variant<PriceTable, std::string> parse_prices(const nlohmann::json& table);
 
 // The known key closest to `path`, for "did you mean" hints; empty when none is close.
 std::string closest_key(std::string_view path);

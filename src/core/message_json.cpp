@@ -46,15 +46,6 @@ std::string text(const json& object, const char* key) {
   return found != object.end() && found->is_string() ? found->get<std::string>() : std::string();
 }
 
-std::optional<Role> role_from(const std::string& name) {
-  for (Role role : {Role::system, Role::user, Role::assistant, Role::tool}) {
-    if (name == to_string(role)) {
-      return role;
-    }
-  }
-  return std::nullopt;
-}
-
 } // namespace
 
 std::string messages_to_json(std::span<const Message> messages) {
@@ -76,7 +67,7 @@ Result<std::vector<Message>> messages_from_json(std::string_view text_json, std:
   std::vector<Message> messages;
   for (std::size_t i = 0; i < parsed->size(); ++i) {
     const json& item = (*parsed)[i];
-    const auto role = item.is_object() ? role_from(text(item, "role")) : std::nullopt;
+    const auto role = item.is_object() ? value_of(k_role_names, text(item, "role")) : std::nullopt;
     if (!role) {
       return fail(ErrorKind::parse,
                   fmt::format("{}: message {}: expected an object with a known role", what, i));

@@ -1,27 +1,6 @@
 #include "ralph/core/status.h"
 
-#include <array>
-
 namespace ralph {
-namespace {
-
-constexpr std::array k_names = {
-    "active", "completed", "budget_exhausted", "stalled", "blocked", "interrupted", "failed"};
-
-} // namespace
-
-const char* to_string(Status status) {
-  return k_names.at(static_cast<std::size_t>(status));
-}
-
-std::optional<Status> status_from_string(std::string_view text) {
-  for (std::size_t i = 0; i < k_names.size(); ++i) {
-    if (text == k_names[i]) {
-      return static_cast<Status>(i);
-    }
-  }
-  return std::nullopt;
-}
 
 int exit_code(Status status) {
   switch (status) {

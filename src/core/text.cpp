@@ -50,6 +50,53 @@ std::size_t utf8_sequence_length(std::string_view text) {
   return length;
 }
 
+std::vector<std::string_view> split_lines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  while (!text.empty()) {
+    const std::size_t end = text.find('\n');
+    lines.push_back(text.substr(0, end));
+    text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
+  }
+  return lines;
+}
+
+std::string first_line(std::string_view text, std::size_t max_bytes) {
+  std::string out(utf8_prefix(text.substr(0, text.find('\n')), max_bytes));
+  if (out.size() < text.size()) {
+    out += "…";
+  }
+  return out;
+}
+
+char to_lower_ascii(char c) {
+  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+std::string to_lower_ascii(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) {
+    c = to_lower_ascii(c);
+  }
+  return out;
+}
+
+bool equals_ignoring_case(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) {
+    return false;
+  }
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (to_lower_ascii(a[i]) != to_lower_ascii(b[i])) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool starts_with_ignoring_case(std::string_view text, std::string_view prefix) {
+  return text.size() >= prefix.size() &&
+         equals_ignoring_case(text.substr(0, prefix.size()), prefix);
+}
+
 std::string_view trim(std::string_view text) {
   constexpr std::string_view k_space = " \t\r\n\f\v";
   const std::size_t first = text.find_first_not_of(k_space);

@@ -20,7 +20,7 @@ Briefing read_briefing(std::span<const Message> conversation) {
   return briefing;
 }
 
-std::string qa_instructions(const QaRules& rules) {
+std::string qa_instructions(const QaSettings& rules) {
   return fmt::format(
       "Answer the user's question about the document, grounded in its text.\n"
       "When you are done exploring, reply with only this JSON object and nothing else:\n"
@@ -35,7 +35,7 @@ std::string qa_instructions(const QaRules& rules) {
 }
 
 agent::AgentOutcome QaAgent::run(std::vector<Message>& conversation, const CancelToken& cancel,
-                                 EventSink& events) {
+                                 agent::AttemptObserver& observer, EventSink& events) {
   const Briefing briefing = read_briefing(conversation);
   std::string prompt = "Question: " + briefing.goal;
   if (!briefing.feedback.empty()) {
@@ -45,7 +45,7 @@ agent::AgentOutcome QaAgent::run(std::vector<Message>& conversation, const Cance
                           briefing.previous_answer, briefing.feedback.back());
   }
   std::vector<Message> inner{Message{.role = Role::user, .content = std::move(prompt)}};
-  agent::AgentOutcome outcome = m_generator.run(inner, cancel, events);
+  agent::AgentOutcome outcome = m_generator.run(inner, cancel, observer, events);
   if (!outcome.answer.empty()) {
     conversation.push_back(Message{.role = Role::assistant, .content = outcome.answer});
   }

@@ -72,15 +72,15 @@ void check_quote(QuoteReport& report, const GroundedDocument& document, const Qa
     report.problems.emplace_back("is empty");
     return;
   }
-  if (length > rules.max_quote_chars) {
-    report.problems.push_back(
-        fmt::format("is {} characters long; the limit is {}", length, rules.max_quote_chars));
+  if (length > rules.limits.max_quote_chars) {
+    report.problems.push_back(fmt::format("is {} characters long; the limit is {}", length,
+                                          rules.limits.max_quote_chars));
   }
-  if (words(quote) < rules.min_quote_words || length < rules.min_quote_chars) {
+  if (words(quote) < rules.limits.min_quote_words || length < rules.limits.min_quote_chars) {
     // Not looked up: a word or two occurs everywhere in a big document.
     report.problems.push_back(
         fmt::format("is too short to be evidence (at least {} words and {} characters)",
-                    rules.min_quote_words, rules.min_quote_chars));
+                    rules.limits.min_quote_words, rules.limits.min_quote_chars));
     return;
   }
   if (!seen.insert(duplicate_key(quote)).second) {
@@ -93,7 +93,7 @@ void check_quote(QuoteReport& report, const GroundedDocument& document, const Qa
   if (!report.match.level) {
     report.problems.emplace_back(
         "is not in the document; copy the exact words from it, do not paraphrase");
-  } else if (*report.match.level > rules.loosest) {
+  } else if (*report.match.level > rules.limits.match_level) {
     report.problems.push_back(fmt::format(
         "matches the document only with {} folding ({}); copy it exactly as the document "
         "writes it (accepted: {})",
@@ -101,7 +101,7 @@ void check_quote(QuoteReport& report, const GroundedDocument& document, const Qa
         *report.match.level == MatchLevel::casefold
             ? "letter case differs"
             : "quotes, apostrophes, dashes or special spaces differ",
-        to_string(rules.loosest)));
+        to_string(rules.limits.match_level)));
   }
   report.accepted = report.problems.empty();
 }
@@ -120,9 +120,10 @@ QaReport check_qa_answer(std::string_view answer_text, const GroundedDocument& d
   }
   report.answer = std::move(*parsed);
   const QaAnswer& answer = *report.answer;
-  if (answer.bullets.size() < rules.min_bullets || answer.bullets.size() > rules.max_bullets) {
+  if (answer.bullets.size() < rules.limits.min_bullets ||
+      answer.bullets.size() > rules.limits.max_bullets) {
     report.problems.push_back(fmt::format("expected {}–{} answer bullets, found {}",
-                                          rules.min_bullets, rules.max_bullets,
+                                          rules.limits.min_bullets, rules.limits.max_bullets,
                                           answer.bullets.size()));
   }
   for (std::size_t i = 0; i < answer.bullets.size(); ++i) {
@@ -130,9 +131,10 @@ QaReport check_qa_answer(std::string_view answer_text, const GroundedDocument& d
       report.problems.push_back(fmt::format("bullet {} is empty", i + 1));
     }
   }
-  if (answer.quotes.size() < rules.min_quotes || answer.quotes.size() > rules.max_quotes) {
+  if (answer.quotes.size() < rules.limits.min_quotes ||
+      answer.quotes.size() > rules.limits.max_quotes) {
     report.problems.push_back(fmt::format("expected {}–{} evidence quotes, found {}",
-                                          rules.min_quotes, rules.max_quotes,
+                                          rules.limits.min_quotes, rules.limits.max_quotes,
                                           answer.quotes.size()));
   }
   std::set<std::string> seen;
@@ -193,7 +195,7 @@ verify::Verdict QaChecksVerifier::verify(const verify::Attempt& attempt,
     return verdict;
   }
   verdict.result = verify::Outcome::fail;
-  verdict.category = std::string(verify::category::check_failed);
+  verdict.category = verify::Category::check_failed;
   for (std::size_t i = 0; i < report.problems.size(); ++i) {
     verdict.feedback += fmt::format("{}{}. {}", i == 0 ? "" : "\n", i + 1, report.problems[i]);
   }

@@ -1,7 +1,6 @@
 #include "ralph/docqa/qa_judge.h"
 
 #include "json_object.h"
-#include "judge_call.h"
 
 #include "ralph/core/json.h"
 #include "ralph/core/text.h"
@@ -61,26 +60,30 @@ Result<Reply> parse_reply(std::string_view text) {
   return reply;
 }
 
+// The first occurrences of a quote are evidence enough; a common phrase found hundreds of times
+// would crowd out every other quote's window.
+constexpr std::size_t k_occurrences_per_quote = 3;
+
 } // namespace
 
 std::vector<Span> qa_evidence_windows(const QaReport& report, const GroundedDocument& document,
-                                      const QaJudgeOptions& options) {
+                                      std::size_t window_chars) {
   std::vector<Span> used;
   for (const QuoteReport& quote : report.quotes) {
     if (!quote.match.level) {
       continue;
     }
-    for (std::size_t i = 0; i < quote.match.occurrences.size() && i < options.occurrences_per_quote;
+    for (std::size_t i = 0; i < quote.match.occurrences.size() && i < k_occurrences_per_quote;
          ++i) {
       used.push_back(quote.match.occurrences[i]);
     }
   }
-  return evidence_windows(used, options.window_chars, document.text());
+  return evidence_windows(used, window_chars, document.text());
 }
 
 std::string qa_judge_prompt(std::string_view question, const QaAnswer& answer,
                             const std::vector<Span>& windows, const GroundedDocument& document,
-                            const QaJudgeOptions& options) {
+                            std::size_t context_chars) {
   std::string prompt = fmt::format("Question: {}\n\nAnswer bullets:\n", question);
   for (std::size_t i = 0; i < answer.bullets.size(); ++i) {
     prompt += fmt::format("{}. {}\n", i + 1, answer.bullets[i]);
@@ -92,7 +95,7 @@ std::string qa_judge_prompt(std::string_view question, const QaAnswer& answer,
     std::string block = fmt::format(
         "\n[E{}] bytes {}-{} (line {}):\n{}\n", shown + 1, window.begin, window.end, at.line,
         to_valid_utf8(document.text().substr(window.begin, window.end - window.begin)));
-    if (prompt.size() + block.size() > options.context_chars) {
+    if (prompt.size() + block.size() > context_chars) {
       break;
     }
     prompt += block;
@@ -109,9 +112,9 @@ verify::Verdict QaJudgeVerifier::verify(const verify::Attempt& attempt, const Ca
   const auto started = std::chrono::steady_clock::now();
   verify::Verdict verdict;
   verdict.verifier = name();
-  const auto finish = [&](verify::Outcome result, std::string_view category, std::string feedback) {
+  const auto finish = [&](verify::Outcome result, verify::Category category, std::string feedback) {
     verdict.result = result;
-    verdict.category = std::string(category);
+    verdict.category = std::move(category);
     verdict.feedback = std::move(feedback);
     verdict.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                               std::chrono::steady_clock::now() - started)
@@ -121,39 +124,35 @@ verify::Verdict QaJudgeVerifier::verify(const verify::Attempt& attempt, const Ca
   const QaReport report = m_checker.check(attempt.answer);
   const GroundedDocument& document = m_checker.document();
   if (!report.answer) {
-    return finish(verify::Outcome::error, "not_judged",
+    return finish(verify::Outcome::error, verify::Category::not_judged,
                   "not judged: the answer is not in the required form");
   }
-  const std::vector<Span> windows = qa_evidence_windows(report, document, m_options);
+  const std::vector<Span> windows = qa_evidence_windows(report, document, m_window_chars);
   if (windows.empty()) {
-    return finish(verify::Outcome::error, "not_judged",
+    return finish(verify::Outcome::error, verify::Category::not_judged,
                   "not judged: no quote was found in the document");
   }
-  JudgeCallOptions call;
-  call.model = m_options.model;
-  call.model_label = m_options.model_label;
-  call.max_tokens = m_options.max_tokens;
-  call.timeout = m_options.timeout;
-  call.structured = m_options.structured;
-  std::string user = qa_judge_prompt(attempt.goal, *report.answer, windows, document, m_options);
-  const auto text = call_judge(m_provider, m_mutex, call, std::string(k_system), std::move(user),
-                               k_schema, cancel, verdict);
-  if (!text) {
+  std::string user = qa_judge_prompt(attempt.goal, *report.answer, windows, document,
+                                     m_client.settings().context_chars);
+  const auto response =
+      m_client.ask(std::string(k_system), std::move(user), k_schema, "verdict", cancel, verdict);
+  if (!response) {
     return finish(verdict.result, verdict.category, verdict.feedback);
   }
-  auto reply = parse_reply(*text);
+  const std::string& text = response->message.content;
+  auto reply = parse_reply(text);
   if (!reply) {
-    verdict.reasoning = *text;
-    return finish(verify::Outcome::error, verify::category::malformed,
+    verdict.reasoning = text;
+    return finish(verify::Outcome::error, verify::Category::malformed,
                   "the judge's reply is not the expected JSON: " + reply.error().message);
   }
   if (reply->ok && !reply->issues.empty()) {
-    verdict.reasoning = *text;
-    return finish(verify::Outcome::error, verify::category::malformed,
+    verdict.reasoning = text;
+    return finish(verify::Outcome::error, verify::Category::malformed,
                   "the judge's reply is contradictory: ok, but with issues");
   }
   if (reply->ok) {
-    return finish(verify::Outcome::pass, "", "");
+    return finish(verify::Outcome::pass, verify::Category::none, "");
   }
   std::string feedback;
   for (const auto& [bullet, issue] : reply->issues) {
@@ -162,7 +161,7 @@ verify::Verdict QaJudgeVerifier::verify(const verify::Attempt& attempt, const Ca
   if (feedback.empty()) {
     feedback = "the evidence does not support the answer";
   }
-  return finish(verify::Outcome::fail, "unsupported", std::string(trim(feedback)));
+  return finish(verify::Outcome::fail, verify::Category::unsupported, std::string(trim(feedback)));
 }
 
 } // namespace ralph::docqa

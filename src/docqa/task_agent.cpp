@@ -66,7 +66,7 @@ std::string task_reader_instructions() {
 }
 
 agent::AgentOutcome TaskAgent::run(std::vector<Message>& conversation, const CancelToken& cancel,
-                                   EventSink& events) {
+                                   agent::AttemptObserver& observer, EventSink& events) {
   const Briefing briefing = read_briefing(conversation);
   const std::string memory = read_memory(m_options.memory_file);
   const std::string reviews = recent_feedback(briefing.feedback, m_options.feedback_kept);
@@ -79,7 +79,7 @@ agent::AgentOutcome TaskAgent::run(std::vector<Message>& conversation, const Can
     reader_prompt += "\n\nIssues the last review found:\n" + briefing.feedback.back();
   }
   std::vector<Message> reading{Message{.role = Role::user, .content = std::move(reader_prompt)}};
-  agent::AgentOutcome outcome = m_reader.run(reading, cancel, events);
+  agent::AgentOutcome outcome = m_reader.run(reading, cancel, observer, events);
   if (outcome.stop == agent::AgentStop::cancelled || outcome.stop == agent::AgentStop::failed ||
       outcome.answer.empty()) {
     if (outcome.stop == agent::AgentStop::answered) {
@@ -102,7 +102,7 @@ agent::AgentOutcome TaskAgent::run(std::vector<Message>& conversation, const Can
   }
   const Message question{.role = Role::user, .content = std::move(user)};
   llm::ChatRequest request;
-  request.model = m_options.reasoner_model;
+  request.model = m_options.reasoner_model.model;
   request.system = std::string(k_reasoner_system);
   request.messages = std::span<const Message>(&question, 1);
   request.max_tokens = m_options.max_tokens;
@@ -112,7 +112,7 @@ agent::AgentOutcome TaskAgent::run(std::vector<Message>& conversation, const Can
   request.json_schema_strict = true;
 
   const int step = outcome.steps + 1;
-  events.on_event(agent::step_event(EventType::model_started, step));
+  events.on_event(agent::model_started_event(step));
   auto response = m_reasoner.chat(request, nullptr, cancel);
   outcome.steps = step;
   if (!response) {
@@ -122,7 +122,8 @@ agent::AgentOutcome TaskAgent::run(std::vector<Message>& conversation, const Can
     events.on_event(agent::error_event(step, response.error()));
     return outcome;
   }
-  events.on_event(agent::model_finished_event(step, *response));
+  observer.model_call_finished(
+      agent::model_call(step, m_options.reasoner_model.label(), *response));
   outcome.usage += response->usage;
 
   auto parsed = parse_json(json_object_text(response->message.content), "reasoner reply");
@@ -143,9 +144,8 @@ agent::AgentOutcome TaskAgent::run(std::vector<Message>& conversation, const Can
                                              iso8601_utc(std::chrono::system_clock::now()),
                                              record.memory_update, m_options.memory_chars);
     if (!written) {
-      Event warning = agent::step_event(EventType::warning, step);
-      warning.text = "the memory file was not updated: " + written.error().message;
-      events.on_event(warning);
+      events.on_event(agent::warning_event(step, "the memory file was not updated: " +
+                                                     written.error().message));
     }
   }
   outcome.answer = record.output;

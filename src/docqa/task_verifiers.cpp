@@ -1,7 +1,5 @@
 #include "ralph/docqa/task_verifiers.h"
 
-#include "judge_call.h"
-
 #include "ralph/core/text.h"
 #include "ralph/verify/judge_prompt.h"
 #include "ralph/verify/judge_verdict.h"
@@ -16,16 +14,18 @@ verify::Verdict TaskChecksVerifier::verify(const verify::Attempt& attempt,
   const std::size_t output = utf8_length(trim(attempt.answer));
   if (output == 0) {
     problems.emplace_back("the output is empty");
-  } else if (output < m_options.min_output_chars) {
+  } else if (output < m_settings.min_output_chars) {
     problems.push_back(fmt::format("the output has {} characters; at least {} are expected", output,
-                                   m_options.min_output_chars));
+                                   m_settings.min_output_chars));
   }
   const std::size_t memory = utf8_length(trim(record.memory_update));
-  if (m_options.min_memory_chars > 0 && memory < m_options.min_memory_chars) {
+  // Without a memory file nothing keeps the update: it is not asked for.
+  const std::size_t min_memory = m_settings.mem_file.empty() ? 0 : m_settings.min_memory_chars;
+  if (min_memory > 0 && memory < min_memory) {
     problems.push_back(
         memory == 0 ? std::string("the memory update is empty: record what you found")
                     : fmt::format("the memory update has {} characters; at least {} are expected",
-                                  memory, m_options.min_memory_chars));
+                                  memory, min_memory));
   }
   verify::Verdict verdict;
   verdict.verifier = name();
@@ -34,7 +34,7 @@ verify::Verdict TaskChecksVerifier::verify(const verify::Attempt& attempt,
     return verdict;
   }
   verdict.result = verify::Outcome::fail;
-  verdict.category = std::string(verify::category::check_failed);
+  verdict.category = verify::Category::check_failed;
   for (std::size_t i = 0; i < problems.size(); ++i) {
     verdict.feedback += fmt::format("{}{}. {}", i == 0 ? "" : "\n", i + 1, problems[i]);
   }
@@ -47,7 +47,8 @@ verify::Verdict TaskJudgeVerifier::verify(const verify::Attempt& attempt,
   const TaskRecord record = m_ledger.get();
   // The task and the output are what is judged; the brief and the memory share what is left.
   const std::size_t fixed = attempt.goal.size() + attempt.answer.size() + 400;
-  const std::size_t room = m_options.context_chars > fixed ? m_options.context_chars - fixed : 0;
+  const std::size_t context_chars = m_client.settings().context_chars;
+  const std::size_t room = context_chars > fixed ? context_chars - fixed : 0;
   const std::string user = fmt::format(
       "Task (the user's request):\n{}\n\nBrief the reader extracted from the document:\n{}\n\n"
       "Memory of earlier attempts:\n{}\n\nOutput to judge:\n{}\n\nDoes the output substantively "
@@ -57,17 +58,11 @@ verify::Verdict TaskJudgeVerifier::verify(const verify::Attempt& attempt,
       attempt.answer);
   verify::Verdict verdict;
   verdict.verifier = name();
-  JudgeCallOptions call;
-  call.model = m_options.model;
-  call.model_label = m_options.model_label;
-  call.max_tokens = m_options.max_tokens;
-  call.timeout = m_options.timeout;
-  call.structured = m_options.structured;
-  const auto text = call_judge(m_provider, m_mutex, call,
-                               std::string(verify::judge_system_prompt(call.structured)), user,
-                               verify::judge_verdict_schema(), cancel, verdict);
-  if (text) {
-    verify::JudgeReply reply = verify::parse_judge_reply(*text);
+  const auto response =
+      m_client.ask(std::string(verify::judge_system_prompt(m_client.settings().structured)), user,
+                   verify::judge_verdict_schema(), "verdict", cancel, verdict);
+  if (response) {
+    verify::JudgeReply reply = verify::parse_judge_reply(response->message.content);
     verdict.result = reply.result;
     verdict.category = std::move(reply.category);
     verdict.feedback = std::move(reply.feedback);

@@ -14,43 +14,18 @@
 namespace ralph::docqa {
 namespace {
 
-constexpr std::array<std::pair<MatchLevel, const char*>, 4> k_level_names = {{
-    {MatchLevel::exact, "exact"},
-    {MatchLevel::whitespace, "whitespace"},
-    {MatchLevel::typographic, "typographic"},
-    {MatchLevel::casefold, "casefold"},
-}};
-
 MatchLevel next(MatchLevel level) {
   return static_cast<MatchLevel>(static_cast<int>(level) + 1);
 }
 
 } // namespace
 
-const char* to_string(MatchLevel level) {
-  for (const auto& [value, name] : k_level_names) {
-    if (value == level) {
-      return name;
-    }
-  }
-  return "unknown";
-}
-
-std::optional<MatchLevel> parse_match_level(std::string_view text) {
-  for (const auto& [value, name] : k_level_names) {
-    if (text == name) {
-      return value;
-    }
-  }
-  return std::nullopt;
-}
-
 struct VerbatimIndex::Level {
   VerbatimView view;
 };
 
 VerbatimIndex::VerbatimIndex(std::string_view document)
-    : m_document(document), m_levels(k_level_names.size()) {}
+    : m_document(document), m_levels(std::size(k_match_level_names)) {}
 
 VerbatimIndex::~VerbatimIndex() = default;
 

@@ -15,7 +15,7 @@ namespace ralph::llm {
 namespace {
 
 constexpr std::size_t k_max_message_bytes = 300;
-constexpr std::size_t k_max_raw_body_bytes = 2000;
+constexpr std::size_t k_max_raw_body_bytes = 2000; // of a body that is not JSON, to describe it
 
 struct Details {
   std::string message;
@@ -143,6 +143,13 @@ void redact(Details& details, std::string_view secret) {
   replace_all(details.request_id, secret);
 }
 
+// A 429 that waiting does not cure: no quota left, or one request larger than the per-minute
+// token budget.
+bool is_non_retryable(const Details& details) {
+  return details.type == "insufficient_quota" ||
+         details.message.find("Request too large") != std::string::npos;
+}
+
 } // namespace
 
 Error status_error(std::string_view provider, const http::Response& response,
@@ -170,13 +177,9 @@ Error status_error(std::string_view provider, const http::Response& response,
   error.kind = ErrorKind::provider;
   error.http_status = response.status;
   error.message = format_message(provider, fmt::format("HTTP {}", response.status), details);
-  error.provider_message =
-      parsed ? details.message : std::string(utf8_prefix(body, k_max_raw_body_bytes));
-  error.provider_type = details.type;
-  error.request_id = details.request_id;
   const auto hint = http::retry_after(response);
   error.retry_after = hint.value_or(std::chrono::milliseconds(-1));
-  error.retryable = http::should_retry(response) && !is_non_retryable(error);
+  error.retryable = http::should_retry(response) && !is_non_retryable(details);
   return error;
 }
 
@@ -187,22 +190,13 @@ Error payload_error(std::string_view provider, const nlohmann::json& payload,
   Error error;
   error.kind = ErrorKind::provider;
   error.message = format_message(provider, "error in response", details);
-  error.provider_message = details.message;
-  error.provider_type = details.type;
-  error.request_id = details.request_id;
   error.retryable = is_transient_type(details.type) || details.int_code == 408 ||
                     details.int_code == 429 || details.int_code >= 500;
   return error;
 }
 
-bool is_non_retryable(const Error& error) {
-  return error.provider_type == "insufficient_quota" ||
-         error.provider_message.find("Request too large") != std::string::npos;
-}
-
 void redact(Error& error, std::string_view secret) {
-  for (std::string* text : {&error.message, &error.provider_message, &error.provider_type,
-                            &error.request_id, &error.file}) {
+  for (std::string* text : {&error.message, &error.file}) {
     replace_all(*text, secret);
   }
 }

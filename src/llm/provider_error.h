@@ -26,10 +26,6 @@ Error status_error(std::string_view provider, const http::Response& response,
 Error payload_error(std::string_view provider, const nlohmann::json& payload,
                     std::string_view secret);
 
-// True when a 429 must not be retried: `insufficient_quota`, or a single request larger than the
-// per-minute token budget ("Request too large").
-bool is_non_retryable(const Error& error);
-
 // Replaces every occurrence of `secret` in the error's texts with "[redacted]".
 void redact(Error& error, std::string_view secret);
 

@@ -11,25 +11,10 @@ constexpr double k_per_million = 1e-6;
 
 } // namespace
 
-const char* to_string(BudgetKind kind) {
-  switch (kind) {
-  case BudgetKind::iterations:
-    return "iterations";
-  case BudgetKind::steps:
-    return "steps";
-  case BudgetKind::tokens:
-    return "tokens";
-  case BudgetKind::cost:
-    return "cost";
-  case BudgetKind::time:
-    return "time";
-  }
-  return "iterations";
-}
-
-BudgetTracker::BudgetTracker(BudgetLimits limits, PriceTable prices,
-                             std::chrono::steady_clock::time_point start)
-    : m_limits(limits), m_prices(std::move(prices)), m_start(start) {}
+BudgetTracker::BudgetTracker(BudgetSettings settings, int max_iterations, PriceTable prices,
+                             time_point start)
+    : m_settings(settings), m_max_iterations(max_iterations), m_prices(std::move(prices)),
+      m_start(start) {}
 
 void BudgetTracker::add(std::string_view model, const Usage& usage) {
   m_usage += usage;
@@ -53,38 +38,37 @@ void BudgetTracker::carry(const Usage& usage, double cost_usd, bool cost_known) 
   }
 }
 
-std::chrono::milliseconds BudgetTracker::elapsed(std::chrono::steady_clock::time_point now) const {
+std::chrono::milliseconds BudgetTracker::elapsed(time_point now) const {
   return std::chrono::duration_cast<std::chrono::milliseconds>(now - m_start);
 }
 
-BudgetCounters BudgetTracker::counters(std::chrono::steady_clock::time_point now) const {
+BudgetCounters BudgetTracker::counters(time_point now) const {
   return {m_usage, m_cost, cost_known(), elapsed(now).count()};
 }
 
-double BudgetTracker::fraction(BudgetKind kind, std::chrono::steady_clock::time_point now) const {
+double BudgetTracker::fraction(BudgetKind kind, time_point now) const {
   switch (kind) {
   case BudgetKind::steps:
-    return 0; // per attempt: the agent enforces it
+  case BudgetKind::sub_queries:
+    return 0; // per attempt: the agent enforces them
   case BudgetKind::iterations:
-    return m_limits.max_iterations > 0 ? static_cast<double>(m_iteration) / m_limits.max_iterations
-                                       : 0;
+    return m_max_iterations > 0 ? static_cast<double>(m_iteration) / m_max_iterations : 0;
   case BudgetKind::tokens:
-    return m_limits.max_tokens > 0
+    return m_settings.max_tokens > 0
                ? static_cast<double>(m_usage.input_tokens + m_usage.output_tokens) /
-                     static_cast<double>(m_limits.max_tokens)
+                     static_cast<double>(m_settings.max_tokens)
                : 0;
   case BudgetKind::cost:
-    return m_limits.max_cost_usd > 0 ? m_cost / m_limits.max_cost_usd : 0;
+    return m_settings.max_cost_usd > 0 ? m_cost / m_settings.max_cost_usd : 0;
   case BudgetKind::time:
-    return m_limits.max_time.count() > 0 ? static_cast<double>(elapsed(now).count()) /
-                                               static_cast<double>(m_limits.max_time.count())
-                                         : 0;
+    return m_settings.max_time.count() > 0 ? static_cast<double>(elapsed(now).count()) /
+                                                 static_cast<double>(m_settings.max_time.count())
+                                           : 0;
   }
   return 0;
 }
 
-std::optional<BudgetKind>
-BudgetTracker::exhausted(std::chrono::steady_clock::time_point now) const {
+std::optional<BudgetKind> BudgetTracker::exhausted(time_point now) const {
   for (BudgetKind kind : {BudgetKind::tokens, BudgetKind::cost, BudgetKind::time}) {
     if (fraction(kind, now) >= 1.0) {
       return kind;
@@ -93,8 +77,7 @@ BudgetTracker::exhausted(std::chrono::steady_clock::time_point now) const {
   return std::nullopt;
 }
 
-std::vector<std::pair<BudgetKind, int>>
-BudgetTracker::new_warnings(std::chrono::steady_clock::time_point now) {
+std::vector<std::pair<BudgetKind, int>> BudgetTracker::new_warnings(time_point now) {
   std::vector<std::pair<BudgetKind, int>> out;
   for (BudgetKind kind :
        {BudgetKind::iterations, BudgetKind::tokens, BudgetKind::cost, BudgetKind::time}) {
@@ -108,11 +91,11 @@ BudgetTracker::new_warnings(std::chrono::steady_clock::time_point now) {
   return out;
 }
 
-std::chrono::steady_clock::time_point BudgetTracker::deadline() const {
-  if (m_limits.max_time.count() <= 0) {
-    return std::chrono::steady_clock::time_point::max();
+BudgetTracker::time_point BudgetTracker::deadline() const {
+  if (m_settings.max_time.count() <= 0) {
+    return time_point::max();
   }
-  return m_start + m_limits.max_time;
+  return m_start + m_settings.max_time;
 }
 
 } // namespace ralph::loop

@@ -10,12 +10,10 @@ namespace {
 constexpr std::size_t k_answer_preview = 240;
 constexpr std::size_t k_notice_excerpt = 1500;
 
-std::string one_line(std::string_view text, std::size_t width) {
-  std::string line(text.substr(0, text.find('\n')));
-  if (line.size() > width) {
-    line = std::string(utf8_prefix(line, width)) + "…";
-  }
-  return line;
+// " category" after a verdict's result, or nothing for a pass.
+std::string with_category(const verify::Verdict& verdict) {
+  const std::string_view name = verdict.category.name();
+  return name.empty() ? std::string() : fmt::format(" {}", name);
 }
 
 } // namespace
@@ -25,8 +23,8 @@ bool verdict_failed(const verify::Verdict& verdict) {
     return false;
   }
   // fail_open forgives a check that could not be made, not one that was stopped.
-  return verdict.result == verify::Outcome::fail || verdict.policy != "fail_open" ||
-         verdict.category == "cancelled";
+  return verdict.result == verify::Outcome::fail || verdict.policy != ErrorPolicy::fail_open ||
+         verdict.category == verify::Category::cancelled;
 }
 
 std::string failure_feedback(const std::vector<verify::Verdict>& verdicts, int iteration,
@@ -38,8 +36,8 @@ std::string failure_feedback(const std::vector<verify::Verdict>& verdicts, int i
     if (!verdict_failed(verdict)) {
       continue;
     }
-    text += fmt::format("\n[{}] {}{}: {}\n", verdict.verifier, verify::to_string(verdict.result),
-                        verdict.category.empty() ? "" : " " + verdict.category, verdict.feedback);
+    text += fmt::format("\n[{}] {}{}: {}\n", verdict.verifier, to_string(verdict.result),
+                        with_category(verdict), verdict.feedback);
     // A command's excerpt is in its feedback already; others' evidence is added here.
     if (verdict.evidence && verdict.feedback.find(verdict.evidence->excerpt) == std::string::npos &&
         !verdict.evidence->excerpt.empty()) {
@@ -97,17 +95,17 @@ std::string summarize_attempt(const AttemptRecord& attempt,
     text += " no tool calls.";
   }
   for (const auto& tool : tools) {
-    text += fmt::format("\n- {} {}", tool.name, one_line(tool.arguments, 100));
+    text += fmt::format("\n- {} {}", tool.name, first_line(tool.arguments, 100));
     if (tool.exit_code) {
       text += fmt::format(" -> exit {}", *tool.exit_code);
     } else if (tool.is_error) {
       text += " -> error";
     }
   }
-  text += fmt::format("\nAnswer: {}", one_line(attempt.answer, k_answer_preview));
+  text += fmt::format("\nAnswer: {}", first_line(attempt.answer, k_answer_preview));
   for (const auto& verdict : attempt.verdicts) {
-    text += fmt::format("\nVerdict [{}]: {}{}", verdict.verifier, verify::to_string(verdict.result),
-                        verdict.category.empty() ? "" : " " + verdict.category);
+    text += fmt::format("\nVerdict [{}]: {}{}", verdict.verifier, to_string(verdict.result),
+                        with_category(verdict));
   }
   if (!attempt.skip_reason.empty()) {
     text += fmt::format("\nNot verified: {}", attempt.skip_reason);
@@ -121,7 +119,7 @@ std::string describe_last_evidence(const std::vector<verify::Verdict>& verdicts)
       continue;
     }
     const auto& evidence = *it->evidence;
-    return fmt::format("[{}] {} · `{}` {} · {}\n{}", it->verifier, verify::to_string(it->result),
+    return fmt::format("[{}] {} · `{}` {} · {}\n{}", it->verifier, to_string(it->result),
                        evidence.command,
                        evidence.exit_code ? fmt::format("exit {}", *evidence.exit_code)
                                           : std::string("did not finish"),
@@ -132,9 +130,8 @@ std::string describe_last_evidence(const std::vector<verify::Verdict>& verdicts)
   std::string lines;
   for (const auto& verdict : verdicts) {
     lines += fmt::format("{}[{}] {}{}: {}", lines.empty() ? "" : "\n", verdict.verifier,
-                         verify::to_string(verdict.result),
-                         verdict.category.empty() ? "" : " " + verdict.category,
-                         one_line(verdict.feedback, 200));
+                         to_string(verdict.result), with_category(verdict),
+                         first_line(verdict.feedback, 200));
   }
   return lines;
 }

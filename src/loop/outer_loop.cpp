@@ -1,12 +1,13 @@
 #include "ralph/loop/outer_loop.h"
 
-#include "attempt_observer.h"
+#include "attempt_tracker.h"
 #include "feedback.h"
 #include "run_verifiers.h"
 #include "stall_detector.h"
 
 #include "ralph/core/text.h"
 #include "ralph/verify/completion_marker.h"
+#include "ralph/verify/trigger.h"
 
 #include <climits>
 #include <fmt/format.h>
@@ -17,12 +18,6 @@
 namespace ralph::loop {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-std::int64_t ms_since(Clock::time_point start) {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
-}
-
 // The agent's own "I cannot proceed": a last line starting with `BLOCKED:`.
 std::optional<std::string> blocked_reason(std::string_view answer) {
   const std::string_view body = trim(answer);
@@ -30,13 +25,8 @@ std::optional<std::string> blocked_reason(std::string_view answer) {
   const std::string_view last =
       trim(newline == std::string_view::npos ? body : body.substr(newline + 1));
   constexpr std::string_view k_prefix = "BLOCKED:";
-  if (last.size() < k_prefix.size()) {
+  if (!starts_with_ignoring_case(last, k_prefix)) {
     return std::nullopt;
-  }
-  for (std::size_t i = 0; i < k_prefix.size(); ++i) {
-    if (std::toupper(static_cast<unsigned char>(last[i])) != k_prefix[i]) {
-      return std::nullopt;
-    }
   }
   return std::string(trim(last.substr(k_prefix.size())));
 }
@@ -49,12 +39,6 @@ int score(const AttemptRecord& attempt) {
                                         [](const auto& v) { return !verdict_failed(v); }));
 }
 
-Event loop_event(EventType type) {
-  Event event;
-  event.type = type;
-  return event;
-}
-
 // The run's end, once decided.
 struct Ending {
   Status status = Status::active;
@@ -64,29 +48,21 @@ struct Ending {
 
 } // namespace
 
-const char* to_string(ErrorPolicy policy) {
-  return policy == ErrorPolicy::fail_open ? "fail_open" : "fail_closed";
-}
-
-const char* to_string(FeedbackMode mode) {
-  return mode == FeedbackMode::append ? "append" : "continue";
-}
-
 // One run of the loop: its counters, its record so far, and the steps of an attempt.
 class OuterLoop::Run {
 public:
   Run(OuterLoop& loop, std::vector<Message>& conversation, const CancelToken& cancel,
       EventSink& events, const LoopState& resume)
-      : m_loop(loop), m_options(loop.m_options), m_conversation(conversation), m_cancel(cancel),
-        m_started(Clock::now()),
-        m_budget(m_options.budget, m_options.prices,
-                 m_started - std::chrono::milliseconds(resume.spent.elapsed_ms)),
-        m_observer(events, m_budget, m_options.agent_model,
-                   m_options.verifier_first ? m_options.workspace : std::filesystem::path(),
-                   loop.m_journal),
-        m_stall(m_options.stall_after), m_verifying(!loop.m_verifiers.empty()),
-        m_max_iterations(m_verifying ? std::max(1, m_options.budget.max_iterations) : 1),
-        m_feedback_given(resume.feedback_given), m_runtime_summary(resume.runtime_summary) {
+      : m_loop(loop), m_options(loop.m_options), m_clock(loop.m_clock),
+        m_conversation(conversation), m_cancel(cancel), m_verifying(!loop.m_verifiers.empty()),
+        m_max_iterations(m_verifying ? std::max(1, m_options.loop.max_iterations) : 1),
+        m_budget(m_options.budget, m_max_iterations, m_options.prices,
+                 m_clock.now() - std::chrono::milliseconds(resume.spent.elapsed_ms)),
+        m_tracker(events, m_budget, m_clock,
+                  m_options.evidence.enabled ? m_options.workspace : std::filesystem::path(),
+                  loop.m_journal),
+        m_stall(m_options.loop.stall_after), m_feedback_given(resume.feedback_given),
+        m_runtime_summary(resume.runtime_summary) {
     m_budget.carry(resume.spent.usage, resume.spent.cost_usd, resume.spent.cost_known);
     m_result.attempts = resume.attempts;
     for (const AttemptRecord& attempt : m_result.attempts) {
@@ -118,21 +94,19 @@ public:
 private:
   void attempt(int iteration) {
     m_budget.set_iteration(iteration);
-    const CancelToken token = m_cancel.child(m_budget.deadline());
-    m_observer.begin(iteration, token);
-    Event started = loop_event(EventType::attempt_started);
-    started.number = m_max_iterations;
-    m_observer.on_event(started);
-    m_observer.warn_budgets();
+    const CancelToken token = m_cancel.child(m_budget.deadline(), m_clock);
+    m_tracker.begin(iteration, token);
+    m_tracker.show(event::AttemptStarted{.max_iterations = m_max_iterations});
+    m_tracker.warn_budgets();
     if (journal() != nullptr) {
       journal()->attempt_started(iteration, m_conversation);
     }
 
     const std::size_t begin = m_conversation.size();
-    const auto attempt_started = Clock::now();
-    m_outcome = m_loop.m_agent.run(m_conversation, token, m_observer);
+    const auto attempt_started = m_clock.now();
+    m_outcome = m_loop.m_agent.run(m_conversation, token, m_tracker, m_tracker);
     const verify::MarkerScan scan =
-        verify::scan_completion_marker(m_outcome.answer, m_options.marker);
+        verify::scan_completion_marker(m_outcome.answer, m_options.evidence.marker);
 
     AttemptRecord& record = m_result.attempts.emplace_back();
     record.iteration = iteration;
@@ -142,14 +116,11 @@ private:
     record.tool_calls = m_outcome.tool_calls;
     record.usage = m_outcome.usage;
     record.duration_ms = ms_since(attempt_started);
-    const std::vector<verify::ToolRecord> tools = m_observer.take_tool_records();
-
-    Event finished = loop_event(EventType::attempt_finished);
-    finished.text = record.answer;
-    finished.detail = agent::to_string(m_outcome.stop);
-    finished.duration_ms = record.duration_ms;
-    finished.usage = record.usage;
-    m_observer.on_event(finished);
+    const std::vector<verify::ToolRecord> tools = m_tracker.take_tool_records();
+    m_tracker.show(event::AttemptFinished{.answer = record.answer,
+                                          .stop = agent::to_string(m_outcome.stop),
+                                          .duration = std::chrono::milliseconds(record.duration_ms),
+                                          .usage = record.usage});
 
     end_without_verdict(record);
     bool retry_unverified = false;
@@ -172,7 +143,7 @@ private:
       next = give_feedback(record, tools, retry_unverified);
     }
     if (journal() != nullptr) {
-      journal()->attempt_finished(record, added, m_budget.counters(Clock::now()),
+      journal()->attempt_finished(record, added, m_budget.counters(m_clock.now()),
                                   m_result.best_iteration, next);
       if (const auto failure = journal()->failure(); failure && m_ending.status == Status::active) {
         m_ending = {Status::failed, "the session record could not be written: " + failure->message};
@@ -184,11 +155,11 @@ private:
   void end_without_verdict(const AttemptRecord& record) {
     if (m_cancel.cancelled()) {
       m_ending = {Status::interrupted, "interrupted"};
-    } else if (m_observer.stopped_by_journal()) {
+    } else if (m_tracker.stopped_by_journal()) {
       m_ending = {Status::failed, "the session record could not be written: " +
                                       journal()->failure().value_or(Error{}).message};
     } else if (m_outcome.stop == agent::AgentStop::cancelled) {
-      const auto spent = m_budget.exhausted(Clock::now()).value_or(BudgetKind::time);
+      const auto spent = m_budget.exhausted(m_clock.now()).value_or(BudgetKind::time);
       m_ending = {Status::budget_exhausted,
                   fmt::format("the {} budget ran out during attempt {}", to_string(spent),
                               record.iteration),
@@ -197,7 +168,7 @@ private:
       m_ending = {Status::failed, m_outcome.error ? m_outcome.error->message : "the agent failed"};
     } else if (auto reason = blocked_reason(record.answer)) {
       m_ending = {Status::blocked, "the agent is blocked: " + *reason};
-    } else if (const auto spent = m_budget.exhausted(Clock::now()); spent && m_verifying) {
+    } else if (const auto spent = m_budget.exhausted(m_clock.now()); spent && m_verifying) {
       // The attempt's own calls used the budget up: verifying would spend more.
       m_ending = {Status::budget_exhausted,
                   fmt::format("the {} budget ran out during attempt {}", to_string(*spent),
@@ -223,16 +194,15 @@ private:
     } else if (m_options.already_delivered && m_options.already_delivered()) {
       record.skip_reason = "content already delivered";
     } else if (const auto trigger =
-                   verify::decide_trigger(m_options.trigger, m_outcome.answer, m_options.heartbeat);
+                   verify::decide_trigger(m_options.loop.trigger, m_options.evidence.marker,
+                                          m_outcome.answer, m_options.loop.heartbeat);
                !trigger.verify) {
       record.skip_reason = trigger.reason;
-    } else if (record.iteration == m_max_iterations && !m_options.verify_final) {
+    } else if (record.iteration == m_max_iterations && !m_options.loop.verify_final) {
       record.skip_reason = "final attempt not verified (verify_final is off)";
     }
     if (!record.skip_reason.empty()) {
-      Event skipped = loop_event(EventType::verification_skipped);
-      skipped.detail = record.skip_reason;
-      m_observer.on_event(skipped);
+      m_tracker.show(event::VerificationSkipped{.reason = record.skip_reason});
       if (!retry) {
         m_ending = {Status::completed, "delivered unverified: " + record.skip_reason};
       }
@@ -255,40 +225,35 @@ private:
                         record.tool_calls};
     attempt.previous_feedback = m_feedback_given;
     attempt.workspace = m_options.workspace;
-    attempt.heartbeat = m_options.heartbeat;
+    attempt.heartbeat = m_options.loop.heartbeat;
     for (const auto& entry : m_loop.m_verifiers) {
-      Event started = loop_event(EventType::verifier_started);
-      started.name = entry.verifier->name();
-      m_observer.on_event(started);
+      m_tracker.show(event::VerifierStarted{.verifier = entry.verifier->name()});
     }
     // A fresh token: the attempt's may have been cancelled by a budget at its very end.
     record.verdicts =
-        run_verifiers(m_loop.m_verifiers, attempt, m_cancel.child(m_budget.deadline()));
+        run_verifiers(m_loop.m_verifiers, attempt, m_cancel.child(m_budget.deadline(), m_clock));
     record.verified = true;
     record.passed = std::none_of(record.verdicts.begin(), record.verdicts.end(),
                                  [](const auto& v) { return verdict_failed(v); });
     for (const auto& verdict : record.verdicts) {
       m_budget.add(verdict.model, verdict.usage);
-      Event event = loop_event(EventType::verdict);
-      event.name = verdict.verifier;
-      event.result = verify::to_string(verdict.result);
-      event.category = verdict.category;
-      event.text = verdict.feedback;
-      event.detail = verdict.policy;
-      event.duration_ms = verdict.duration_ms;
-      event.usage = verdict.usage;
-      if (verdict.evidence) {
-        event.exit_code = verdict.evidence->exit_code;
-      }
-      m_observer.on_event(event);
+      m_tracker.show(event::VerdictGiven{.verifier = verdict.verifier,
+                                         .result = verdict.result,
+                                         .category = std::string(verdict.category.name()),
+                                         .feedback = verdict.feedback,
+                                         .policy = verdict.policy,
+                                         .exit_code = verdict.evidence ? verdict.evidence->exit_code
+                                                                       : std::nullopt,
+                                         .duration = std::chrono::milliseconds(verdict.duration_ms),
+                                         .usage = verdict.usage});
     }
-    m_observer.warn_budgets();
+    m_tracker.warn_budgets();
   }
 
   void end_after_verdicts(const AttemptRecord& record) {
     const auto blocking =
         std::find_if(record.verdicts.begin(), record.verdicts.end(), [](const verify::Verdict& v) {
-          return v.result == verify::Outcome::fail && v.category == verify::category::blocked;
+          return v.result == verify::Outcome::fail && v.category == verify::Category::blocked;
         });
     if (m_cancel.cancelled()) {
       m_ending = {Status::interrupted, "interrupted"};
@@ -297,7 +262,7 @@ private:
     } else if (blocking != record.verdicts.end()) {
       m_ending = {Status::blocked, fmt::format("{} says the goal is blocked: {}",
                                                blocking->verifier, blocking->feedback)};
-    } else if (const auto spent = m_budget.exhausted(Clock::now())) {
+    } else if (const auto spent = m_budget.exhausted(m_clock.now())) {
       m_ending = {Status::budget_exhausted,
                   fmt::format("the {} budget ran out after attempt {}", to_string(*spent),
                               record.iteration),
@@ -315,16 +280,17 @@ private:
   // Tells the agent what to fix, in the configured mode; returns where the next attempt starts.
   ResumePoint give_feedback(AttemptRecord& record, const std::vector<verify::ToolRecord>& tools,
                             bool retry_unverified) {
-    const std::string marker = m_options.verifier_first ? m_options.marker : std::string();
+    const std::string marker =
+        m_options.evidence.enabled ? m_options.evidence.marker : std::string();
     record.feedback = retry_unverified ? precheck_feedback(record, m_outcome.steps)
                                        : failure_feedback(record.verdicts, record.iteration,
                                                           m_max_iterations, marker);
     const std::string summary = summarize_attempt(record, tools);
     m_runtime_summary = keep_head_and_tail(
         m_runtime_summary.empty() ? summary : m_runtime_summary + "\n\n" + summary,
-        m_options.runtime_summary_chars);
+        m_options.loop.runtime_summary_chars);
     std::string told = record.feedback;
-    if (m_options.feedback == FeedbackMode::append) {
+    if (m_options.loop.feedback == FeedbackMode::append) {
       m_conversation.push_back(Message{.role = Role::user, .content = record.feedback});
     } else {
       Continuation continuation;
@@ -340,10 +306,7 @@ private:
       m_conversation.push_back(Message{.role = Role::user, .content = told});
     }
     m_feedback_given.push_back(record.feedback);
-    Event event = loop_event(EventType::feedback);
-    event.detail = to_string(m_options.feedback);
-    event.text = told;
-    m_observer.on_event(event);
+    m_tracker.show(event::FeedbackGiven{.mode = m_options.loop.feedback, .text = told});
     return ResumePoint{record.iteration + 1, m_conversation, m_feedback_given, m_runtime_summary};
   }
 
@@ -365,19 +328,17 @@ private:
         m_result.error = Error{ErrorKind::store, m_ending.reason};
       }
     }
-    const BudgetCounters spent = m_budget.counters(Clock::now());
+    const BudgetCounters spent = m_budget.counters(m_clock.now());
     m_result.usage = spent.usage;
     m_result.cost_usd = spent.cost_usd;
     m_result.cost_known = spent.cost_known;
     m_result.duration_ms = spent.elapsed_ms;
 
-    Event status = loop_event(EventType::status);
-    status.detail = to_string(m_result.status);
-    status.text = m_result.reason;
-    status.number = static_cast<std::int64_t>(m_result.attempts.size());
-    status.usage = m_result.usage;
-    status.duration_ms = m_result.duration_ms;
-    m_observer.on_event(status);
+    m_tracker.show(event::RunEnded{.status = m_result.status,
+                                   .reason = m_result.reason,
+                                   .attempts = static_cast<int>(m_result.attempts.size()),
+                                   .usage = m_result.usage,
+                                   .duration = std::chrono::milliseconds(m_result.duration_ms)});
     if (journal() != nullptr) {
       journal()->finished(m_result);
     }
@@ -399,16 +360,20 @@ private:
 
   Journal* journal() const { return m_loop.m_journal; }
 
+  std::int64_t ms_since(Clock::time_point start) const {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(m_clock.now() - start).count();
+  }
+
   OuterLoop& m_loop;
   const LoopOptions& m_options;
+  Clock& m_clock;
   std::vector<Message>& m_conversation;
   const CancelToken& m_cancel;
-  Clock::time_point m_started;
-  BudgetTracker m_budget;
-  AttemptObserver m_observer;
-  StallDetector m_stall;
   bool m_verifying;
   int m_max_iterations;
+  BudgetTracker m_budget;
+  AttemptTracker m_tracker;
+  StallDetector m_stall;
   std::vector<std::string> m_feedback_given;
   std::string m_runtime_summary;
   agent::AgentOutcome m_outcome;
@@ -417,9 +382,9 @@ private:
 };
 
 OuterLoop::OuterLoop(agent::Agent& agent, std::vector<VerifierEntry> verifiers, LoopOptions options,
-                     Journal* journal)
+                     Clock& clock, Journal* journal)
     : m_agent(agent), m_verifiers(std::move(verifiers)), m_options(std::move(options)),
-      m_journal(journal) {}
+      m_clock(clock), m_journal(journal) {}
 
 LoopResult OuterLoop::run(std::vector<Message>& conversation, const CancelToken& cancel,
                           EventSink& events, const LoopState& resume) {

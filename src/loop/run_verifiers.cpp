@@ -13,7 +13,7 @@ verify::Verdict verify_safely(verify::Verifier& verifier, const verify::Attempt&
   } catch (const std::exception& e) {
     verify::Verdict verdict;
     verdict.result = verify::Outcome::error;
-    verdict.category = "internal";
+    verdict.category = verify::Category::internal;
     verdict.feedback = std::string("the verifier failed: ") + e.what();
     return verdict;
   }
@@ -43,8 +43,9 @@ std::vector<verify::Verdict> run_verifiers(std::vector<VerifierEntry>& verifiers
     if (verdict.verifier.empty()) {
       verdict.verifier = verifiers[i].verifier->name();
     }
+    verdict.kind = verifiers[i].verifier->kind();
     if (verdict.result == verify::Outcome::error) {
-      verdict.policy = to_string(verifiers[i].policy);
+      verdict.policy = verifiers[i].policy;
     }
   }
   return verdicts;

@@ -15,8 +15,8 @@ namespace {
 std::string verdicts_signature(const AttemptRecord& attempt) {
   std::vector<std::string> parts;
   for (const auto& verdict : attempt.verdicts) {
-    parts.push_back(fmt::format("{}|{}|{}", verdict.verifier, verify::to_string(verdict.result),
-                                verdict.category));
+    parts.push_back(fmt::format("{}|{}|{}", verdict.verifier, to_string(verdict.result),
+                                verdict.category.name()));
   }
   std::sort(parts.begin(), parts.end());
   return fmt::format("{}", fmt::join(parts, "\n"));
@@ -26,7 +26,8 @@ std::string verdicts_signature(const AttemptRecord& attempt) {
 std::string command_failures(const AttemptRecord& attempt) {
   std::vector<std::string> parts;
   for (const auto& verdict : attempt.verdicts) {
-    if (verdict.evidence && verdict_failed(verdict) && verdict.verifier.rfind("command:", 0) == 0) {
+    if (verdict.evidence && verdict_failed(verdict) &&
+        verdict.kind == verify::VerifierKind::command) {
       parts.push_back(fmt::format("{}|{}|{}", verdict.verifier,
                                   verdict.evidence->exit_code.value_or(-1),
                                   verdict.evidence->excerpt));

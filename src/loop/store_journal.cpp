@@ -1,10 +1,13 @@
 #include "ralph/loop/store_journal.h"
 
+#include "records.h"
+
 #include "ralph/core/json.h"
 #include "ralph/core/message_json.h"
 #include "ralph/core/time.h"
+#include "ralph/core/try.h"
 #include "ralph/loop/outer_loop.h"
-#include "ralph/store/trace_json.h"
+#include "ralph/store/record_json.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -16,21 +19,6 @@ namespace {
 
 std::string now() {
   return iso8601_utc(std::chrono::system_clock::now());
-}
-
-std::string evidence_json(const verify::CommandEvidence& evidence, const Redactor& redactor) {
-  const nlohmann::json out = {
-      {"command", redactor.redact(evidence.command)},
-      {"exit_code",
-       evidence.exit_code ? nlohmann::json(*evidence.exit_code) : nlohmann::json(nullptr)},
-      {"duration_ms", evidence.duration_ms},
-      {"started_at", evidence.started_at},
-      {"finished_at", evidence.finished_at},
-      {"excerpt", redactor.redact(evidence.excerpt)},
-      {"runs", evidence.runs},
-      {"passes", evidence.passes},
-  };
-  return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 } // namespace
@@ -72,15 +60,16 @@ void StoreJournal::attempt_started(int iteration, std::span<const Message> conve
   keep(m_store.update_session(m_session));
 }
 
-void StoreJournal::model_call(int iteration, const Event& call, const BudgetCounters& counters) {
+void StoreJournal::model_call(int iteration, const agent::ModelCall& call,
+                              const BudgetCounters& counters) {
   store::ModelCallRow row;
   row.session_id = m_session.id;
   row.iteration = iteration;
   row.step = call.step;
-  row.model = m_session.model;
+  row.model = call.model;
   row.input_tokens = call.usage.input_tokens;
   row.output_tokens = call.usage.output_tokens;
-  row.stop_reason = call.detail;
+  row.stop_reason = call.stop_reason ? llm::to_string(*call.stop_reason) : "sub_queries";
   row.at = now();
   count(counters);
   keep(m_store.add_model_call(row, m_session));
@@ -125,24 +114,8 @@ void StoreJournal::attempt_finished(const AttemptRecord& attempt, std::span<cons
 
   std::vector<store::VerdictRow> verdicts;
   for (const auto& verdict : attempt.verdicts) {
-    store::VerdictRow row;
-    row.session_id = m_session.id;
-    row.iteration = attempt.iteration;
-    row.seq = static_cast<int>(verdicts.size()) + 1;
-    row.verifier = verdict.verifier;
-    row.result = verify::to_string(verdict.result);
-    row.category = verdict.category;
-    row.feedback = m_redactor.redact(verdict.feedback);
-    row.reasoning = m_redactor.redact(verdict.reasoning);
-    row.policy = verdict.policy;
-    row.model = verdict.model;
-    row.input_tokens = verdict.usage.input_tokens;
-    row.output_tokens = verdict.usage.output_tokens;
-    row.duration_ms = verdict.duration_ms;
-    if (verdict.evidence) {
-      row.evidence_json = evidence_json(*verdict.evidence, m_redactor);
-      row.output = m_redactor.redact(verdict.evidence->output);
-    }
+    store::VerdictRow row = verdict_row(verdict, m_session.id, attempt.iteration,
+                                        static_cast<int>(verdicts.size()) + 1, m_redactor);
     row.at = m_attempt.finished_at;
     verdicts.push_back(std::move(row));
   }
@@ -164,10 +137,7 @@ void StoreJournal::attempt_finished(const AttemptRecord& attempt, std::span<cons
     std::vector<std::string> warnings =
         written ? *written : std::vector<std::string>{written.error().message};
     for (auto& text : warnings) {
-      Event warning;
-      warning.type = EventType::warning;
-      warning.text = "trace files: " + text;
-      m_warnings.on_event(warning);
+      m_warnings.on_event(Event{.payload = event::Warning{.text = "trace files: " + text}});
     }
   }
 }
@@ -179,7 +149,7 @@ void StoreJournal::resumed(const ResumePoint& next) {
 }
 
 void StoreJournal::finished(const LoopResult& result) {
-  m_session.status = to_string(result.status);
+  m_session.status = result.status;
   m_session.reason = m_redactor.redact(result.reason);
   m_session.answer = m_redactor.redact(result.answer);
   m_session.input_tokens = result.usage.input_tokens;
@@ -204,27 +174,20 @@ std::string resume_point_to_json(const ResumePoint& point) {
 }
 
 Result<ResumePoint> resume_point_from_json(std::string_view json) {
-  auto parsed = parse_json(json, "session resume point");
-  if (!parsed) {
-    return tl::unexpected(parsed.error());
-  }
-  if (!parsed->is_object() || !parsed->contains("conversation")) {
+  TRY_ASSIGN(const nlohmann::json parsed, parse_json(json, "session resume point"));
+  if (!parsed.is_object() || !parsed.contains("conversation")) {
     return fail(ErrorKind::parse, "session resume point: expected an object with a conversation");
   }
   ResumePoint point;
-  point.next_iteration = parsed->value("next_iteration", 1);
-  auto conversation =
-      messages_from_json((*parsed)["conversation"].dump(), "session resume point conversation");
-  if (!conversation) {
-    return tl::unexpected(conversation.error());
-  }
-  point.conversation = std::move(*conversation);
-  for (const auto& item : parsed->value("feedback_given", nlohmann::json::array())) {
+  point.next_iteration = parsed.value("next_iteration", 1);
+  TRY_ASSIGN(point.conversation, messages_from_json(parsed["conversation"].dump(),
+                                                    "session resume point conversation"));
+  for (const auto& item : parsed.value("feedback_given", nlohmann::json::array())) {
     if (item.is_string()) {
       point.feedback_given.push_back(item.get<std::string>());
     }
   }
-  point.runtime_summary = parsed->value("runtime_summary", std::string());
+  point.runtime_summary = parsed.value("runtime_summary", std::string());
   return point;
 }
 

@@ -79,7 +79,7 @@ bool ask_all(Runtime& rt, Execution& ex, const std::vector<SubQuery>& queries, B
              std::string* failure) {
   const Clock::time_point started = Clock::now();
   try {
-    *out = run_batch(queries, rt.sub_query, rt.limits.max_concurrent_queries, *ex.cancel);
+    *out = run_batch(queries, rt.sub_query, rt.limits.concurrency, *ex.cancel);
   } catch (const std::exception& e) {
     *failure = e.what();
   }

@@ -38,7 +38,7 @@ struct Runtime {
   std::string_view document;
   LineIndex lines;
   SubQueryFn sub_query;
-  SandboxLimits limits;
+  RlmSettings limits;
   lua_State* main = nullptr;
   Execution* execution = nullptr; // set while code runs
 };

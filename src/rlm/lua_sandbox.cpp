@@ -108,7 +108,7 @@ std::string megabytes(std::size_t bytes) {
 
 class LuaSandbox final : public Sandbox {
 public:
-  LuaSandbox(std::string_view document, SubQueryFn sub_query, SandboxLimits limits)
+  LuaSandbox(std::string_view document, SubQueryFn sub_query, const RlmSettings& limits)
       : m_runtime{document, LineIndex(document), std::move(sub_query), limits} {
     m_heap.limit = limits.memory_bytes;
     rebuild();
@@ -271,7 +271,7 @@ ExecResult LuaSandbox::execute(std::string_view code, const CancelToken& cancel)
 }
 
 std::string LuaSandbox::api_description() const {
-  const SandboxLimits& limits = m_runtime.limits;
+  const RlmSettings& limits = m_runtime.limits;
   return fmt::format(
       R"(Lua 5.4. The document is the read-only global `doc` ({} bytes); read it through its
 methods (positions are 1-based byte offsets, ranges inclusive):
@@ -296,7 +296,7 @@ locals do not. doc, llm_query, llm_query_batched, print, string, table, math, ut
 _G are reserved. Available: the base functions, string, table, math, utf8, coroutine; no io, os,
 package, debug, require or file loading. Limits per execution: {} of run time, waiting for
 llm_query excluded (then the sandbox is reset and globals are lost); {} of memory.)",
-      m_runtime.document.size(), limits.max_concurrent_queries, limits.output_chars,
+      m_runtime.document.size(), limits.concurrency, limits.output_chars,
       seconds(limits.time_limit), megabytes(limits.memory_bytes));
 }
 
@@ -339,8 +339,8 @@ void check_interrupt(lua_State* L) {
 } // namespace lua
 
 std::unique_ptr<Sandbox> make_lua_sandbox(std::string_view document, SubQueryFn sub_query,
-                                          SandboxLimits limits) {
-  return std::make_unique<LuaSandbox>(document, std::move(sub_query), limits);
+                                          const RlmSettings& settings) {
+  return std::make_unique<LuaSandbox>(document, std::move(sub_query), settings);
 }
 
 } // namespace ralph::rlm

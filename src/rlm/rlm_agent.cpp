@@ -20,7 +20,6 @@ namespace {
 using agent::AgentOutcome;
 using agent::AgentStop;
 using agent::interrupted;
-using agent::step_event;
 
 std::string steps_ran_out(int steps) {
   return fmt::format("the step budget of {} model call{} ran out", steps, steps == 1 ? "" : "s");
@@ -60,9 +59,12 @@ std::string shown_output(ExecResult& result) {
 class Attempt {
 public:
   Attempt(llm::Provider& provider, const RlmOptions& options, std::vector<Message>& conversation,
-          const CancelToken& cancel, EventSink& events, SubQueryBudget& budget, Sandbox& sandbox)
-      : m_provider(provider), m_options(options), m_conversation(conversation), m_cancel(cancel),
-        m_events(events), m_budget(budget), m_sandbox(sandbox), m_language(sandbox.language()) {}
+          const CancelToken& cancel, agent::AttemptObserver& observer, EventSink& events,
+          SubQueryBudget& budget, Sandbox& sandbox)
+      : m_provider(provider), m_options(options), m_model(options.model.label()),
+        m_sub_model(options.sub_model.empty() ? m_model : options.sub_model),
+        m_conversation(conversation), m_cancel(cancel), m_observer(observer), m_events(events),
+        m_budget(budget), m_sandbox(sandbox), m_language(sandbox.language()) {}
 
   AgentOutcome run();
   // Counts sub-query usage not counted yet (a batch may finish after its execution returned).
@@ -78,8 +80,11 @@ private:
 
   llm::Provider& m_provider;
   const RlmOptions& m_options;
+  std::string m_model;     // "provider/model" of the exploring calls
+  std::string m_sub_model; // and of the sub-queries
   std::vector<Message>& m_conversation;
   const CancelToken& m_cancel;
+  agent::AttemptObserver& m_observer;
   EventSink& m_events;
   SubQueryBudget& m_budget;
   Sandbox& m_sandbox;
@@ -92,7 +97,7 @@ private:
 
 AgentOutcome Attempt::run() {
   llm::ChatRequest request;
-  request.model = m_options.model;
+  request.model = m_options.model.model;
   request.system = rlm_system_prompt(m_options, m_language);
   request.tools = {code_tool(m_language, m_sandbox.api_description())};
   request.max_tokens = m_options.max_tokens;
@@ -104,17 +109,17 @@ AgentOutcome Attempt::run() {
       return stop(AgentStop::cancelled, interrupted(), false);
     }
     const int step = ++m_outcome.steps;
-    m_events.on_event(step_event(EventType::model_started, step));
+    m_events.on_event(agent::model_started_event(step));
     request.messages = m_conversation;
-    agent::StepObserver observer(m_events, step);
-    auto response = m_provider.chat(request, &observer, m_cancel);
+    agent::StepObserver stream(m_events, step);
+    auto response = m_provider.chat(request, &stream, m_cancel);
     if (!response) {
       const bool cancelled = response.error().kind == ErrorKind::cancelled || m_cancel.cancelled();
       return stop(cancelled ? AgentStop::cancelled : AgentStop::failed, std::move(response.error()),
                   !cancelled);
     }
     m_outcome.usage += response->usage;
-    m_events.on_event(agent::model_finished_event(step, *response));
+    m_observer.model_call_finished(agent::model_call(step, m_model, *response));
     Message& reply = m_conversation.emplace_back(std::move(response->message));
     reply.role = Role::assistant;
     m_outcome.answer = reply.content;
@@ -122,7 +127,7 @@ AgentOutcome Attempt::run() {
       m_outcome.stop = AgentStop::answered;
       break;
     }
-    if (step >= m_options.max_steps) {
+    if (step >= m_options.settings.max_steps) {
       const std::vector<ToolCall> calls = reply.tool_calls;
       agent::answer_unrun_calls(m_conversation, calls, 0, steps_ran_out(step));
       return fallback();
@@ -164,11 +169,12 @@ bool Attempt::run_calls() {
     const auto begin = std::chrono::steady_clock::now();
     auto [content, is_error] = execute(call, std::exchange(note, {}));
     ++m_outcome.tool_calls;
-    m_events.on_event(
-        agent::tool_finished_event(m_outcome.steps, call, content, is_error,
-                                   std::chrono::duration_cast<std::chrono::milliseconds>(
-                                       std::chrono::steady_clock::now() - begin)));
-    m_conversation.push_back(agent::tool_message(call, std::move(content), is_error));
+    tools::ToolResult result{.content = std::move(content),
+                             .is_error = is_error,
+                             .duration = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                 std::chrono::steady_clock::now() - begin)};
+    m_observer.tool_call_finished(m_outcome.steps, call, result);
+    m_conversation.push_back(agent::tool_message(call, std::move(result.content), is_error));
   }
   return !m_cancel.cancelled();
 }
@@ -197,9 +203,8 @@ std::pair<std::string, bool> Attempt::execute(const ToolCall& call, std::string 
   return {std::move(output), failed};
 }
 
-// Sub-queries cost tokens: they count into the outcome, and a model_finished event per batch of
-// them lets the run's budgets and record see them (named llm_query, so they are not mistaken for
-// a turn of the agent's model).
+// Sub-queries cost tokens: they count into the outcome, and are reported as one model call per
+// batch on the sub-query model, so that the run's budgets and record see them at their price.
 void Attempt::settle_sub_queries() {
   const int calls = m_budget.used();
   const Usage usage = m_budget.usage();
@@ -207,15 +212,14 @@ void Attempt::settle_sub_queries() {
   if (calls == m_counted_calls && added.input_tokens == 0 && added.output_tokens == 0) {
     return;
   }
-  Event event = step_event(EventType::model_finished, m_outcome.steps);
-  event.name = "llm_query";
-  event.detail = "sub_queries";
-  event.number = calls - m_counted_calls;
-  event.usage = added;
+  const agent::ModelCall batch{.step = m_outcome.steps,
+                               .model = m_sub_model,
+                               .usage = added,
+                               .requests = calls - m_counted_calls};
   m_outcome.usage += added;
   m_counted_calls = calls;
   m_counted_usage = usage;
-  m_events.on_event(event);
+  m_observer.model_call_finished(batch);
 }
 
 void Attempt::warn_about_sub_queries(std::string& output) {
@@ -232,36 +236,30 @@ void Attempt::warn_about_sub_queries(std::string& output) {
                        used, limit);
   }
   output += "\n" + text;
-  Event event = step_event(EventType::budget_warning, m_outcome.steps);
-  event.detail = "sub-query";
-  event.number = limit > 0 ? used * 100 / limit : 100;
-  event.text = text;
-  m_events.on_event(event);
+  m_events.on_event(
+      Event{.step = m_outcome.steps,
+            .payload = event::BudgetWarning{.budget = BudgetKind::sub_queries,
+                                            .percent = limit > 0 ? used * 100 / limit : 100}});
 }
 
 // The steps ran out with tool calls pending: one call without tools over the record salvages
 // the best answer it supports. Its answer ends the attempt `answered`, so the outer loop
 // verifies it like any other (a `max_steps` stop is retried unverified).
 AgentOutcome Attempt::fallback() {
-  const int budget = m_options.max_steps;
-  Event warning = step_event(EventType::warning, m_outcome.steps);
-  warning.text = fmt::format("{}; asking for a final answer from the record of {} executions",
-                             steps_ran_out(budget), m_trajectory.size());
-  m_events.on_event(warning);
+  const int budget = m_options.settings.max_steps;
+  m_events.on_event(agent::warning_event(
+      m_outcome.steps, fmt::format("{}; asking for a final answer from the record of {} executions",
+                                   steps_ran_out(budget), m_trajectory.size())));
   if (m_cancel.cancelled()) {
     return stop(AgentStop::cancelled, interrupted(), false);
   }
-  const std::vector<Message> messages = {Message{
-      Role::user,
-      fallback_user_message(m_conversation, m_options,
-                            render_trajectory(m_trajectory, m_options.fallback_trajectory_chars)),
-      {},
-      {},
-      {},
-      {},
-      false}};
+  const std::vector<Message> messages = {
+      Message{.role = Role::user,
+              .content = fallback_user_message(
+                  m_conversation, m_options,
+                  render_trajectory(m_trajectory, m_options.fallback_trajectory_chars))}};
   llm::ChatRequest request;
-  request.model = m_options.model;
+  request.model = m_options.model.model;
   request.system = fallback_system_prompt(m_options);
   request.messages = messages;
   request.max_tokens = m_options.max_tokens;
@@ -269,9 +267,9 @@ AgentOutcome Attempt::fallback() {
   request.stream = m_options.stream;
 
   const int step = ++m_outcome.steps;
-  m_events.on_event(step_event(EventType::model_started, step));
-  agent::StepObserver observer(m_events, step);
-  auto response = m_provider.chat(request, &observer, m_cancel);
+  m_events.on_event(agent::model_started_event(step));
+  agent::StepObserver stream(m_events, step);
+  auto response = m_provider.chat(request, &stream, m_cancel);
   const auto why_failed = [budget](std::string_view why) {
     return fmt::format("{} and the fallback extraction failed: {}", steps_ran_out(budget), why);
   };
@@ -284,7 +282,7 @@ AgentOutcome Attempt::fallback() {
     return stop(AgentStop::failed, std::move(error), true);
   }
   m_outcome.usage += response->usage;
-  m_events.on_event(agent::model_finished_event(step, *response));
+  m_observer.model_call_finished(agent::model_call(step, m_model, *response));
   std::string answer = std::string(trim(response->message.content));
   if (answer.empty()) {
     Error error;
@@ -309,8 +307,8 @@ RlmAgent::RlmAgent(llm::Provider& provider, SandboxFactory sandboxes, SubQueryFn
       m_options(std::move(options)) {}
 
 agent::AgentOutcome RlmAgent::run(std::vector<Message>& conversation, const CancelToken& cancel,
-                                  EventSink& events) {
-  SubQueryBudget budget(m_sub_query, m_options.max_sub_queries, cancel);
+                                  agent::AttemptObserver& observer, EventSink& events) {
+  SubQueryBudget budget(m_sub_query, m_options.settings.max_sub_queries, cancel);
   std::unique_ptr<Sandbox> sandbox = m_sandboxes ? m_sandboxes(budget.wrap()) : nullptr;
   if (!sandbox) {
     AgentOutcome outcome;
@@ -320,7 +318,7 @@ agent::AgentOutcome RlmAgent::run(std::vector<Message>& conversation, const Canc
     events.on_event(agent::error_event(0, *outcome.error));
     return outcome;
   }
-  Attempt attempt(m_provider, m_options, conversation, cancel, events, budget, *sandbox);
+  Attempt attempt(m_provider, m_options, conversation, cancel, observer, events, budget, *sandbox);
   AgentOutcome outcome = attempt.run();
   // Destroying the sandbox ends anything it still runs; what that cost counts too.
   sandbox.reset();

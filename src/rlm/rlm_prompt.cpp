@@ -51,8 +51,8 @@ std::string rlm_system_prompt(const RlmOptions& options, std::string_view langua
       "- When you have what you need, give the final answer as a plain message, without calling "
       "the tool.",
       fmt::arg("name", options.document_name), fmt::arg("size", human_size(options.document_bytes)),
-      fmt::arg("language", language), fmt::arg("sub_queries", options.max_sub_queries),
-      fmt::arg("steps", options.max_steps));
+      fmt::arg("language", language), fmt::arg("sub_queries", options.settings.max_sub_queries),
+      fmt::arg("steps", options.settings.max_steps));
   return with_instructions(options, rlm);
 }
 

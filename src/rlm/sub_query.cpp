@@ -1,8 +1,6 @@
 #include "ralph/rlm/sub_query.h"
 
 #include "ralph/core/text.h"
-#include "ralph/http/curl_transport.h"
-#include "ralph/llm/factory.h"
 
 #include <fmt/format.h>
 
@@ -31,24 +29,6 @@ std::string user_message(const SubQuery& query, std::size_t max_context_bytes) {
                      json_safe(query.query));
 }
 
-// A provider together with the transport it talks through, which must outlive it.
-class TransportOwningProvider final : public llm::Provider {
-public:
-  TransportOwningProvider(std::unique_ptr<http::Transport> transport,
-                          std::unique_ptr<llm::Provider> provider)
-      : m_transport(std::move(transport)), m_provider(std::move(provider)) {}
-
-  Result<llm::ChatResponse> chat(const llm::ChatRequest& request, llm::StreamObserver* observer,
-                                 const CancelToken& cancel) override {
-    return m_provider->chat(request, observer, cancel);
-  }
-  std::string_view name() const override { return m_provider->name(); }
-
-private:
-  std::unique_ptr<http::Transport> m_transport; // declared first: destroyed after the provider
-  std::unique_ptr<llm::Provider> m_provider;
-};
-
 } // namespace
 
 SubQueryFn provider_sub_query(ProviderFactory make_provider, SubQueryOptions options) {
@@ -62,7 +42,7 @@ SubQueryFn provider_sub_query(ProviderFactory make_provider, SubQueryOptions opt
       return fail(std::move(provider.error()));
     }
     const std::vector<Message> messages = {
-        Message{Role::user, user_message(query, options.max_context_bytes), {}, {}, {}, {}, false}};
+        Message{.role = Role::user, .content = user_message(query, options.max_context_bytes)}};
     llm::ChatRequest request;
     request.model = options.model;
     request.system = std::string(k_system_prompt);
@@ -80,17 +60,6 @@ SubQueryFn provider_sub_query(ProviderFactory make_provider, SubQueryOptions opt
                               llm::to_string(response->stop_reason)));
     }
     return SubAnswer{std::move(response->message.content), response->usage};
-  };
-}
-
-ProviderFactory provider_factory(llm::ProviderConfig config, Clock& clock) {
-  return [config = std::move(config), &clock]() -> Result<std::unique_ptr<llm::Provider>> {
-    auto transport = std::make_unique<http::CurlTransport>();
-    auto provider = llm::make_provider(config, *transport, clock);
-    if (!provider) {
-      return fail(std::move(provider.error()));
-    }
-    return std::make_unique<TransportOwningProvider>(std::move(transport), std::move(*provider));
   };
 }
 

@@ -1,5 +1,6 @@
 #include "ralph/store/event_log.h"
 
+#include "ralph/core/event_json.h"
 #include "ralph/core/time.h"
 
 #include <fmt/format.h>
@@ -35,40 +36,28 @@ EventLog::~EventLog() {
   std::fclose(m_file);
 }
 
+namespace {
+
+// Secrets are removed from each string before it is escaped for JSON, where they would no longer
+// be found as written.
+void redact_strings(nlohmann::json& value, const Redactor& redactor) {
+  if (value.is_string()) {
+    value = redactor.redact(value.get_ref<const std::string&>());
+  } else if (value.is_structured()) {
+    for (auto& item : value) {
+      redact_strings(item, redactor);
+    }
+  }
+}
+
+} // namespace
+
 void EventLog::on_event(const Event& event) {
+  nlohmann::json payload = event_to_json(event);
+  redact_strings(payload, m_redactor);
   nlohmann::json line = {{"session", m_session_id},
-                         {"time", iso8601_utc(std::chrono::system_clock::now())},
-                         {"type", to_string(event.type)}};
-  const auto text = [&](const char* key, const std::string& value) {
-    if (!value.empty()) {
-      line[key] = m_redactor.redact(value);
-    }
-  };
-  const auto number = [&](const char* key, std::int64_t value) {
-    if (value != 0) {
-      line[key] = value;
-    }
-  };
-  number("iteration", event.iteration);
-  number("step", event.step);
-  text("text", event.text);
-  text("detail", event.detail);
-  text("name", event.name);
-  text("tool_call_id", event.tool_call_id);
-  text("result", event.result);
-  text("category", event.category);
-  number("number", event.number);
-  number("duration_ms", event.duration_ms);
-  if (event.exit_code) {
-    line["exit_code"] = *event.exit_code;
-  }
-  if (event.is_error) {
-    line["is_error"] = true;
-  }
-  if (event.usage.input_tokens + event.usage.output_tokens > 0) {
-    line["usage"] = {{"input_tokens", event.usage.input_tokens},
-                     {"output_tokens", event.usage.output_tokens}};
-  }
+                         {"time", iso8601_utc(std::chrono::system_clock::now())}};
+  line.update(payload);
   const std::string out =
       line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   if (std::fwrite(out.data(), 1, out.size(), m_file) != out.size() || std::fflush(m_file) != 0) {

@@ -31,6 +31,8 @@ public:
 
   // Bind the next parameter. A failure is remembered and reported by the next step().
   Statement& bind(std::string_view text);
+  // Without it a C string would bind as a bool (a pointer converts to bool before string_view).
+  Statement& bind(const char* text) { return bind(std::string_view(text)); }
   Statement& bind(std::int64_t value);
   Statement& bind(int value) { return bind(static_cast<std::int64_t>(value)); }
   Statement& bind(bool value) { return bind(static_cast<std::int64_t>(value ? 1 : 0)); }

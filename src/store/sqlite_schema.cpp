@@ -110,8 +110,17 @@ CREATE TABLE verdicts (
 CREATE INDEX verdicts_by_session ON verdicts (session_id, iteration, seq);
 )sql";
 
+// Verdicts record what kind of verifier gave them (verify/verifier_kind.h), so the loop tells
+// its own commands' failures apart without reading names. Before this, only command verifiers
+// were named "command: ...".
+constexpr std::string_view k_schema_2 = R"sql(
+ALTER TABLE verdicts ADD COLUMN kind TEXT NOT NULL DEFAULT '';
+UPDATE verdicts SET kind = 'command' WHERE verifier LIKE 'command: %';
+)sql";
+
 constexpr Migration k_session_schema[] = {
     {1, k_schema_1},
+    {2, k_schema_2},
 };
 
 Result<bool> has_tables(Database& db) {

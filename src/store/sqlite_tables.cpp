@@ -23,10 +23,10 @@ namespace {
   "changed_workspace, duration_ms, at"
 #define RALPH_VERDICT_COLUMNS                                                                      \
   "session_id, iteration, seq, verifier, result, category, feedback, reasoning, policy, model, "   \
-  "input_tokens, output_tokens, duration_ms, evidence_json, output, at"
+  "input_tokens, output_tokens, duration_ms, evidence_json, output, at, kind"
 
 void bind_session(Statement& s, const SessionRow& row) {
-  s.bind(row.id).bind(row.goal).bind(row.workspace).bind(row.model).bind(row.status);
+  s.bind(row.id).bind(row.goal).bind(row.workspace).bind(row.model).bind(to_string(row.status));
   s.bind(row.reason).bind(row.answer).bind(row.created_at).bind(row.updated_at);
   s.bind(row.config_json).bind(row.baseline_json).bind(row.resume_json);
   s.bind(row.iterations).bind(row.best_iteration).bind(row.input_tokens).bind(row.output_tokens);
@@ -39,7 +39,9 @@ SessionRow read_session(const Statement& s) {
   row.goal = s.text(1);
   row.workspace = s.text(2);
   row.model = s.text(3);
-  row.status = s.text(4);
+  // A name this build does not know can only come from a newer ralph; the migration check refuses
+  // those files, so this is a damaged row: it is shown as failed rather than trusted.
+  row.status = status_from_string(s.text(4)).value_or(Status::failed);
   row.reason = s.text(5);
   row.answer = s.text(6);
   row.created_at = s.text(7);
@@ -131,10 +133,11 @@ ToolCallRow read_tool_call(const Statement& s) {
 }
 
 void bind_verdict(Statement& s, const VerdictRow& row) {
-  s.bind(row.session_id).bind(row.iteration).bind(row.seq).bind(row.verifier).bind(row.result);
-  s.bind(row.category).bind(row.feedback).bind(row.reasoning).bind(row.policy).bind(row.model);
+  s.bind(row.session_id).bind(row.iteration).bind(row.seq).bind(row.verifier);
+  s.bind(to_string(row.result)).bind(row.category).bind(row.feedback).bind(row.reasoning);
+  s.bind(row.policy ? to_string(*row.policy) : "").bind(row.model);
   s.bind(row.input_tokens).bind(row.output_tokens).bind(row.duration_ms);
-  s.bind(row.evidence_json).bind(row.output).bind(row.at);
+  s.bind(row.evidence_json).bind(row.output).bind(row.at).bind(row.kind);
 }
 
 VerdictRow read_verdict(const Statement& s) {
@@ -143,11 +146,11 @@ VerdictRow read_verdict(const Statement& s) {
   row.iteration = static_cast<int>(s.integer(1));
   row.seq = static_cast<int>(s.integer(2));
   row.verifier = s.text(3);
-  row.result = s.text(4);
+  row.result = value_of(k_outcome_names, s.text(4)).value_or(Outcome::error);
   row.category = s.text(5);
   row.feedback = s.text(6);
   row.reasoning = s.text(7);
-  row.policy = s.text(8);
+  row.policy = value_of(k_error_policy_names, s.text(8));
   row.model = s.text(9);
   row.input_tokens = s.integer(10);
   row.output_tokens = s.integer(11);
@@ -155,6 +158,7 @@ VerdictRow read_verdict(const Statement& s) {
   row.evidence_json = s.text(13);
   row.output = s.text(14);
   row.at = s.text(15);
+  row.kind = s.text(16);
   return row;
 }
 
@@ -307,7 +311,7 @@ Result<void> delete_verdicts(Database& db, const std::string& session_id, int it
 Result<void> insert_verdict(Database& db, const VerdictRow& verdict) {
   return done(execute(db,
                       "INSERT INTO verdicts (" RALPH_VERDICT_COLUMNS ") VALUES (?1, ?2, ?3, ?4, "
-                      "?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+                      "?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
                       "insert verdict", [&](Statement& s) { bind_verdict(s, verdict); }));
 }
 

@@ -2,9 +2,9 @@
 
 namespace ralph::tools {
 
-Registry make_builtin_registry(const ToolsOptions& options, ProcessRunner& runner) {
+Registry make_builtin_registry(const ToolSettings& settings, ProcessRunner& runner) {
   Registry registry;
-  registry.add(make_shell_tool(options, runner));
+  registry.add(make_shell_tool(settings, runner));
   registry.add(make_read_file_tool());
   registry.add(make_write_file_tool());
   registry.add(make_edit_file_tool());

@@ -19,8 +19,8 @@ using std::chrono::milliseconds;
 // user can; the workspace is only its working directory.
 class ShellTool final : public Tool {
 public:
-  ShellTool(const ToolsOptions& options, ProcessRunner& runner)
-      : m_runner(runner), m_options(options) {
+  ShellTool(const ToolSettings& settings, ProcessRunner& runner)
+      : m_runner(runner), m_settings(settings) {
     m_spec.name = "shell";
     m_spec.description = fmt::format(
         "Run a shell command with /bin/sh -c in the workspace directory and return its combined "
@@ -31,13 +31,13 @@ public:
         "use search_files or read_file for long outputs. The command and everything it starts "
         "are killed after the timeout (default and maximum {} s). Background processes do not "
         "outlive the command.",
-        m_options.output_limit, m_options.shell_timeout.count());
+        m_settings.output_limit, m_settings.shell_timeout.count());
     m_spec.parameters = fmt::format(
         R"({{"type":"object","properties":{{)"
         R"("command":{{"type":"string","description":"The shell command line to run."}},)"
         R"("timeout":{{"type":"number","description":"Seconds before the command is killed; )"
         R"(at most {}."}}}},"required":["command"]}})",
-        m_options.shell_timeout.count());
+        m_settings.shell_timeout.count());
   }
 
   const ToolSpec& spec() const override { return m_spec; }
@@ -63,7 +63,7 @@ public:
     spec.argv = {"/bin/sh", "-c", *command};
     spec.cwd = context.workspace;
     spec.timeout = *timeout;
-    spec.output_limit = m_options.output_limit;
+    spec.output_limit = m_settings.output_limit;
     spec.merge_stderr = true;
     // Keep tools that would wait on a pager or a password prompt from stalling until timeout.
     spec.env = {{"PAGER", "cat"}, {"GIT_PAGER", "cat"}, {"GIT_TERMINAL_PROMPT", "0"}};
@@ -76,7 +76,7 @@ public:
 
 private:
   Result<milliseconds> timeout_from(const Arguments& args) const {
-    const milliseconds maximum = m_options.shell_timeout;
+    const milliseconds maximum = m_settings.shell_timeout;
     auto seconds = args.number("timeout");
     if (!seconds) {
       return fail(seconds.error());
@@ -137,14 +137,14 @@ private:
   }
 
   ProcessRunner& m_runner;
-  ToolsOptions m_options;
+  ToolSettings m_settings;
   ToolSpec m_spec;
 };
 
 } // namespace
 
-std::unique_ptr<Tool> make_shell_tool(const ToolsOptions& options, ProcessRunner& runner) {
-  return std::make_unique<ShellTool>(options, runner);
+std::unique_ptr<Tool> make_shell_tool(const ToolSettings& settings, ProcessRunner& runner) {
+  return std::make_unique<ShellTool>(settings, runner);
 }
 
 } // namespace ralph::tools

@@ -15,7 +15,7 @@
 namespace ralph::verify {
 
 struct ChecksVerifier::Rules {
-  ChecksOptions options;
+  ChecksSettings settings;
   std::vector<std::unique_ptr<RE2>> must_match;
   std::vector<std::unique_ptr<RE2>> must_not_match;
   std::optional<JsonSchema> schema;
@@ -47,30 +47,28 @@ Result<std::vector<std::unique_ptr<RE2>>> compile_patterns(const std::vector<std
   return out;
 }
 
-Result<void> check_range(const std::optional<std::size_t>& min,
-                         const std::optional<std::size_t>& max, std::string_view what) {
-  if (min && max && *min > *max) {
-    return fail(
-        ErrorKind::config,
-        fmt::format("checks: min_{0} ({1}) is greater than max_{0} ({2})", what, *min, *max));
+// A bound of 0 is no bound.
+Result<void> check_range(std::size_t min, std::size_t max, std::string_view what) {
+  if (min > 0 && max > 0 && min > max) {
+    return fail(ErrorKind::config,
+                fmt::format("checks: min_{0} ({1}) is greater than max_{0} ({2})", what, min, max));
   }
   return {};
 }
 
-// "expected 3–7 bullets, found 9"; nullopt when `count` is within the bounds.
-std::optional<std::string> out_of_range(std::size_t count, const std::optional<std::size_t>& min,
-                                        const std::optional<std::size_t>& max,
+// "expected 3–7 bullets, found 9"; nullopt when `count` is within the bounds (0: none).
+std::optional<std::string> out_of_range(std::size_t count, std::size_t min, std::size_t max,
                                         std::string_view unit) {
-  if ((!min || count >= *min) && (!max || count <= *max)) {
+  if ((min == 0 || count >= min) && (max == 0 || count <= max)) {
     return std::nullopt;
   }
-  if (min && max) {
-    return fmt::format("expected {}–{} {}, found {}", *min, *max, unit, count);
+  if (min > 0 && max > 0) {
+    return fmt::format("expected {}–{} {}, found {}", min, max, unit, count);
   }
-  if (min) {
-    return fmt::format("expected at least {} {}, found {}", *min, unit, count);
+  if (min > 0) {
+    return fmt::format("expected at least {} {}, found {}", min, unit, count);
   }
-  return fmt::format("expected at most {} {}, found {}", *max, unit, count);
+  return fmt::format("expected at most {} {}, found {}", max, unit, count);
 }
 
 bool is_fence(std::string_view line) {
@@ -158,11 +156,12 @@ void check_json(const ChecksVerifier::Rules& rules, std::string_view answer,
   }
 }
 
-std::size_t rule_count(const ChecksOptions& options) {
-  return options.must_match.size() + options.must_not_match.size() +
-         (options.min_chars || options.max_chars ? 1 : 0) +
-         (options.min_bullets || options.max_bullets ? 1 : 0) + (options.json ? 1 : 0) +
-         (options.json_schema.empty() ? 0 : 1);
+std::size_t rule_count(const ChecksVerifier::Rules& rules) {
+  const ChecksSettings& settings = rules.settings;
+  return settings.must_match.size() + settings.must_not_match.size() +
+         (settings.min_chars > 0 || settings.max_chars > 0 ? 1 : 0) +
+         (settings.min_bullets > 0 || settings.max_bullets > 0 ? 1 : 0) + (settings.json ? 1 : 0) +
+         (rules.schema ? 1 : 0);
 }
 
 } // namespace
@@ -177,7 +176,7 @@ std::string ChecksVerifier::name() const {
 
 Verdict ChecksVerifier::verify(const Attempt& attempt, const CancelToken& /*cancel*/) {
   const auto started = std::chrono::steady_clock::now();
-  const ChecksOptions& options = m_rules->options;
+  const ChecksSettings& options = m_rules->settings;
   const std::string& answer = attempt.answer;
   std::vector<std::string> failures;
   for (std::size_t i = 0; i < options.must_match.size(); ++i) {
@@ -198,7 +197,7 @@ Verdict ChecksVerifier::verify(const Attempt& attempt, const CancelToken& /*canc
                                   "characters")) {
     failures.push_back(std::move(*problem));
   }
-  if (options.json || !options.json_schema.empty()) {
+  if (options.json || m_rules->schema) {
     check_json(*m_rules, answer, failures);
   }
   if (auto problem = out_of_range(count_bullets(answer), options.min_bullets, options.max_bullets,
@@ -208,13 +207,13 @@ Verdict ChecksVerifier::verify(const Attempt& attempt, const CancelToken& /*canc
 
   Verdict verdict;
   verdict.verifier = name();
-  const std::size_t rules = rule_count(options);
+  const std::size_t rules = rule_count(*m_rules);
   if (failures.empty()) {
     verdict.result = Outcome::pass;
     verdict.feedback = fmt::format("all {} checks passed", rules);
   } else {
     verdict.result = Outcome::fail;
-    verdict.category = std::string(category::check_failed);
+    verdict.category = Category::check_failed;
     verdict.feedback = fmt::format("The answer broke {} of the checks:", failures.size());
     for (std::size_t i = 0; i < failures.size(); ++i) {
       verdict.feedback += fmt::format("\n{}. {}", i + 1, failures[i]);
@@ -226,7 +225,9 @@ Verdict ChecksVerifier::verify(const Attempt& attempt, const CancelToken& /*canc
   return verdict;
 }
 
-Result<std::unique_ptr<ChecksVerifier>> make_checks_verifier(ChecksOptions options) {
+Result<std::unique_ptr<ChecksVerifier>> make_checks_verifier(ChecksSettings settings,
+                                                             std::string_view json_schema) {
+  const ChecksSettings& options = settings;
   auto rules = std::make_unique<ChecksVerifier::Rules>();
   auto must = compile_patterns(options.must_match, "must_match");
   if (!must) {
@@ -242,8 +243,8 @@ Result<std::unique_ptr<ChecksVerifier>> make_checks_verifier(ChecksOptions optio
       return fail(range.error());
     }
   }
-  if (!options.json_schema.empty()) {
-    auto schema = JsonSchema::compile(options.json_schema);
+  if (!json_schema.empty()) {
+    auto schema = JsonSchema::compile(json_schema);
     if (!schema) {
       return fail(ErrorKind::config, "checks: json_schema rule: " + schema.error().message);
     }
@@ -251,7 +252,7 @@ Result<std::unique_ptr<ChecksVerifier>> make_checks_verifier(ChecksOptions optio
   }
   rules->must_match = std::move(*must);
   rules->must_not_match = std::move(*must_not);
-  rules->options = std::move(options);
+  rules->settings = std::move(settings);
   return std::make_unique<ChecksVerifier>(std::move(rules));
 }
 

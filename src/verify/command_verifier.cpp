@@ -30,19 +30,19 @@ std::string with_output(std::string message, const std::string& excerpt) {
 
 } // namespace
 
-CommandVerifier::CommandVerifier(CommandOptions options, tools::ProcessRunner& runner)
-    : m_options(std::move(options)), m_runner(runner) {
-  m_options.runs = std::max(1, m_options.runs);
-  m_options.quorum = std::clamp(m_options.quorum, 1, m_options.runs);
-}
+CommandVerifier::CommandVerifier(std::string command, const VerifySettings& settings,
+                                 tools::ProcessRunner& runner)
+    : m_command(std::move(command)), m_timeout(settings.command_timeout),
+      m_excerpt_chars(settings.excerpt_chars), m_runs(std::max(1, settings.runs)),
+      m_quorum(std::clamp(settings.quorum, 1, m_runs)), m_runner(runner) {}
 
 std::string CommandVerifier::name() const {
-  return "command: " + m_options.command;
+  return "command: " + m_command;
 }
 
 Verdict CommandVerifier::verify(const Attempt& attempt, const CancelToken& cancel) {
-  const std::string& command = m_options.command;
-  tools::ProcessSpec spec = shell_spec(command, attempt.workspace, m_options.timeout);
+  const std::string& command = m_command;
+  tools::ProcessSpec spec = shell_spec(command, attempt.workspace, m_timeout);
   spec.output_limit = k_record_limit;
   spec.merge_stderr = true;
 
@@ -57,22 +57,21 @@ Verdict CommandVerifier::verify(const Attempt& attempt, const CancelToken& cance
   std::optional<RunProblem> problem;
   int failures = 0;
   // Undecided while the quorum can still be reached and has not been yet.
-  while (evidence.passes < m_options.quorum && failures <= m_options.runs - m_options.quorum) {
+  while (evidence.passes < m_quorum && failures <= m_runs - m_quorum) {
     if (cancel.cancelled()) {
-      problem = RunProblem{std::string(k_cancelled_category),
-                           fmt::format("`{}` was cancelled before it ran", command)};
+      problem =
+          RunProblem{Category::cancelled, fmt::format("`{}` was cancelled before it ran", command)};
       break;
     }
     auto process = m_runner.run(spec, cancel);
     if (!process) {
-      problem = RunProblem{
-          std::string(category::not_runnable),
-          fmt::format("`{}` could not be started: {}", command, process.error().message)};
+      problem = RunProblem{Category::not_runnable, fmt::format("`{}` could not be started: {}",
+                                                               command, process.error().message)};
       break;
     }
     ++evidence.runs;
     last = std::move(*process);
-    problem = could_not_run(*last, command, m_options.timeout);
+    problem = could_not_run(*last, command, m_timeout);
     if (problem) {
       break;
     }
@@ -90,27 +89,26 @@ Verdict CommandVerifier::verify(const Attempt& attempt, const CancelToken& cance
           .count();
   if (last) {
     evidence.exit_code = last->exit_code;
-    evidence.excerpt = excerpt_failures(last->output, m_options.excerpt_chars);
+    evidence.excerpt = excerpt_failures(last->output, m_excerpt_chars);
     evidence.output = to_valid_utf8(last->output);
   }
 
   Verdict verdict;
   verdict.verifier = name();
   verdict.duration_ms = evidence.duration_ms;
-  const std::string runs_note = m_options.runs == 1
-                                    ? ""
-                                    : fmt::format(" (passed {} of {} runs, {} needed)",
-                                                  evidence.passes, evidence.runs, m_options.quorum);
+  const std::string runs_note = m_runs == 1 ? ""
+                                            : fmt::format(" (passed {} of {} runs, {} needed)",
+                                                          evidence.passes, evidence.runs, m_quorum);
   if (problem) {
     verdict.result = Outcome::error;
     verdict.category = problem->category;
     verdict.feedback = last ? with_output(problem->message, evidence.excerpt) : problem->message;
-  } else if (evidence.passes >= m_options.quorum) {
+  } else if (evidence.passes >= m_quorum) {
     verdict.result = Outcome::pass;
     verdict.feedback = fmt::format("`{}` passed{}", command, runs_note);
   } else {
     verdict.result = Outcome::fail;
-    verdict.category = std::string(category::test_failed);
+    verdict.category = Category::test_failed;
     verdict.feedback = with_output(fmt::format("The verification command `{}` failed with {}{}.",
                                                command, describe_exit(*last), runs_note),
                                    evidence.excerpt);
@@ -119,22 +117,23 @@ Verdict CommandVerifier::verify(const Attempt& attempt, const CancelToken& cance
   return verdict;
 }
 
-Result<std::unique_ptr<CommandVerifier>> make_command_verifier(CommandOptions options,
+Result<std::unique_ptr<CommandVerifier>> make_command_verifier(std::string command,
+                                                               const VerifySettings& settings,
                                                                tools::ProcessRunner& runner) {
-  if (options.command.find_first_not_of(" \t\r\n") == std::string::npos) {
+  if (trim(command).empty()) {
     return fail(ErrorKind::config, "verify command: the command is empty");
   }
-  if (options.runs < 1) {
+  if (settings.runs < 1) {
     return fail(ErrorKind::config,
-                fmt::format("verify command `{}`: runs must be at least 1, got {}", options.command,
-                            options.runs));
+                fmt::format("verify command `{}`: runs must be at least 1, got {}", command,
+                            settings.runs));
   }
-  if (options.quorum < 1 || options.quorum > options.runs) {
+  if (settings.quorum < 1 || settings.quorum > settings.runs) {
     return fail(ErrorKind::config,
                 fmt::format("verify command `{}`: quorum must be between 1 and runs ({}), got {}",
-                            options.command, options.runs, options.quorum));
+                            command, settings.runs, settings.quorum));
   }
-  return std::make_unique<CommandVerifier>(std::move(options), runner);
+  return std::make_unique<CommandVerifier>(std::move(command), settings, runner);
 }
 
 } // namespace ralph::verify

@@ -32,30 +32,32 @@ std::string_view result_of(const Attempt& attempt, const ToolRecord& call) {
   return {};
 }
 
-Verdict verdict(Outcome result, std::string_view category, std::string feedback) {
-  Verdict out;
-  out.verifier = "evidence";
-  out.result = result;
-  out.category = std::string(category);
-  out.feedback = std::move(feedback);
-  return out;
+constexpr std::size_t k_excerpt_chars = 2000;
+
+Verdict verdict(Outcome result, Category category, std::string feedback) {
+  return Verdict{.verifier = "evidence",
+                 .result = result,
+                 .category = std::move(category),
+                 .feedback = std::move(feedback)};
 }
 
 } // namespace
 
-EvidenceVerifier::EvidenceVerifier(EvidenceOptions options) : m_options(std::move(options)) {}
+EvidenceVerifier::EvidenceVerifier(EvidenceSettings settings,
+                                   std::vector<std::string> verify_commands)
+    : m_settings(std::move(settings)), m_verify_commands(std::move(verify_commands)) {}
 
 bool EvidenceVerifier::counts_as_evidence(const ToolRecord& call) const {
-  if (std::find(m_options.trusted_tools.begin(), m_options.trusted_tools.end(), call.name) ==
-      m_options.trusted_tools.end()) {
+  if (std::find(m_settings.tools.begin(), m_settings.tools.end(), call.name) ==
+      m_settings.tools.end()) {
     return false;
   }
-  if (m_options.verify_commands.empty()) {
+  if (m_verify_commands.empty()) {
     return true;
   }
   const std::string command = command_of(call);
   return std::any_of(
-      m_options.verify_commands.begin(), m_options.verify_commands.end(),
+      m_verify_commands.begin(), m_verify_commands.end(),
       [&](const std::string& wanted) { return command.find(wanted) != std::string::npos; });
 }
 
@@ -67,27 +69,28 @@ Verdict EvidenceVerifier::verify(const Attempt& attempt, const CancelToken&) {
                           .count();
     return out;
   };
-  if (!scan_completion_marker(attempt.raw_answer, m_options.marker).claimed) {
-    return finish(verdict(Outcome::fail, category::incomplete,
+  if (!scan_completion_marker(attempt.raw_answer, m_settings.marker).claimed) {
+    return finish(verdict(Outcome::fail, Category::incomplete,
                           fmt::format("The answer does not claim completion: it does not end "
                                       "with the completion marker {} on a line of its own. Keep "
                                       "working; when a check passes after your last change, end "
                                       "with the marker.",
-                                      m_options.marker)));
+                                      m_settings.marker)));
   }
-  if (!m_options.require_evidence) {
-    return finish(verdict(Outcome::pass, "", "completion claimed; evidence not required"));
+  if (!m_settings.require) {
+    return finish(
+        verdict(Outcome::pass, Category::none, "completion claimed; evidence not required"));
   }
 
   const auto& calls = attempt.tools;
   const auto last_evidence = std::find_if(
       calls.rbegin(), calls.rend(), [&](const ToolRecord& c) { return counts_as_evidence(c); });
   const std::string wanted =
-      m_options.verify_commands.empty()
-          ? fmt::format("a call of {}", fmt::join(m_options.trusted_tools, " or "))
-          : fmt::format("a run of `{}`", fmt::join(m_options.verify_commands, "` or `"));
+      m_verify_commands.empty()
+          ? fmt::format("a call of {}", fmt::join(m_settings.tools, " or "))
+          : fmt::format("a run of `{}`", fmt::join(m_verify_commands, "` or `"));
   if (last_evidence == calls.rend()) {
-    return finish(verdict(Outcome::fail, category::no_evidence,
+    return finish(verdict(Outcome::fail, Category::no_evidence,
                           fmt::format("Completion was claimed without evidence: no {} in this "
                                       "attempt. Run the check, read its result, and claim "
                                       "completion only when it passes.",
@@ -105,16 +108,16 @@ Verdict EvidenceVerifier::verify(const Attempt& attempt, const CancelToken&) {
   record.exit_code = evidence.exit_code;
   record.duration_ms = evidence.duration_ms;
   record.output = std::string(result_of(attempt, evidence));
-  record.excerpt = excerpt_failures(record.output, m_options.excerpt_chars);
+  record.excerpt = excerpt_failures(record.output, k_excerpt_chars);
   record.passes = !evidence.is_error && evidence.exit_code == 0 ? 1 : 0;
 
   if (change != calls.end()) {
-    out = verdict(Outcome::fail, category::no_evidence,
+    out = verdict(Outcome::fail, Category::no_evidence,
                   fmt::format("The evidence is stale: `{}` ran before the workspace was changed "
                               "again by {} ({}). Run the check again after your last change.",
                               record.command, change->name, change->arguments.substr(0, 120)));
   } else if (record.passes == 0) {
-    out = verdict(Outcome::fail, category::test_failed,
+    out = verdict(Outcome::fail, Category::test_failed,
                   fmt::format("Completion was claimed, but the last check failed: `{}` {}.\n{}",
                               record.command,
                               evidence.exit_code
@@ -122,7 +125,7 @@ Verdict EvidenceVerifier::verify(const Attempt& attempt, const CancelToken&) {
                                   : std::string("did not finish"),
                               record.excerpt));
   } else {
-    out = verdict(Outcome::pass, "",
+    out = verdict(Outcome::pass, Category::none,
                   fmt::format("completion claimed after `{}` passed", record.command));
   }
   out.evidence = std::move(record);

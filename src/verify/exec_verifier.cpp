@@ -23,20 +23,12 @@ using nlohmann::json;
 constexpr std::size_t k_output_limit = 256 * 1024; // a verdict is small; this is for logs
 constexpr std::size_t k_quote_bytes = 300;         // of stdout, in a malformed-output message
 constexpr std::size_t k_stderr_bytes = 1500;       // of stderr, in any error message
-constexpr std::string_view k_default_error_category = "verifier_error";
 
 struct ParsedVerdict {
   Outcome result = Outcome::error;
   std::string category;
   std::string feedback;
 };
-
-std::string lowercase(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](char c) {
-    return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-  });
-  return text;
-}
 
 std::string quote(std::string_view text) {
   const std::string_view kept = utf8_prefix(text, k_quote_bytes);
@@ -75,7 +67,7 @@ Result<ParsedVerdict> parse_verdict(std::string_view text) {
     return fail(ErrorKind::parse, "\"result\" must be a string");
   }
   ParsedVerdict verdict;
-  const std::string value = lowercase(result->get<std::string>());
+  const std::string value = to_lower_ascii(result->get<std::string>());
   if (value == "pass") {
     verdict.result = Outcome::pass;
   } else if (value == "fail") {
@@ -128,16 +120,17 @@ std::string with_stderr(std::string message, const std::string& stderr_excerpt) 
 
 } // namespace
 
-ExecVerifier::ExecVerifier(ExecOptions options, tools::ProcessRunner& runner)
-    : m_options(std::move(options)), m_runner(runner) {}
+ExecVerifier::ExecVerifier(std::string program, const VerifySettings& settings,
+                           tools::ProcessRunner& runner)
+    : m_program(std::move(program)), m_timeout(settings.exec_timeout), m_runner(runner) {}
 
 std::string ExecVerifier::name() const {
-  return "exec: " + m_options.program;
+  return "exec: " + m_program;
 }
 
 Verdict ExecVerifier::verify(const Attempt& attempt, const CancelToken& cancel) {
-  const std::string& program = m_options.program;
-  tools::ProcessSpec spec = shell_spec(program, attempt.workspace, m_options.timeout);
+  const std::string& program = m_program;
+  tools::ProcessSpec spec = shell_spec(program, attempt.workspace, m_timeout);
   spec.output_limit = k_output_limit;
   spec.merge_stderr = false;
   spec.stdin_data = attempt_to_json(attempt);
@@ -151,7 +144,7 @@ Verdict ExecVerifier::verify(const Attempt& attempt, const CancelToken& cancel) 
   auto process = m_runner.run(spec, cancel);
   evidence.finished_at = iso8601_utc(std::chrono::system_clock::now());
   if (!process) {
-    verdict.category = std::string(category::not_runnable);
+    verdict.category = Category::not_runnable;
     verdict.feedback =
         fmt::format("`{}` could not be started: {}", program, process.error().message);
     verdict.evidence = std::move(evidence);
@@ -167,22 +160,21 @@ Verdict ExecVerifier::verify(const Attempt& attempt, const CancelToken& cancel) 
   }
   verdict.duration_ms = evidence.duration_ms;
 
-  if (const auto problem = could_not_run(*process, program, m_options.timeout)) {
+  if (const auto problem = could_not_run(*process, program, m_timeout)) {
     verdict.category = problem->category;
     verdict.feedback = with_stderr(problem->message, evidence.excerpt);
   } else if (auto parsed = parse_stdout(process->output)) {
     verdict.result = parsed->result;
-    verdict.category = std::move(parsed->category);
     verdict.feedback = std::move(parsed->feedback);
-    if (verdict.result == Outcome::pass) {
-      verdict.category.clear();
-    } else if (verdict.category.empty()) {
-      verdict.category = std::string(verdict.result == Outcome::fail ? category::check_failed
-                                                                     : k_default_error_category);
+    if (verdict.result != Outcome::pass) {
+      verdict.category = parsed->category.empty()
+                             ? Category(verdict.result == Outcome::fail ? Category::check_failed
+                                                                        : Category::verifier_error)
+                             : Category::named(parsed->category);
     }
     evidence.passes = verdict.result == Outcome::pass ? 1 : 0;
   } else {
-    verdict.category = std::string(category::malformed);
+    verdict.category = Category::malformed;
     const std::string how = process->exit_code == 0
                                 ? std::string()
                                 : fmt::format(" ended with {} and", describe_exit(*process));
@@ -194,12 +186,13 @@ Verdict ExecVerifier::verify(const Attempt& attempt, const CancelToken& cancel) 
   return verdict;
 }
 
-Result<std::unique_ptr<ExecVerifier>> make_exec_verifier(ExecOptions options,
+Result<std::unique_ptr<ExecVerifier>> make_exec_verifier(std::string program,
+                                                         const VerifySettings& settings,
                                                          tools::ProcessRunner& runner) {
-  if (trim(options.program).empty()) {
+  if (trim(program).empty()) {
     return fail(ErrorKind::config, "verify exec: the program is empty");
   }
-  return std::make_unique<ExecVerifier>(std::move(options), runner);
+  return std::make_unique<ExecVerifier>(std::move(program), settings, runner);
 }
 
 } // namespace ralph::verify

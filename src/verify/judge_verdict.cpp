@@ -38,26 +38,6 @@ struct LineVerdict {
   std::string feedback;
 };
 
-char lower(char c) {
-  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
-bool starts_with_nocase(std::string_view text, std::string_view prefix) {
-  if (text.size() < prefix.size()) {
-    return false;
-  }
-  for (std::size_t i = 0; i < prefix.size(); ++i) {
-    if (lower(text[i]) != lower(prefix[i])) {
-      return false;
-    }
-  }
-  return true;
-}
-
-bool equals_nocase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && starts_with_nocase(a, b);
-}
-
 // Whitespace and markdown bold markers at the front.
 void skip_decoration(std::string_view& text) {
   for (;;) {
@@ -108,7 +88,7 @@ std::optional<LineVerdict> parse_verdict_line(std::string_view line) {
   skip_decoration(s);
   drop_trailing_decoration(s);
   for (std::string_view label : {"final verdict", "verdict"}) {
-    if (!starts_with_nocase(s, label)) {
+    if (!starts_with_ignoring_case(s, label)) {
       continue;
     }
     std::string_view after = s.substr(label.size());
@@ -124,7 +104,7 @@ std::optional<LineVerdict> parse_verdict_line(std::string_view line) {
     return std::nullopt;
   }
   std::string_view rest = s.substr(4);
-  if (equals_nocase(s.substr(0, 4), "pass")) {
+  if (equals_ignoring_case(s.substr(0, 4), "pass")) {
     skip_decoration(rest);
     if (rest.starts_with('.')) {
       rest.remove_prefix(1);
@@ -134,7 +114,7 @@ std::optional<LineVerdict> parse_verdict_line(std::string_view line) {
     }
     return LineVerdict{true, {}, {}};
   }
-  if (!equals_nocase(s.substr(0, 4), "fail")) {
+  if (!equals_ignoring_case(s.substr(0, 4), "fail")) {
     return std::nullopt;
   }
   skip_decoration(rest);
@@ -160,8 +140,7 @@ std::optional<LineVerdict> parse_verdict_line(std::string_view line) {
 }
 
 JudgeReply malformed(std::string message, std::string_view reasoning = {}) {
-  return {Outcome::error, std::string(category::malformed), std::move(message),
-          std::string(trim(reasoning))};
+  return {Outcome::error, Category::malformed, std::move(message), std::string(trim(reasoning))};
 }
 
 std::string excerpt(std::string_view text) {
@@ -211,14 +190,14 @@ JudgeReply from_json(std::string_view text, std::string_view before) {
   if (!reasoning->empty()) {
     reasons += reasons.empty() ? *reasoning : "\n" + *reasoning;
   }
-  const bool pass = equals_nocase(*verdict, "pass");
-  if (!pass && !equals_nocase(*verdict, "fail")) {
+  const bool pass = equals_ignoring_case(*verdict, "pass");
+  if (!pass && !equals_ignoring_case(*verdict, "fail")) {
     return malformed(
         fmt::format("the judge's JSON verdict is {} instead of PASS or FAIL", excerpt(*verdict)),
         reasons);
   }
   const std::string category =
-      equals_nocase(*category_text, "none") ? std::string() : *category_text;
+      equals_ignoring_case(*category_text, "none") ? std::string() : *category_text;
   if (!category.empty() && !is_category(category)) {
     return malformed(
         fmt::format("the judge's category {} is not a [a-z_]+ name", excerpt(category)), reasons);
@@ -235,7 +214,7 @@ JudgeReply from_json(std::string_view text, std::string_view before) {
   if (category.empty()) {
     return malformed("the judge's FAIL verdict has no category", reasons);
   }
-  return {Outcome::fail, category, fail_feedback(category, *feedback), reasons};
+  return {Outcome::fail, Category::named(category), fail_feedback(category, *feedback), reasons};
 }
 
 bool is_fence(std::string_view line) {
@@ -303,8 +282,8 @@ JudgeReply from_text(std::string_view output, const std::vector<std::string_view
   if (verdict->pass) {
     return {Outcome::pass, {}, {}, std::string(trim(reasoning))};
   }
-  return {Outcome::fail, verdict->category, fail_feedback(verdict->category, verdict->feedback),
-          std::string(trim(reasoning))};
+  return {Outcome::fail, Category::named(verdict->category),
+          fail_feedback(verdict->category, verdict->feedback), std::string(trim(reasoning))};
 }
 
 } // namespace

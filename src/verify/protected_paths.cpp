@@ -100,7 +100,7 @@ Verdict ProtectedPathsVerifier::verify(const Attempt& attempt, const CancelToken
   const auto now = snapshot_protected(attempt.workspace, m_globs);
   if (!now) {
     out.result = Outcome::error;
-    out.category = std::string(category::not_runnable);
+    out.category = Category::not_runnable;
     out.feedback = now.error().message;
     return out;
   }
@@ -123,7 +123,7 @@ Verdict ProtectedPathsVerifier::verify(const Attempt& attempt, const CancelToken
     out.feedback = fmt::format("{} protected file(s) unchanged", m_baseline.digests.size());
   } else {
     out.result = Outcome::fail;
-    out.category = std::string(category::rule_violation);
+    out.category = Category::rule_violation;
     out.feedback = fmt::format(
         "Protected files were changed: {}. These files are how your work is checked (matching "
         "{}); restore them and make the change in the code instead.",

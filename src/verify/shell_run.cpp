@@ -21,11 +21,11 @@ std::optional<RunProblem> could_not_run(const tools::ProcessResult& result,
                                         std::chrono::milliseconds timeout) {
   if (result.cancelled) {
     return RunProblem{
-        std::string(k_cancelled_category),
+        Category::cancelled,
         fmt::format("`{}` was cancelled; it and everything it started were killed", command)};
   }
   if (result.timed_out) {
-    return RunProblem{std::string(category::timeout),
+    return RunProblem{Category::timeout,
                       fmt::format("`{}` timed out after {} s; it and everything it "
                                   "started were killed",
                                   command, format_seconds(timeout))};
@@ -37,12 +37,12 @@ std::optional<RunProblem> could_not_run(const tools::ProcessResult& result,
                                   result.err_output.find("not found") != std::string::npos);
   if (not_found) {
     return RunProblem{
-        std::string(category::not_runnable),
+        Category::not_runnable,
         fmt::format("`{}` could not be run: command not found (exit code 127)", command)};
   }
   if (result.exit_code == 126) {
     return RunProblem{
-        std::string(category::not_runnable),
+        Category::not_runnable,
         fmt::format("`{}` could not be run: not executable (exit code 126)", command)};
   }
   return std::nullopt;

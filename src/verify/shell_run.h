@@ -13,8 +13,6 @@
 // run that says nothing about the attempt is told apart from a result.
 namespace ralph::verify {
 
-inline constexpr std::string_view k_cancelled_category = "cancelled";
-
 // `/bin/sh -c COMMAND` in `workspace`, with pagers and credential prompts turned off so a command
 // cannot sit waiting for a terminal until its timeout.
 tools::ProcessSpec shell_spec(const std::string& command, const std::filesystem::path& workspace,
@@ -22,8 +20,8 @@ tools::ProcessSpec shell_spec(const std::string& command, const std::filesystem:
 
 // Why a finished run could not judge anything.
 struct RunProblem {
-  std::string category; // not_runnable, timeout or cancelled
-  std::string message;  // a sentence naming `command`
+  Category category;   // not_runnable, timeout or cancelled
+  std::string message; // a sentence naming `command`
 };
 
 // Set when the command timed out, was cancelled, was not found (exit 127 with "not found" in its

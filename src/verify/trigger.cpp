@@ -1,5 +1,6 @@
 #include "ralph/verify/trigger.h"
 
+#include "ralph/core/text.h"
 #include "ralph/verify/completion_marker.h"
 
 #include <fmt/format.h>
@@ -15,21 +16,14 @@ bool is_word_char(char c) {
          (static_cast<unsigned char>(c) & 0x80) != 0; // non-ASCII letters stay inside words
 }
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
 } // namespace
 
 bool contains_keyword(std::string_view text, std::string_view keyword) {
   if (keyword.empty()) {
     return false;
   }
-  const std::string haystack = lower(text);
-  const std::string needle = lower(keyword);
+  const std::string haystack = to_lower_ascii(text);
+  const std::string needle = to_lower_ascii(keyword);
   const bool single_word = std::all_of(needle.begin(), needle.end(), is_word_char);
   for (std::size_t at = haystack.find(needle); at != std::string::npos;
        at = haystack.find(needle, at + 1)) {
@@ -46,26 +40,26 @@ bool contains_keyword(std::string_view text, std::string_view keyword) {
   return false;
 }
 
-TriggerDecision decide_trigger(const TriggerOptions& options, std::string_view answer,
-                               bool heartbeat) {
+TriggerDecision decide_trigger(const TriggerSettings& settings, std::string_view marker,
+                               std::string_view answer, bool heartbeat) {
   if (heartbeat) {
-    if (options.verify_heartbeat || options.mode == TriggerMode::heartbeat) {
+    if (settings.verify_heartbeat || settings.mode == TriggerMode::heartbeat) {
       return {true, "heartbeat run"};
     }
     return {false, "heartbeat runs are not verified (verify_heartbeat is off)"};
   }
-  switch (options.mode) {
+  switch (settings.mode) {
   case TriggerMode::always:
     return {true, "trigger always"};
   case TriggerMode::heartbeat:
     return {false, "trigger heartbeat: not a heartbeat run"};
   case TriggerMode::marker:
-    if (scan_completion_marker(answer, options.marker).claimed) {
+    if (scan_completion_marker(answer, marker).claimed) {
       return {true, "completion marker"};
     }
     return {false, "no completion marker in the answer"};
   case TriggerMode::keywords:
-    for (const auto& keyword : options.keywords) {
+    for (const auto& keyword : settings.keywords) {
       if (contains_keyword(answer, keyword)) {
         return {true, fmt::format("keyword \"{}\"", keyword)};
       }
@@ -73,20 +67,6 @@ TriggerDecision decide_trigger(const TriggerOptions& options, std::string_view a
     return {false, "no trigger keyword in the answer"};
   }
   return {true, "trigger always"};
-}
-
-const char* to_string(TriggerMode mode) {
-  switch (mode) {
-  case TriggerMode::always:
-    return "always";
-  case TriggerMode::keywords:
-    return "keywords";
-  case TriggerMode::marker:
-    return "marker";
-  case TriggerMode::heartbeat:
-    return "heartbeat";
-  }
-  return "always";
 }
 
 } // namespace ralph::verify

@@ -1,3 +1,6 @@
+#include "support/recording_observer.h"
+#include "support/recording_sink.h"
+
 #include "ralph/agent/react_agent.h"
 #include "ralph/tools/registry.h"
 
@@ -96,19 +99,6 @@ private:
   const CancelToken* m_cancel;
 };
 
-class RecordingSink final : public EventSink {
-public:
-  void on_event(const Event& event) override { events.push_back(event); }
-  std::vector<EventType> types() const {
-    std::vector<EventType> out;
-    for (const auto& e : events) {
-      out.push_back(e.type);
-    }
-    return out;
-  }
-  std::vector<Event> events;
-};
-
 ToolCall call(std::string id, std::string name, std::string arguments) {
   return ToolCall{std::move(id), std::move(name), std::move(arguments)};
 }
@@ -121,16 +111,15 @@ protected:
   }
 
   AgentOutcome run(int max_steps = 10, const CancelToken& cancel = CancelToken()) {
-    AgentOptions options;
-    options.model = "m";
-    options.max_steps = max_steps;
-    ReactAgent agent(provider, registry, tools::ToolContext{}, options);
-    return agent.run(conversation, cancel, sink);
+    ReactAgent agent(provider, registry, tools::ToolContext{}, {"stub", "m"},
+                     AgentSettings{.max_steps = max_steps});
+    return agent.run(conversation, cancel, observer, sink);
   }
 
   StubProvider provider;
   tools::Registry registry;
-  RecordingSink sink;
+  testing::RecordingSink sink;
+  testing::RecordingObserver observer;
   std::vector<Message> conversation;
   int runs = 0;
   CancelToken cancel_from_tool; // only fires when a test passes it to run()
@@ -145,9 +134,13 @@ TEST_F(ReactAgentTest, AnswerWithoutToolsEndsTheAttempt) {
   ASSERT_EQ(conversation.size(), 2u);
   EXPECT_EQ(conversation[1].role, Role::assistant);
   EXPECT_EQ(provider.tools_offered, 1u);
-  EXPECT_THAT(sink.types(),
-              ElementsAre(EventType::model_started, EventType::text_delta, EventType::text_delta,
-                          EventType::model_finished, EventType::agent_finished));
+  EXPECT_THAT(sink.names(),
+              ElementsAre("model_started", "text_delta", "text_delta", "agent_finished"));
+  ASSERT_EQ(observer.model_calls.size(), 1U);
+  EXPECT_EQ(observer.model_calls[0].step, 1);
+  EXPECT_EQ(observer.model_calls[0].model, "stub/m");
+  EXPECT_EQ(observer.model_calls[0].stop_reason, llm::StopReason::end_turn);
+  EXPECT_EQ(observer.model_calls[0].usage.input_tokens, 10);
 }
 
 TEST_F(ReactAgentTest, ToolResultsGoBackWithTheirCallIds) {
@@ -166,6 +159,16 @@ TEST_F(ReactAgentTest, ToolResultsGoBackWithTheirCallIds) {
   EXPECT_EQ(second[2].content, "echo {\"a\":1}");
   EXPECT_EQ(second[3].tool_call_id, "c2");
   EXPECT_EQ(outcome.usage.input_tokens, 20);
+  // The facts the loop steers on: each call with its result, in the step that made it.
+  ASSERT_EQ(observer.tool_calls.size(), 2U);
+  EXPECT_EQ(observer.tool_calls[0].step, 1);
+  EXPECT_EQ(observer.tool_calls[0].call, call("c1", "echo", "{\"a\":1}"));
+  EXPECT_EQ(observer.tool_calls[0].result.content, "echo {\"a\":1}");
+  EXPECT_EQ(observer.tool_calls[1].call.id, "c2");
+  EXPECT_EQ(observer.model_calls.size(), 2U);
+  EXPECT_THAT(sink.names(),
+              ElementsAre("model_started", "tool_started", "tool_started", "model_started",
+                          "text_delta", "text_delta", "agent_finished"));
   EXPECT_EQ(outcome.usage.output_tokens, 5);
 }
 
@@ -202,7 +205,10 @@ TEST_F(ReactAgentTest, ProviderErrorFailsTheAttemptWithTheError) {
   EXPECT_EQ(outcome.stop, AgentStop::failed);
   ASSERT_TRUE(outcome.error);
   EXPECT_THAT(outcome.error->message, HasSubstr("401"));
-  EXPECT_EQ(sink.events.back().type, EventType::error);
+  EXPECT_EQ(sink.events.back().name(), std::string("error"));
+  ASSERT_EQ(sink.of<event::Failure>().size(), 1U);
+  EXPECT_EQ(sink.of<event::Failure>()[0].kind, ErrorKind::provider);
+  EXPECT_TRUE(observer.model_calls.empty());
 }
 
 TEST_F(ReactAgentTest, CancelDuringToolsAnswersTheRemainingCalls) {

@@ -1,3 +1,5 @@
+#include "support/fake_clock.h"
+
 #include "ralph/core/cancel.h"
 
 #include <gtest/gtest.h>
@@ -37,6 +39,20 @@ TEST(CancelToken, PassedDeadlineCancelsAndSaysSo) {
   const CancelToken later = root.child(std::chrono::steady_clock::now() + std::chrono::hours(1));
   EXPECT_FALSE(later.cancelled());
   EXPECT_FALSE(later.deadline_passed());
+}
+
+TEST(CancelToken, DeadlineOnAGivenClockPassesWhenThatClockSaysSo) {
+  testing::FakeClock clock;
+  const CancelToken root;
+  const CancelToken token = root.child(clock.now() + std::chrono::minutes(10), clock);
+  EXPECT_FALSE(token.cancelled());
+  clock.advance(std::chrono::minutes(9));
+  EXPECT_FALSE(token.cancelled());
+  clock.advance(std::chrono::minutes(1));
+  EXPECT_TRUE(token.cancelled());
+  EXPECT_TRUE(token.deadline_passed());
+  EXPECT_TRUE(token.child().cancelled());
+  EXPECT_FALSE(root.cancelled());
 }
 
 } // namespace

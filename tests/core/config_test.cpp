@@ -33,7 +33,7 @@ max_iterations = 9
   EXPECT_EQ(config.agent.max_steps, 7);
   EXPECT_EQ(config.agent.temperature, 0.0);
   EXPECT_FALSE(config.agent.stream);
-  EXPECT_EQ(config.tools.shell_timeout_s, 5);
+  EXPECT_EQ(config.tools.shell_timeout, std::chrono::seconds(5));
   EXPECT_TRUE(config.loop.enabled);
   EXPECT_EQ(config.loop.max_iterations, 9);
 }
@@ -130,7 +130,7 @@ TEST_F(ConfigEnvironment, SeedVariablesAndCanonicalNamesApply) {
   EXPECT_TRUE(config.loop.enabled);
   EXPECT_EQ(config.loop.max_iterations, 5);
   EXPECT_EQ(config.model, "ollama/qwen3:8b");
-  EXPECT_EQ(config.tools.shell_timeout_s, 9);
+  EXPECT_EQ(config.tools.shell_timeout, std::chrono::seconds(9));
 }
 
 TEST_F(ConfigEnvironment, CanonicalNameWinsOverAlias) {
@@ -176,7 +176,7 @@ output = 8
                                          "c.toml");
   ASSERT_TRUE(applied) << applied.error().message;
   EXPECT_EQ(config.verify.commands, (std::vector<std::string>{"make check", "make lint"}));
-  EXPECT_EQ(config.loop.feedback, "continue");
+  EXPECT_EQ(config.loop.feedback, FeedbackMode::continuation);
   ASSERT_EQ(config.prices.count("openai/gpt-4.1"), 1u);
   EXPECT_EQ(config.prices["openai/gpt-4.1"].input, 2.0);
   EXPECT_EQ(config.prices["openai/gpt-4.1"].output, 8.0);
@@ -210,7 +210,7 @@ TEST(ConfigValue, RepeatedFlagsAppendToLists) {
   ASSERT_TRUE(append_config_value(config, "verify.commands", "make b", "--verify-cmd"));
   EXPECT_EQ(config.verify.commands, (std::vector<std::string>{"make a", "make b"}));
   ASSERT_TRUE(set_config_value(config, "loop.keywords", R"(["ok", "fine"])", "env"));
-  EXPECT_EQ(config.loop.keywords, (std::vector<std::string>{"ok", "fine"}));
+  EXPECT_EQ(config.loop.trigger.keywords, (std::vector<std::string>{"ok", "fine"}));
 }
 
 TEST(ConfigJson, RoundTripsEveryKeyAndThePrices) {

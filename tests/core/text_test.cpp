@@ -66,5 +66,25 @@ TEST(IsValidUtf8, AgreesWithTheRepairAtEveryLengthAndOffset) {
   }
 }
 
+TEST(SplitLines, ViewsEachLineAndIgnoresAFinalNewline) {
+  EXPECT_TRUE(split_lines("").empty());
+  EXPECT_EQ(split_lines("a\n\nb\n"), (std::vector<std::string_view>{"a", "", "b"}));
+  EXPECT_EQ(split_lines("a\r\nb"), (std::vector<std::string_view>{"a\r", "b"}));
+}
+
+TEST(FirstLine, CutsOnACodePointAndMarksWhatWasLeftOut) {
+  EXPECT_EQ(first_line("short", 80), "short");
+  EXPECT_EQ(first_line("one\ntwo", 80), "one…");
+  EXPECT_EQ(first_line("héllo", 2), "h…");
+}
+
+TEST(IgnoringCase, ComparesAsciiLettersOnly) {
+  EXPECT_TRUE(equals_ignoring_case("BLOCKED:", "blocked:"));
+  EXPECT_FALSE(equals_ignoring_case("É", "é"));
+  EXPECT_TRUE(starts_with_ignoring_case("Blocked: no key", "BLOCKED:"));
+  EXPECT_FALSE(starts_with_ignoring_case("Block", "BLOCKED:"));
+  EXPECT_EQ(to_lower_ascii("Content-Type: É"), "content-type: É");
+}
+
 } // namespace
 } // namespace ralph

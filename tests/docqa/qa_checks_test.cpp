@@ -80,7 +80,7 @@ TEST_F(QaChecks, AStraightApostropheForACurlyOneIsCaughtAndNamed) {
   EXPECT_THAT(problems(answer(quotes)), HasSubstr("quote 3 \"The tenant's deposit"));
   EXPECT_THAT(problems(answer(quotes)), HasSubstr("only with typographic folding"));
 
-  rules.loosest = MatchLevel::typographic;
+  rules.limits.match_level = MatchLevel::typographic;
   EXPECT_TRUE(check(answer(quotes)).passed());
 }
 
@@ -88,7 +88,7 @@ TEST_F(QaChecks, LetterCaseNeedsTheCasefoldLevel) {
   std::vector<std::string> quotes = k_good;
   quotes[0] = "the ralph loop retries an answer";
   EXPECT_THAT(problems(answer(quotes)), HasSubstr("letter case differs"));
-  rules.loosest = MatchLevel::casefold;
+  rules.limits.match_level = MatchLevel::casefold;
   EXPECT_TRUE(check(answer(quotes)).passed());
 }
 
@@ -101,7 +101,7 @@ TEST_F(QaChecks, TrivialQuotesAreNotEvidence) {
 }
 
 TEST_F(QaChecks, QuotesFromRalphsOwnPromptsAreRejected) {
-  rules.own_prompts = {qa_instructions(rules)};
+  rules.own_prompts = {qa_instructions(rules.limits)};
   std::vector<std::string> quotes = k_good;
   quotes[2] = "copied character for character from the document";
   EXPECT_THAT(problems(answer(quotes)),
@@ -112,10 +112,10 @@ TEST_F(QaChecks, QuotesFromRalphsOwnPromptsAreRejected) {
 TEST_F(QaChecks, DuplicatesLongQuotesAndCountsAreReported) {
   std::vector<std::string> quotes = k_good;
   quotes.push_back("the ralph LOOP retries an answer until independent checks pass.");
-  rules.loosest = MatchLevel::casefold;
+  rules.limits.match_level = MatchLevel::casefold;
   EXPECT_THAT(problems(answer(quotes)), HasSubstr("quote 4 \"the ralph LOOP retries"));
   EXPECT_THAT(problems(answer(quotes)), HasSubstr("…\" repeats an earlier quote"));
-  rules.max_quote_chars = 20;
+  rules.limits.max_quote_chars = 20;
   EXPECT_THAT(problems(answer(k_good)), HasSubstr("is 63 characters long; the limit is 20"));
   EXPECT_THAT(problems(answer(k_good, 8)), HasSubstr("expected 3–7 answer bullets, found 8"));
   EXPECT_THAT(problems(answer({k_good[0]})), HasSubstr("expected 3–8 evidence quotes, found 1"));
@@ -128,7 +128,7 @@ TEST_F(QaChecks, TheVerifierFailsWithEveryProblemNumbered) {
   attempt.answer = answer({"RLM", "not in this document at all, no"}, 2);
   const verify::Verdict verdict = verifier.verify(attempt, CancelToken());
   EXPECT_EQ(verdict.result, verify::Outcome::fail);
-  EXPECT_EQ(verdict.category, "check_failed");
+  EXPECT_EQ(verdict.category.name(), "check_failed");
   EXPECT_THAT(verdict.feedback, HasSubstr("1. expected 3–7 answer bullets, found 2"));
   EXPECT_THAT(verdict.feedback, HasSubstr("\n4. quote 2 \"not in this document at all, no\" is "
                                           "not in the document"));

@@ -36,26 +36,25 @@ protected:
               "Late payment costs a fee of five percent.",
               "A second late payment within a year ends the lease."}}}
             .dump();
-    options.model = "judge-model";
-    options.window_chars = 30;
   }
   verify::Verdict judge() {
     const QaChecker checker(document, rules);
-    QaJudgeVerifier verifier(provider, checker, options);
+    QaJudgeVerifier verifier(provider, checker, {"stub", "judge-model"}, settings, window_chars);
     return verifier.verify(attempt, CancelToken());
   }
 
   std::string text = document_text();
   GroundedDocument document{"lease.txt", text};
   QaRules rules;
-  QaJudgeOptions options;
+  JudgeSettings settings;
+  std::size_t window_chars = 30;
   RecordingProvider provider;
   verify::Attempt attempt;
 };
 
 TEST_F(QaJudge, WindowsAroundNearbyQuotesMergeAndDistantOnesStayApart) {
   const QaReport report = check_qa_answer(attempt.answer, document, rules);
-  const std::vector<Span> windows = qa_evidence_windows(report, document, options);
+  const std::vector<Span> windows = qa_evidence_windows(report, document, window_chars);
   ASSERT_EQ(windows.size(), 2U);
   EXPECT_EQ(windows[0].begin, 0U);
   EXPECT_EQ(windows[0].end, text.find("Payment is due") + 47 + 30);
@@ -68,7 +67,7 @@ TEST_F(QaJudge, IssuesNamingBulletsFailTheAttempt) {
   provider.push(R"({"ok": false, "issues": [{"bullet": 3, "issue": "no excerpt mentions pets"}]})");
   const verify::Verdict verdict = judge();
   EXPECT_EQ(verdict.result, verify::Outcome::fail);
-  EXPECT_EQ(verdict.category, "unsupported");
+  EXPECT_EQ(verdict.category.name(), "unsupported");
   EXPECT_EQ(verdict.feedback, "bullet 3: no excerpt mentions pets");
   EXPECT_EQ(verdict.usage.input_tokens, 100);
 
@@ -93,18 +92,18 @@ TEST_F(QaJudge, ContradictoryOrUnparsableRepliesAreErrorsNotPasses) {
   provider.push("Looks fine to me.");
   const verify::Verdict contradictory = judge();
   EXPECT_EQ(contradictory.result, verify::Outcome::error);
-  EXPECT_EQ(contradictory.category, "malformed");
+  EXPECT_EQ(contradictory.category.name(), "malformed");
   EXPECT_THAT(contradictory.feedback, HasSubstr("contradictory"));
   const verify::Verdict prose = judge();
   EXPECT_EQ(prose.result, verify::Outcome::error);
-  EXPECT_EQ(prose.category, "malformed");
+  EXPECT_EQ(prose.category.name(), "malformed");
 }
 
 TEST_F(QaJudge, ProviderFailuresAreErrors) {
   provider.push_error(Error{.kind = ErrorKind::provider, .message = "HTTP 500: overloaded"});
   const verify::Verdict verdict = judge();
   EXPECT_EQ(verdict.result, verify::Outcome::error);
-  EXPECT_EQ(verdict.category, "provider_error");
+  EXPECT_EQ(verdict.category.name(), "provider_error");
   EXPECT_THAT(verdict.feedback, HasSubstr("overloaded"));
 }
 
@@ -112,16 +111,16 @@ TEST_F(QaJudge, NothingToJudgeMakesNoCall) {
   attempt.answer = "I could not find it.";
   const verify::Verdict verdict = judge();
   EXPECT_EQ(verdict.result, verify::Outcome::error);
-  EXPECT_EQ(verdict.category, "not_judged");
+  EXPECT_EQ(verdict.category.name(), "not_judged");
   EXPECT_TRUE(provider.requests.empty());
 }
 
 TEST_F(QaJudge, TheContextBudgetDropsLaterWindowsWithANote) {
-  options.context_chars = 400;
+  settings.context_chars = 400;
   const QaReport report = check_qa_answer(attempt.answer, document, rules);
-  const std::string prompt =
-      qa_judge_prompt(attempt.goal, *report.answer, qa_evidence_windows(report, document, options),
-                      document, options);
+  const std::string prompt = qa_judge_prompt(attempt.goal, *report.answer,
+                                             qa_evidence_windows(report, document, window_chars),
+                                             document, settings.context_chars);
   EXPECT_LE(prompt.size(), 400U + 80U);
   EXPECT_THAT(prompt, HasSubstr("[1 more excerpt(s) left out"));
 }

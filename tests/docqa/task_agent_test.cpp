@@ -1,4 +1,5 @@
 #include "recording_provider.h"
+#include "support/recording_observer.h"
 #include "support/temp_dir.h"
 
 #include "ralph/docqa/document_agents.h"
@@ -21,7 +22,7 @@ using testing::RecordingProvider;
 class FakeReader final : public agent::Agent {
 public:
   agent::AgentOutcome run(std::vector<Message>& conversation, const CancelToken& /*cancel*/,
-                          EventSink& /*events*/) override {
+                          agent::AttemptObserver& /*observer*/, EventSink& /*events*/) override {
     prompts.push_back(conversation.at(0).content);
     agent::AgentOutcome outcome;
     outcome.stop = agent::AgentStop::answered;
@@ -37,11 +38,6 @@ public:
   std::vector<std::string> prompts;
 };
 
-class NoEvents final : public EventSink {
-public:
-  void on_event(const Event& /*event*/) override {}
-};
-
 std::string reasoned(const std::string& output, const std::string& memory) {
   return nlohmann::json{{"output", output}, {"memory_update", memory}}.dump();
 }
@@ -49,14 +45,14 @@ std::string reasoned(const std::string& output, const std::string& memory) {
 class TaskAgentTest : public ::testing::Test {
 protected:
   TaskAgentTest() {
-    options.reasoner_model = "reasoner";
+    options.reasoner_model = {"stub", "reasoner"};
     options.memory_file = dir.path() / "notes.md";
     options.memory_chars = 200;
     conversation.push_back(Message{.role = Role::user, .content = "Find the root causes"});
   }
   agent::AgentOutcome attempt() {
     TaskAgent agent(reader, reasoner, ledger, options);
-    return agent.run(conversation, CancelToken(), events);
+    return agent.run(conversation, CancelToken(), observer, events);
   }
   void fail_with(const std::string& feedback) {
     conversation.push_back(Message{.role = Role::user, .content = feedback});
@@ -67,7 +63,8 @@ protected:
   RecordingProvider reasoner;
   TaskLedger ledger;
   TaskOptions options;
-  NoEvents events;
+  ralph::testing::RecordingObserver observer;
+  NullEventSink events;
   std::vector<Message> conversation;
 };
 
@@ -130,8 +127,8 @@ TEST_F(TaskAgentTest, NoBriefOrAReasonerErrorFailsTheAttempt) {
 }
 
 TEST_F(TaskAgentTest, TheChecksWantAnOutputAndAMemoryUpdate) {
-  TaskChecksVerifier checks(ledger,
-                            TaskChecksOptions{.min_output_chars = 20, .min_memory_chars = 5});
+  TaskChecksVerifier checks(
+      ledger, TaskSettings{.mem_file = "notes.md", .min_output_chars = 20, .min_memory_chars = 5});
   verify::Attempt checked;
   checked.answer = "short";
   ledger.set(TaskRecord{.output = "short", .memory_update = ""});
@@ -148,13 +145,13 @@ TEST_F(TaskAgentTest, TheChecksWantAnOutputAndAMemoryUpdate) {
 TEST_F(TaskAgentTest, TheJudgeSeesTaskBriefMemoryAndOutput) {
   ledger.set(TaskRecord{.brief = "the brief", .output = "the output", .memory = "the memory"});
   reasoner.push("Reasoning.\nFAIL [incomplete]: name the second cause");
-  TaskJudgeVerifier judge(reasoner, ledger, TaskJudgeOptions{.model = "judge"});
+  TaskJudgeVerifier judge(reasoner, ledger, {"stub", "judge"}, JudgeSettings{});
   verify::Attempt checked;
   checked.goal = "Find the root causes";
   checked.answer = "the output";
   const verify::Verdict verdict = judge.verify(checked, CancelToken());
   EXPECT_EQ(verdict.result, verify::Outcome::fail);
-  EXPECT_EQ(verdict.category, "incomplete");
+  EXPECT_EQ(verdict.category.name(), "incomplete");
   EXPECT_EQ(verdict.feedback, "name the second cause");
   const std::string prompt = reasoner.requests.at(0).messages.at(0).content;
   EXPECT_THAT(prompt, HasSubstr("the brief"));

@@ -37,16 +37,6 @@ std::vector<std::string> found_at(std::string_view document, std::string_view qu
 
 using Texts = std::vector<std::string>;
 
-TEST(VerbatimIndex, LevelNamesRoundTrip) {
-  for (const MatchLevel level :
-       {MatchLevel::exact, MatchLevel::whitespace, MatchLevel::typographic, MatchLevel::casefold}) {
-    EXPECT_EQ(parse_match_level(to_string(level)), level);
-  }
-  EXPECT_EQ(to_string(MatchLevel::typographic), std::string("typographic"));
-  EXPECT_FALSE(parse_match_level("Exact"));
-  EXPECT_FALSE(parse_match_level(""));
-}
-
 TEST(VerbatimIndex, ExactMatchReportsTheBytesMatched) {
   const std::string document = "The tenant's deposit is returned.";
   EXPECT_EQ(found_at(document, "tenant's deposit", MatchLevel::exact), Texts{"tenant's deposit"});

@@ -458,7 +458,12 @@ TEST_F(LoopEndToEnd, EventsFileHasOneFlushedJsonLinePerEvent) {
     if (event["type"] == "verdict" && event["iteration"] == 1) {
       EXPECT_EQ(event["result"], "fail");
       EXPECT_EQ(event["exit_code"], 1);
-      EXPECT_EQ(event["name"], "command: sh test.sh");
+      EXPECT_EQ(event["verifier"], "command: sh test.sh");
+      EXPECT_EQ(event["category"], "test_failed");
+    }
+    if (event["type"] == "tool_finished") {
+      EXPECT_TRUE(event.contains("name")) << line;
+      EXPECT_TRUE(event.contains("tool_call_id")) << line;
     }
   }
   const auto has = [&](const std::string& type) {

@@ -110,9 +110,6 @@ TEST_P(ProviderFaults, ExhaustedRetriesReturnTheTypedError) {
   const Error& error = response.error();
   EXPECT_EQ(error.kind, ErrorKind::provider);
   EXPECT_EQ(error.http_status, 529);
-  EXPECT_EQ(error.provider_message, "Overloaded");
-  EXPECT_EQ(error.provider_type, "overloaded_error");
-  EXPECT_EQ(error.request_id, "req_fake_3");
   EXPECT_THAT(error.message,
               HasSubstr("HTTP 529 overloaded_error: Overloaded (request req_fake_3)"));
   EXPECT_EQ(server.requests().size(), 3u);
@@ -128,7 +125,6 @@ TEST_P(ProviderFaults, BadKeyIsNotRetriedAndNeverShown) {
   EXPECT_EQ(server.requests().size(), 1u);
   // The fake echoes the key it received in its message; it must not come back out.
   EXPECT_THAT(response.error().message, Not(HasSubstr(k_key)));
-  EXPECT_THAT(response.error().provider_message, Not(HasSubstr(k_key)));
   EXPECT_THAT(response.error().message, HasSubstr("[redacted]"));
 }
 
@@ -280,7 +276,7 @@ TEST_F(OpenAiFaults, InsufficientQuotaIsNotRetried) {
   server.push(fault_turn(Fault::http_429_quota));
   auto response = openai(OpenAiDialect::openai())->chat(request(), &observer, cancel);
   ASSERT_FALSE(response);
-  EXPECT_EQ(response.error().provider_type, "insufficient_quota");
+  EXPECT_THAT(response.error().message, HasSubstr("insufficient_quota"));
   EXPECT_FALSE(response.error().retryable);
   EXPECT_EQ(server.requests().size(), 1u);
   EXPECT_TRUE(observer.retries.empty());
@@ -313,7 +309,6 @@ TEST_F(OpenAiFaults, CustomContextOverflowBodyIsReportedVerbatim) {
   server.push(turn);
   auto response = openai()->chat(request(), &observer, cancel);
   ASSERT_FALSE(response);
-  EXPECT_EQ(response.error().provider_type, "context_length_exceeded");
   EXPECT_THAT(response.error().message,
               HasSubstr("HTTP 400 context_length_exceeded: This model's"));
   EXPECT_FALSE(response.error().retryable);

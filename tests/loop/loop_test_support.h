@@ -3,6 +3,9 @@
 // A stub agent and stub verifiers for outer-loop tests: every attempt and verdict is scripted,
 // and what the loop handed them is recorded.
 
+#include "support/fake_clock.h"
+#include "support/recording_sink.h"
+
 #include "ralph/agent/agent.h"
 #include "ralph/loop/journal.h"
 #include "ralph/loop/outer_loop.h"
@@ -23,8 +26,8 @@ struct StubAttempt {
   agent::AgentStop stop = agent::AgentStop::answered;
   Usage usage_per_step{10, 5, 0, 0};
   int steps = 1;
-  // Tool calls announced through events: {name, arguments, exit code}; `effect` runs between the
-  // started and finished events of the call with the same index.
+  // Tool calls reported to the observer: {name, arguments, exit code}; `effect` runs before the
+  // call with the same index is reported, as the tool itself would.
   struct Call {
     std::string name;
     std::string arguments;
@@ -32,7 +35,10 @@ struct StubAttempt {
     std::function<void()> effect;
   };
   std::vector<Call> calls;
-  bool wait_for_cancel = false; // block until the attempt is cancelled (time budgets)
+  // Time the attempt takes on the test's clock before it answers; it stops early, cancelled,
+  // when its token's deadline passes meanwhile.
+  std::chrono::milliseconds takes{0};
+  bool wait_for_cancel = false; // block until the attempt is cancelled (by another thread)
 };
 
 // An attempt that answers `text` in one step.
@@ -44,10 +50,13 @@ inline StubAttempt answer(std::string text) {
 
 class StubAgent final : public agent::Agent {
 public:
+  // `clock` is advanced by each attempt's `takes`; null: attempts take no time.
+  explicit StubAgent(ralph::testing::FakeClock* clock = nullptr) : m_clock(clock) {}
+
   void push(StubAttempt attempt) { m_script.push_back(std::move(attempt)); }
 
   agent::AgentOutcome run(std::vector<Message>& conversation, const CancelToken& cancel,
-                          EventSink& events) override {
+                          agent::AttemptObserver& observer, EventSink& events) override {
     seen.push_back(conversation);
     agent::AgentOutcome outcome;
     if (m_script.empty()) {
@@ -58,20 +67,14 @@ public:
     StubAttempt attempt = std::move(m_script.front());
     m_script.pop_front();
     for (std::size_t i = 0; i < attempt.calls.size(); ++i) {
-      const auto& call = attempt.calls[i];
-      Event started;
-      started.type = EventType::tool_started;
-      started.name = call.name;
-      started.tool_call_id = "call_" + std::to_string(i);
-      started.text = call.arguments;
-      events.on_event(started);
-      if (call.effect) {
-        call.effect();
+      const auto& stub = attempt.calls[i];
+      const ToolCall call{"call_" + std::to_string(i), stub.name, stub.arguments};
+      events.on_event(Event{.step = 1, .payload = event::ToolStarted{.call = call}});
+      if (stub.effect) {
+        stub.effect();
       }
-      Event finished = started;
-      finished.type = EventType::tool_finished;
-      finished.exit_code = call.exit_code;
-      events.on_event(finished);
+      observer.tool_call_finished(
+          1, call, tools::ToolResult{.content = "ran " + stub.name, .exit_code = stub.exit_code});
       ++outcome.tool_calls;
     }
     for (int step = 1; step <= attempt.steps; ++step) {
@@ -79,13 +82,15 @@ public:
         outcome.stop = agent::AgentStop::cancelled;
         return outcome;
       }
-      Event model;
-      model.type = EventType::model_finished;
-      model.step = step;
-      model.usage = attempt.usage_per_step;
-      events.on_event(model);
+      observer.model_call_finished(agent::ModelCall{.step = step,
+                                                    .model = "stub/agent",
+                                                    .usage = attempt.usage_per_step,
+                                                    .stop_reason = llm::StopReason::end_turn});
       outcome.usage += attempt.usage_per_step;
       outcome.steps = step;
+    }
+    if (m_clock != nullptr && attempt.takes.count() > 0) {
+      m_clock->advance(attempt.takes);
     }
     while (attempt.wait_for_cancel && !cancel.cancelled()) {
       std::this_thread::yield();
@@ -103,6 +108,7 @@ public:
   std::vector<std::vector<Message>> seen; // the conversation at the start of each attempt
 
 private:
+  ralph::testing::FakeClock* m_clock;
   std::deque<StubAttempt> m_script;
 };
 
@@ -115,7 +121,7 @@ public:
                      std::string excerpt = "") {
     verify::Verdict verdict;
     verdict.result = result;
-    verdict.category = std::move(category);
+    verdict.category = verify::Category::named(category);
     verdict.feedback = std::move(feedback);
     if (!excerpt.empty()) {
       verify::CommandEvidence evidence;
@@ -127,6 +133,10 @@ public:
     m_verdicts.push_back(std::move(verdict));
     return *this;
   }
+  StubVerifier& of_kind(verify::VerifierKind kind) {
+    m_kind = kind;
+    return *this;
+  }
   StubVerifier& using_tokens(const std::string& model, Usage usage) {
     m_model = model;
     m_usage = usage;
@@ -134,6 +144,7 @@ public:
   }
 
   std::string name() const override { return m_name; }
+  verify::VerifierKind kind() const override { return m_kind; }
   verify::Verdict verify(const verify::Attempt& attempt, const CancelToken&) override {
     std::lock_guard lock(m_mutex);
     attempts.push_back(
@@ -157,6 +168,7 @@ public:
 
 private:
   std::string m_name;
+  verify::VerifierKind m_kind = verify::VerifierKind::custom;
   std::deque<verify::Verdict> m_verdicts;
   std::string m_model;
   Usage m_usage;
@@ -171,7 +183,7 @@ public:
     starts.emplace_back(conversation.begin(), conversation.end());
     count_write();
   }
-  void model_call(int iteration, const Event&, const BudgetCounters& counters) override {
+  void model_call(int iteration, const agent::ModelCall&, const BudgetCounters& counters) override {
     log.push_back("model " + std::to_string(iteration));
     last_counters = counters;
     count_write();
@@ -217,21 +229,6 @@ private:
   }
   int m_writes = 0;
   std::optional<Error> m_failure;
-};
-
-class RecordingSink final : public EventSink {
-public:
-  void on_event(const Event& event) override { events.push_back(event); }
-  std::vector<Event> of(EventType type) const {
-    std::vector<Event> out;
-    for (const auto& event : events) {
-      if (event.type == type) {
-        out.push_back(event);
-      }
-    }
-    return out;
-  }
-  std::vector<Event> events;
 };
 
 } // namespace ralph::loop::testing

@@ -14,10 +14,10 @@
 namespace ralph::loop {
 namespace {
 
+using ralph::testing::RecordingSink;
 using testing::answer;
 using ::testing::HasSubstr;
 using ::testing::Not;
-using testing::RecordingSink;
 using testing::StubAgent;
 using testing::StubAttempt;
 using testing::StubVerifier;
@@ -35,9 +35,8 @@ protected:
 
   LoopResult run(const CancelToken& cancel = CancelToken(), const LoopState& resume = {}) {
     options.goal = "make it work";
-    options.agent_model = "stub/agent";
     // The loop owns the verifiers the test still reads: it lives as long as the fixture.
-    m_loop.emplace(agent, std::move(m_entries), options, journal_in_use);
+    m_loop.emplace(agent, std::move(m_entries), options, clock, journal_in_use);
     m_entries.clear();
     if (resume.next_iteration <= 1 || conversation.empty()) {
       conversation = {Message{.role = Role::user, .content = options.goal}};
@@ -48,7 +47,8 @@ protected:
   testing::FakeJournal journal;
   Journal* journal_in_use = nullptr;
 
-  StubAgent agent;
+  ralph::testing::FakeClock clock;
+  StubAgent agent{&clock};
   LoopOptions options;
   RecordingSink sink;
   std::vector<Message> conversation;
@@ -73,18 +73,13 @@ TEST_F(OuterLoopTest, PassingFirstTimeCompletesWithEventsInOrder) {
 
   EXPECT_EQ(result.status, Status::completed);
   EXPECT_EQ(result.best_iteration, 1);
-  std::vector<EventType> loop_events;
+  EXPECT_THAT(sink.names(),
+              ::testing::ElementsAre("attempt_started", "model_finished", "attempt_finished",
+                                     "verifier_started", "verdict", "status"));
+  EXPECT_EQ(sink.of<event::RunEnded>().front().status, Status::completed);
+  EXPECT_EQ(sink.of<event::ModelFinished>().front().model, "stub/agent");
   for (const auto& event : sink.events) {
-    if (event.type != EventType::model_finished) {
-      loop_events.push_back(event.type);
-    }
-  }
-  EXPECT_THAT(loop_events, ::testing::ElementsAre(
-                               EventType::attempt_started, EventType::attempt_finished,
-                               EventType::verifier_started, EventType::verdict, EventType::status));
-  EXPECT_EQ(sink.of(EventType::status).front().detail, "completed");
-  for (const auto& event : sink.events) {
-    EXPECT_EQ(event.iteration, 1) << to_string(event.type);
+    EXPECT_EQ(event.iteration, 1) << event.name();
   }
 }
 
@@ -109,11 +104,11 @@ TEST_F(OuterLoopTest, FailureIsAppendedAsFeedbackAndTheNextAttemptPasses) {
   EXPECT_THAT(second[2].content, HasSubstr("attempt 1 of 3"));
   ASSERT_EQ(check.attempts.size(), 2u);
   EXPECT_EQ(check.attempts[1].previous_feedback.size(), 1u);
-  EXPECT_EQ(sink.of(EventType::feedback).front().detail, "append");
+  EXPECT_EQ(sink.of<event::FeedbackGiven>().front().mode, FeedbackMode::append);
 }
 
 TEST_F(OuterLoopTest, ContinueModeReplacesTheHistoryWithACompactPrompt) {
-  options.feedback = FeedbackMode::continuation;
+  options.loop.feedback = FeedbackMode::continuation;
   verifier().then(Outcome::fail, "incomplete", "the README is missing").then(Outcome::pass);
   agent.push(answer("first try"));
   agent.push(answer("second try"));
@@ -133,9 +128,9 @@ TEST_F(OuterLoopTest, ContinueModeReplacesTheHistoryWithACompactPrompt) {
 }
 
 TEST_F(OuterLoopTest, RuntimeSummaryIsCappedKeepingHeadAndTail) {
-  options.feedback = FeedbackMode::continuation;
-  options.runtime_summary_chars = 300;
-  options.budget.max_iterations = 4;
+  options.loop.feedback = FeedbackMode::continuation;
+  options.loop.runtime_summary_chars = 300;
+  options.loop.max_iterations = 4;
   verifier().then(Outcome::fail, "incomplete", "no");
   for (int i = 0; i < 4; ++i) {
     agent.push(answer(std::string(200, static_cast<char>('a' + i))));
@@ -168,7 +163,7 @@ TEST_F(OuterLoopTest, IterationsRunOutWithANoticeCarryingTheLastEvidence) {
 }
 
 TEST_F(OuterLoopTest, SameAnswerAndVerdictTwiceIsStalled) {
-  options.budget.max_iterations = 10;
+  options.loop.max_iterations = 10;
   verifier().then(Outcome::fail, "incomplete", "missing tests");
   agent.push(answer("here it is"));
   agent.push(answer("here it is"));
@@ -178,9 +173,11 @@ TEST_F(OuterLoopTest, SameAnswerAndVerdictTwiceIsStalled) {
 }
 
 TEST_F(OuterLoopTest, UnchangedCommandFailuresAreStalledAfterTheConfiguredCount) {
-  options.budget.max_iterations = 10;
-  options.stall_after = 3;
-  verifier("command: make check").then(Outcome::fail, "test_failed", "failed", "FAIL: test_x");
+  options.loop.max_iterations = 10;
+  options.loop.stall_after = 3;
+  verifier("command: make check")
+      .of_kind(verify::VerifierKind::command)
+      .then(Outcome::fail, "test_failed", "failed", "FAIL: test_x");
   for (int i = 0; i < 5; ++i) {
     agent.push(answer("try " + std::to_string(i))); // different answers, same failure
   }
@@ -195,18 +192,18 @@ TEST_F(OuterLoopTest, VerifierErrorFollowsItsPolicy) {
   agent.push(answer("done"));
   const auto open = run();
   EXPECT_EQ(open.status, Status::completed);
-  EXPECT_EQ(open.attempts[0].verdicts[0].policy, "fail_open");
+  EXPECT_EQ(open.attempts[0].verdicts[0].policy, ErrorPolicy::fail_open);
 
-  agent = StubAgent();
+  agent = StubAgent(&clock);
   sink = RecordingSink();
   verifier("command: make", ErrorPolicy::fail_closed).then(Outcome::error, "not_runnable", "nope");
   agent.push(answer("done"));
   agent.push(answer("done again"));
-  options.budget.max_iterations = 2;
+  options.loop.max_iterations = 2;
   const auto closed = run();
   EXPECT_EQ(closed.status, Status::budget_exhausted);
-  EXPECT_EQ(closed.attempts[0].verdicts[0].policy, "fail_closed");
-  EXPECT_EQ(sink.of(EventType::verdict).front().detail, "fail_closed");
+  EXPECT_EQ(closed.attempts[0].verdicts[0].policy, ErrorPolicy::fail_closed);
+  EXPECT_EQ(sink.of<event::VerdictGiven>().front().policy, ErrorPolicy::fail_closed);
 }
 
 TEST_F(OuterLoopTest, BlockedVerdictStopsTheLoop) {
@@ -229,14 +226,14 @@ TEST_F(OuterLoopTest, AgentDeclaringBlockedStopsWithoutVerifying) {
 }
 
 TEST_F(OuterLoopTest, KeywordTriggerDeliversUnverifiedWhenNoKeywordAppears) {
-  options.trigger.mode = verify::TriggerMode::keywords;
-  options.trigger.keywords = {"done"};
+  options.loop.trigger.mode = TriggerMode::keywords;
+  options.loop.trigger.keywords = {"done"};
   auto& check = verifier().then(Outcome::fail, "incomplete", "no");
   agent.push(answer("Here is a question for you: which branch?"));
   const auto result = run();
   EXPECT_EQ(result.status, Status::completed);
   EXPECT_TRUE(check.attempts.empty());
-  EXPECT_EQ(sink.of(EventType::verification_skipped).front().detail,
+  EXPECT_EQ(sink.of<event::VerificationSkipped>().front().reason,
             "no trigger keyword in the answer");
 }
 
@@ -265,15 +262,15 @@ TEST_F(OuterLoopTest, StepBudgetRanOutIsRetriedAsAnIntermediateTurn) {
 }
 
 TEST_F(OuterLoopTest, FinalAttemptIsVerifiedUnlessTurnedOff) {
-  options.budget.max_iterations = 2;
+  options.loop.max_iterations = 2;
   auto& check = verifier().then(Outcome::fail, "incomplete", "no");
   agent.push(answer("one"));
   agent.push(answer("two"));
   EXPECT_EQ(run().status, Status::budget_exhausted);
   EXPECT_EQ(check.attempts.size(), 2u);
 
-  agent = StubAgent();
-  options.verify_final = false;
+  agent = StubAgent(&clock);
+  options.loop.verify_final = false;
   auto& lenient = verifier().then(Outcome::fail, "incomplete", "no");
   agent.push(answer("one"));
   agent.push(answer("two"));
@@ -295,8 +292,8 @@ TEST_F(OuterLoopTest, TokenBudgetStopsAnAttemptMidway) {
   EXPECT_EQ(result.attempts[0].steps, 3) << "stopped at the first step over 100 tokens";
   EXPECT_THAT(result.reason, HasSubstr("tokens"));
   EXPECT_THAT(result.answer, HasSubstr("tokens budget ran out"));
-  ASSERT_FALSE(sink.of(EventType::budget_warning).empty());
-  EXPECT_EQ(sink.of(EventType::budget_warning).front().detail, "tokens");
+  ASSERT_FALSE(sink.of<event::BudgetWarning>().empty());
+  EXPECT_EQ(sink.of<event::BudgetWarning>().front().budget, BudgetKind::tokens);
 }
 
 TEST_F(OuterLoopTest, BudgetSpentByTheFinalAnswerEndsTheRunBeforeVerifying) {
@@ -311,7 +308,7 @@ TEST_F(OuterLoopTest, BudgetSpentByTheFinalAnswerEndsTheRunBeforeVerifying) {
 }
 
 TEST_F(OuterLoopTest, CancelledVerdictIsNeverForgivenByFailOpen) {
-  options.budget.max_iterations = 1;
+  options.loop.max_iterations = 1;
   verifier("judge", ErrorPolicy::fail_open).then(Outcome::error, "cancelled", "judge cancelled");
   agent.push(answer("done"));
   const auto result = run();
@@ -321,7 +318,7 @@ TEST_F(OuterLoopTest, CancelledVerdictIsNeverForgivenByFailOpen) {
 
 TEST_F(OuterLoopTest, JudgeTokensCountAgainstTheBudget) {
   options.budget.max_tokens = 1000;
-  options.budget.max_iterations = 5;
+  options.loop.max_iterations = 5;
   verifier("judge")
       .then(Outcome::fail, "incomplete", "no")
       .using_tokens("x/judge", {900, 100, 0, 0});
@@ -335,7 +332,7 @@ TEST_F(OuterLoopTest, JudgeTokensCountAgainstTheBudget) {
 
 TEST_F(OuterLoopTest, CostBudgetUsesThePriceTable) {
   options.budget.max_cost_usd = 0.01;
-  options.budget.max_iterations = 5;
+  options.loop.max_iterations = 5;
   options.prices["stub/agent"] = Price{1000.0, 1000.0}; // $0.001 per token
   verifier().then(Outcome::fail, "incomplete", "no");
   for (int i = 0; i < 5; ++i) {
@@ -348,15 +345,36 @@ TEST_F(OuterLoopTest, CostBudgetUsesThePriceTable) {
   EXPECT_TRUE(result.cost_known);
 }
 
-TEST_F(OuterLoopTest, TimeBudgetStopsAWaitingAttempt) {
-  options.budget.max_time = std::chrono::milliseconds(50);
-  verifier().then(Outcome::pass);
+TEST_F(OuterLoopTest, TimeBudgetStopsAnAttemptThatRunsPastIt) {
+  options.budget.max_time = std::chrono::minutes(1);
+  auto& check = verifier().then(Outcome::pass);
   StubAttempt slow = answer("late");
-  slow.wait_for_cancel = true;
+  slow.takes = std::chrono::minutes(2);
   agent.push(slow);
   const auto result = run();
   EXPECT_EQ(result.status, Status::budget_exhausted);
-  EXPECT_THAT(result.reason, HasSubstr("time"));
+  EXPECT_THAT(result.reason, HasSubstr("time budget ran out during attempt 1"));
+  EXPECT_TRUE(check.attempts.empty());
+}
+
+TEST_F(OuterLoopTest, TimeIsTheInjectedClocksAndAddsUpOverAttempts) {
+  options.budget.max_time = std::chrono::seconds(60);
+  verifier().then(Outcome::fail, "incomplete", "no");
+  StubAttempt first = answer("first");
+  first.takes = std::chrono::seconds(50);
+  StubAttempt second = answer("second");
+  second.takes = std::chrono::seconds(20);
+  agent.push(first);
+  agent.push(second);
+  const auto result = run();
+  EXPECT_EQ(result.status, Status::budget_exhausted);
+  ASSERT_EQ(result.attempts.size(), 2u);
+  EXPECT_EQ(result.attempts[0].duration_ms, 50'000);
+  EXPECT_THAT(result.reason, HasSubstr("during attempt 2"));
+  EXPECT_EQ(result.duration_ms, 70'000);
+  const auto warnings = sink.of<event::BudgetWarning>();
+  ASSERT_EQ(warnings.size(), 1u) << "50 of 60 s is past 80 %";
+  EXPECT_EQ(warnings[0].budget, BudgetKind::time);
 }
 
 TEST_F(OuterLoopTest, UserCancelIsInterruptedNotABudget) {
@@ -387,21 +405,21 @@ TEST_F(OuterLoopTest, AgentFailureEndsTheRunAsFailed) {
 }
 
 TEST_F(OuterLoopTest, IterationWarningAtEightyPercent) {
-  options.budget.max_iterations = 5;
+  options.loop.max_iterations = 5;
   verifier().then(Outcome::fail, "incomplete", "no");
   for (int i = 0; i < 5; ++i) {
     agent.push(answer("try " + std::to_string(i)));
   }
   run();
-  const auto warnings = sink.of(EventType::budget_warning);
+  const auto warnings = sink.all<event::BudgetWarning>();
   ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_EQ(warnings[0].detail, "iterations");
   EXPECT_EQ(warnings[0].iteration, 4);
-  EXPECT_EQ(warnings[0].number, 80);
+  EXPECT_EQ(warnings[0].get<event::BudgetWarning>()->budget, BudgetKind::iterations);
+  EXPECT_EQ(warnings[0].get<event::BudgetWarning>()->percent, 80);
 }
 
 TEST_F(OuterLoopTest, BestAttemptIsTheOneWithTheMostPassingVerdicts) {
-  options.budget.max_iterations = 3;
+  options.loop.max_iterations = 3;
   verifier("a").then(Outcome::fail, "x", "1").then(Outcome::pass).then(Outcome::fail, "x", "3");
   verifier("b").then(Outcome::fail, "y", "1");
   for (int i = 0; i < 3; ++i) {
@@ -416,7 +434,7 @@ TEST_F(OuterLoopTest, VerifierFirstRunsMarkToolCallsThatChangedTheWorkspace) {
   ralph::testing::TempDir ws;
   ws.write("a.txt", "one");
   options.workspace = ws.path();
-  options.verifier_first = true;
+  options.evidence.enabled = true;
   auto& check = verifier().then(Outcome::pass);
   StubAttempt work = answer("done");
   work.calls.push_back({"shell", R"({"command":"cat a.txt"})", 0, nullptr});
@@ -453,11 +471,10 @@ TEST_F(OuterLoopTest, JournalRecordsEveryStepAndWhereTheNextAttemptStarts) {
   const auto result = run();
 
   EXPECT_EQ(result.status, Status::completed);
-  // The stub's tool result echoes its arguments.
-  EXPECT_EQ(journal.log,
-            (std::vector<std::string>{"started 1", R"(tool 1.1 shell {"command":"make"})",
-                                      "model 1", "finished 1 next", "started 2", "model 2",
-                                      "finished 2 last", "end completed"}));
+  // The stub's tool answers "ran NAME".
+  EXPECT_EQ(journal.log, (std::vector<std::string>{"started 1", "tool 1.1 shell ran shell",
+                                                   "model 1", "finished 1 next", "started 2",
+                                                   "model 2", "finished 2 last", "end completed"}));
   ASSERT_TRUE(journal.resume_points[0]);
   const ResumePoint& next = *journal.resume_points[0];
   EXPECT_EQ(next.next_iteration, 2);
@@ -473,7 +490,7 @@ TEST_F(OuterLoopTest, JournalRecordsEveryStepAndWhereTheNextAttemptStarts) {
 
 TEST_F(OuterLoopTest, ResumeContinuesWithTheRecordAndBudgetsCarriedOn) {
   options.budget.max_tokens = 1000;
-  options.budget.max_iterations = 5;
+  options.loop.max_iterations = 5;
   verifier().then(Outcome::fail, "incomplete", "again");
   LoopState resume;
   resume.next_iteration = 3;
@@ -485,7 +502,7 @@ TEST_F(OuterLoopTest, ResumeContinuesWithTheRecordAndBudgetsCarriedOn) {
     verify::Verdict verdict;
     verdict.verifier = "stub";
     verdict.result = Outcome::fail;
-    verdict.category = "incomplete";
+    verdict.category = verify::Category::incomplete;
     earlier.verdicts.push_back(verdict);
     resume.attempts.push_back(earlier);
   }
@@ -505,11 +522,11 @@ TEST_F(OuterLoopTest, ResumeContinuesWithTheRecordAndBudgetsCarriedOn) {
   EXPECT_EQ(result.usage.input_tokens, 960);
   EXPECT_GE(result.duration_ms, 5000);
   EXPECT_EQ(agent.seen.at(0).at(0).content, "resumed context");
-  EXPECT_EQ(sink.of(EventType::attempt_started).front().iteration, 3);
+  EXPECT_EQ(sink.all<event::AttemptStarted>().front().iteration, 3);
 }
 
 TEST_F(OuterLoopTest, ResumePassesPreviousFeedbackToTheVerifiers) {
-  options.budget.max_iterations = 5;
+  options.loop.max_iterations = 5;
   auto& check = verifier().then(Outcome::pass);
   LoopState resume;
   resume.next_iteration = 2;
@@ -526,7 +543,7 @@ TEST_F(OuterLoopTest, ResumePassesPreviousFeedbackToTheVerifiers) {
 }
 
 TEST_F(OuterLoopTest, ResumeWithNoAttemptsLeftEndsAtOnce) {
-  options.budget.max_iterations = 2;
+  options.loop.max_iterations = 2;
   verifier().then(Outcome::pass);
   LoopState resume;
   resume.next_iteration = 3;
@@ -568,7 +585,7 @@ public:
                                                 [&] { return m_meeting.count >= 2; });
     verify::Verdict verdict;
     verdict.result = met ? Outcome::pass : Outcome::fail;
-    verdict.category = met ? "" : "ran alone";
+    verdict.category = met ? verify::Category::none : verify::Category::named("ran alone");
     return verdict;
   }
 
@@ -588,7 +605,8 @@ TEST(OuterLoopConcurrency, IndependentVerifiersRunAtTheSameTime) {
   agent.push(answer("done"));
   LoopOptions options;
   options.goal = "g";
-  OuterLoop loop(agent, std::move(entries), options);
+  SystemClock clock;
+  OuterLoop loop(agent, std::move(entries), options, clock);
   std::vector<Message> conversation{Message{.role = Role::user, .content = "g"}};
   RecordingSink sink;
   const auto result = loop.run(conversation, CancelToken(), sink);

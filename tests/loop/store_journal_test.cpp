@@ -14,10 +14,10 @@
 namespace ralph::loop {
 namespace {
 
+using ralph::testing::RecordingSink;
 using testing::answer;
 using ::testing::HasSubstr;
 using ::testing::Not;
-using testing::RecordingSink;
 using testing::StubAgent;
 using testing::StubAttempt;
 using testing::StubVerifier;
@@ -30,8 +30,7 @@ protected:
     EXPECT_TRUE(opened) << opened.error().message;
     db = std::move(*opened);
     options.goal = "make it work";
-    options.agent_model = "stub/agent";
-    options.budget.max_iterations = 2;
+    options.loop.max_iterations = 2;
   }
 
   store::SessionRow new_session() {
@@ -39,7 +38,7 @@ protected:
     row.id = "s1";
     row.goal = options.goal;
     row.workspace = dir.path().string();
-    row.model = options.agent_model;
+    row.model = "stub/agent";
     row.created_at = "2026-11-23T10:00:00.000Z";
     row.updated_at = row.created_at;
     ResumePoint start;
@@ -55,7 +54,7 @@ protected:
     StoreJournal journal(*db, session, redactor, nullptr, sink);
     std::vector<VerifierEntry> entries;
     entries.push_back({std::move(verifier), ErrorPolicy::fail_closed});
-    OuterLoop loop(agent, std::move(entries), options, &journal);
+    OuterLoop loop(agent, std::move(entries), options, clock, &journal);
     return loop.run(conversation, CancelToken(), sink, resume);
   }
 
@@ -68,7 +67,8 @@ protected:
   ralph::testing::TempDir dir;
   std::unique_ptr<store::SqliteSessionStore> db;
   LoopOptions options;
-  StubAgent agent;
+  ralph::testing::FakeClock clock;
+  StubAgent agent{&clock};
   std::unique_ptr<StubVerifier> verifier = std::make_unique<StubVerifier>("command: make check");
   Redactor redactor;
   RecordingSink sink;
@@ -89,7 +89,7 @@ TEST_F(StoreJournalTest, RoundTripOfAFullSession) {
 
   ASSERT_EQ(result.status, Status::completed);
   const auto record = load();
-  EXPECT_EQ(record.session.status, "completed");
+  EXPECT_EQ(record.session.status, Status::completed);
   EXPECT_EQ(record.session.iterations, 2);
   EXPECT_EQ(record.session.best_iteration, 2);
   EXPECT_EQ(record.session.input_tokens, 20);
@@ -103,6 +103,7 @@ TEST_F(StoreJournalTest, RoundTripOfAFullSession) {
   EXPECT_EQ(record.tool_calls[0].exit_code, 2);
   ASSERT_EQ(record.verdicts.size(), 2u);
   EXPECT_EQ(record.verdicts[0].category, "test_failed");
+  EXPECT_EQ(record.verdicts[0].kind, "custom");
   EXPECT_THAT(record.verdicts[0].evidence_json, HasSubstr("FAIL: test_a"));
   // Nothing stored holds the secret.
   EXPECT_THAT(record.attempts[0].answer, Not(HasSubstr("sk-secret-value-123")));
@@ -123,16 +124,13 @@ TEST_F(StoreJournalTest, KilledAttemptResumesFromItsStartWithTheCountersItSpent)
   verify::Verdict verdict;
   verdict.verifier = "command: make check";
   verdict.result = Outcome::fail;
-  verdict.category = "test_failed";
+  verdict.category = verify::Category::test_failed;
   first.verdicts.push_back(verdict);
   const std::vector<Message> start1{Message{.role = Role::user, .content = "goal"}};
   journal.attempt_started(1, start1);
   BudgetCounters counters;
   counters.usage = {100, 10, 0, 0};
-  Event call;
-  call.type = EventType::model_finished;
-  call.step = 1;
-  call.usage = {100, 10, 0, 0};
+  const agent::ModelCall call{.step = 1, .model = "stub/agent", .usage = {100, 10, 0, 0}};
   journal.model_call(1, call, counters);
   ResumePoint next{2,
                    {Message{.role = Role::user, .content = "goal"},
@@ -152,7 +150,7 @@ TEST_F(StoreJournalTest, KilledAttemptResumesFromItsStartWithTheCountersItSpent)
   EXPECT_EQ(resumed->state.next_iteration, 2);
   EXPECT_EQ(resumed->conversation, next.conversation);
   ASSERT_EQ(resumed->state.attempts.size(), 1u);
-  EXPECT_EQ(resumed->state.attempts[0].verdicts[0].category, "test_failed");
+  EXPECT_EQ(resumed->state.attempts[0].verdicts[0].category.name(), "test_failed");
   EXPECT_EQ(resumed->state.feedback_given, (std::vector<std::string>{"fix it"}));
   EXPECT_EQ(resumed->state.spent.usage.input_tokens, 250) << "the killed attempt's call counts";
   EXPECT_EQ(resumed->state.spent.elapsed_ms, 7000);
@@ -175,7 +173,7 @@ TEST_F(StoreJournalTest, ExhaustedSessionResumedWithMoreIterationsGetsItsFeedbac
   EXPECT_TRUE(resumed->state.feedback_pending);
   EXPECT_EQ(resumed->state.attempts.size(), 2u);
 
-  options.budget.max_iterations = 3;
+  options.loop.max_iterations = 3;
   verifier = std::make_unique<StubVerifier>("command: make check");
   verifier->then(Outcome::pass);
   agent = StubAgent();
@@ -188,7 +186,7 @@ TEST_F(StoreJournalTest, ExhaustedSessionResumedWithMoreIterationsGetsItsFeedbac
   // The third attempt was told what the second one got wrong.
   EXPECT_THAT(agent.seen.at(0).back().content, HasSubstr("FAIL: test_b"));
   record = load();
-  EXPECT_EQ(record.session.status, "completed");
+  EXPECT_EQ(record.session.status, Status::completed);
   EXPECT_EQ(record.attempts.size(), 3u);
 }
 

@@ -166,9 +166,8 @@ std::string batch_of(int n) {
 
 TEST(LuaQueries, BatchRunsUpToTheLimitAtOnceAndNeverMore) {
   auto probe = std::make_shared<ConcurrencyProbe>(3);
-  auto sandbox =
-      make_lua_sandbox(k_document, [probe](const SubQuery& query) { return (*probe)(query); },
-                       {.max_concurrent_queries = 3});
+  auto sandbox = make_lua_sandbox(
+      k_document, [probe](const SubQuery& query) { return (*probe)(query); }, {.concurrency = 3});
   const ExecResult result = sandbox->execute(batch_of(10), CancelToken());
   EXPECT_EQ(result.output, "10\n");
   EXPECT_EQ(probe->max(), 3);
@@ -199,7 +198,7 @@ TEST(LuaQueries, CancellationStopsTheBatchBetweenCalls) {
                                     cancel.cancel();
                                     return SubAnswer{"first", Usage{7, 0, 0, 0}};
                                   },
-                                  {.max_concurrent_queries = 1});
+                                  {.concurrency = 1});
   const ExecResult result = sandbox->execute(batch_of(5), cancel);
   EXPECT_EQ(calls.load(), 1);
   EXPECT_EQ(result.sub_queries, 1);

@@ -24,7 +24,7 @@ bool contains(const std::string& text, std::string_view part) {
 
 class LuaSandbox : public ::testing::Test {
 protected:
-  void start(SandboxLimits limits) { m_sandbox = make_lua_sandbox(m_text, no_queries, limits); }
+  void start(RlmSettings limits) { m_sandbox = make_lua_sandbox(m_text, no_queries, limits); }
   ExecResult execute(std::string_view code) {
     if (!m_sandbox) {
       start({});

@@ -26,7 +26,6 @@ using ralph::testing::FakeTurn;
 using testing::every_call_answered;
 using testing::FakeSandboxes;
 using ::testing::HasSubstr;
-using testing::RecordingSink;
 using testing::user_message;
 
 FakeTurn code_turn(std::string id, const std::string& code) {
@@ -50,7 +49,7 @@ protected:
     auto made = llm::make_provider(config, transport, clock);
     EXPECT_TRUE(made) << made.error().message;
     provider = std::move(*made);
-    options.model = "main-model";
+    options.model = {"openai-compat", "main-model"};
     options.instructions = "Answer with the total.";
     options.document_name = "ledger.txt";
     options.document_bytes = 4096;
@@ -59,7 +58,7 @@ protected:
 
   AgentOutcome run() {
     RlmAgent agent(*provider, sandboxes.factory(), nullptr, options);
-    return agent.run(conversation, CancelToken(), sink);
+    return agent.run(conversation, CancelToken(), observer, sink);
   }
 
   static nlohmann::json body(const ralph::testing::RecordedRequest& request) {
@@ -72,7 +71,8 @@ protected:
   std::unique_ptr<llm::Provider> provider;
   FakeSandboxes sandboxes;
   RlmOptions options;
-  RecordingSink sink;
+  ralph::testing::RecordingSink sink;
+  ralph::testing::RecordingObserver observer;
   std::vector<Message> conversation;
 };
 
@@ -101,7 +101,7 @@ TEST_F(RlmAgentHttp, ExecutionOutputsGoBackOverTheWire) {
 }
 
 TEST_F(RlmAgentHttp, TheFallbackRequestHasNoToolsAndCarriesTheTrajectory) {
-  options.max_steps = 2;
+  options.settings.max_steps = 2;
   server.push(code_turn("call_a", "print(sum_column(3))"));
   server.push(code_turn("call_b", "print(check())"));
   server.push(text_turn("The total is 42 (from the record)."));
@@ -125,7 +125,7 @@ TEST_F(RlmAgentHttp, TheFallbackRequestHasNoToolsAndCarriesTheTrajectory) {
 }
 
 TEST_F(RlmAgentHttp, AServerErrorInTheFallbackFailsTheAttempt) {
-  options.max_steps = 1;
+  options.settings.max_steps = 1;
   server.push(code_turn("call_a", "print(1)"));
   for (int i = 0; i < 3; ++i) {
     FakeTurn turn;
@@ -140,7 +140,7 @@ TEST_F(RlmAgentHttp, AServerErrorInTheFallbackFailsTheAttempt) {
               HasSubstr("the step budget of 1 model call ran out and the fallback extraction "
                         "failed: "));
   EXPECT_EQ(outcome.error->http_status, 500);
-  EXPECT_EQ(sink.of(EventType::retry).size(), 2u);
+  EXPECT_EQ(sink.of<event::Retry>().size(), 2u);
   EXPECT_TRUE(every_call_answered(conversation));
 }
 

@@ -4,6 +4,7 @@
 
 #include "fake_provider/fake_provider_server.h"
 #include "rlm/rlm_test_support.h"
+#include "support/http_provider.h"
 
 #include "ralph/http/curl_transport.h"
 #include "ralph/llm/factory.h"
@@ -29,7 +30,6 @@ using ralph::testing::FakeProviderServer;
 using ralph::testing::FakeTurn;
 using ralph::testing::RecordedRequest;
 using ::testing::HasSubstr;
-using testing::RecordingSink;
 using testing::user_message;
 
 constexpr std::string_view k_ledger = "LEDGER 2025\n"
@@ -95,7 +95,8 @@ TEST(RlmAgentLua, TheModelsCodeAsksSubQueriesOverTheWire) {
   sub_config.spec.model = "sub-model";
   SubQueryOptions sub_options;
   sub_options.model = "sub-model";
-  const SubQueryFn sub_query = provider_sub_query(provider_factory(sub_config, clock), sub_options);
+  const SubQueryFn sub_query =
+      provider_sub_query(ralph::testing::http_provider_factory(sub_config, clock), sub_options);
 
   server.push(code_turn("call_a", R"(first = llm_query("How much did it earn?", doc:line(2))
 print(doc:line_count(), first))"));
@@ -108,15 +109,17 @@ print("still here:", first))"));
   server.push(text_turn("ALPHA 100, BETA 250, GAMMA 75: 425 in total."));
 
   RlmOptions options;
-  options.model = "main-model";
+  options.model = {"openai-compat", "main-model"};
+  options.sub_model = "openai-compat/sub-model";
   options.document_name = "ledger.txt";
   options.document_bytes = k_ledger.size();
   RlmAgent agent(
       **provider, [](SubQueryFn fn) { return make_lua_sandbox(k_ledger, std::move(fn)); },
       sub_query, options);
   std::vector<Message> conversation = {user_message("What is the total revenue?")};
-  RecordingSink sink;
-  const AgentOutcome outcome = agent.run(conversation, CancelToken(), sink);
+  ralph::testing::RecordingSink sink;
+  ralph::testing::RecordingObserver observer;
+  const AgentOutcome outcome = agent.run(conversation, CancelToken(), observer, sink);
 
   ASSERT_EQ(outcome.stop, AgentStop::answered) << (outcome.error ? outcome.error->message : "");
   EXPECT_EQ(outcome.answer, "ALPHA 100, BETA 250, GAMMA 75: 425 in total.");
@@ -147,12 +150,13 @@ print("still here:", first))"));
   std::int64_t sub_input = 0;
   std::vector<std::int64_t> counts;
   std::int64_t main_input = 0;
-  for (const Event& event : sink.of(EventType::model_finished)) {
-    if (event.name == "llm_query") {
-      sub_input += event.usage.input_tokens;
-      counts.push_back(event.number);
+  for (const agent::ModelCall& call : observer.model_calls) {
+    if (call.model == "openai-compat/sub-model") {
+      sub_input += call.usage.input_tokens;
+      counts.push_back(call.requests);
     } else {
-      main_input += event.usage.input_tokens;
+      EXPECT_EQ(call.model, "openai-compat/main-model");
+      main_input += call.usage.input_tokens;
     }
   }
   EXPECT_EQ(counts, (std::vector<std::int64_t>{1, 2}));

@@ -57,17 +57,20 @@ TEST_F(RlmAgentTest, AnswersAfterTwoExecutionsWithTheirOutputsAsToolResults) {
   EXPECT_EQ(conversation.back().role, Role::assistant);
   EXPECT_EQ(conversation.back().content, "Alice and Bob signed it.");
 
-  const auto started = sink.of(EventType::tool_started);
-  const auto finished = sink.of(EventType::tool_finished);
+  const auto started = sink.of<event::ToolStarted>();
+  const auto& finished = observer.tool_calls;
   ASSERT_EQ(started.size(), 2u);
   ASSERT_EQ(finished.size(), 2u);
-  EXPECT_EQ(started[0].name, "lua");
-  EXPECT_EQ(started[0].tool_call_id, "c1");
-  EXPECT_THAT(started[0].text, HasSubstr("print(#doc)"));
-  EXPECT_EQ(finished[1].text, "ran: print(doc:sub(1, 10))");
-  EXPECT_GE(finished[1].duration_ms, 0);
-  ASSERT_EQ(sink.of(EventType::agent_finished).size(), 1u);
-  EXPECT_EQ(sink.of(EventType::agent_finished)[0].detail, "answered");
+  EXPECT_EQ(started[0].call.name, "lua");
+  EXPECT_EQ(started[0].call.id, "c1");
+  EXPECT_THAT(started[0].call.arguments, HasSubstr("print(#doc)"));
+  EXPECT_EQ(finished[1].call.id, "c2");
+  EXPECT_EQ(finished[1].result.content, "ran: print(doc:sub(1, 10))");
+  EXPECT_GE(finished[1].result.duration.count(), 0);
+  ASSERT_EQ(observer.model_calls.size(), 3u);
+  EXPECT_EQ(observer.model_calls[2].model, "stub/m");
+  ASSERT_EQ(sink.of<event::AgentFinished>().size(), 1u);
+  EXPECT_EQ(sink.of<event::AgentFinished>()[0].stop, "answered");
 }
 
 TEST_F(RlmAgentTest, ParallelCallsOfOneTurnRunInOrder) {
@@ -115,7 +118,7 @@ TEST_F(RlmAgentTest, SandboxErrorsGoBackAsErrorResultsAndTheLoopGoesOn) {
   const Message& fine = provider.sent[3].messages.back();
   EXPECT_FALSE(fine.is_error);
   EXPECT_EQ(fine.content, "fine");
-  EXPECT_TRUE(sink.of(EventType::tool_finished)[0].is_error);
+  EXPECT_TRUE(observer.tool_calls.at(0).result.is_error);
 }
 
 TEST_F(RlmAgentTest, EmptyOutputIsSaidSoAndBrokenUtf8IsRepaired) {
@@ -174,15 +177,15 @@ TEST_F(RlmAgentTest, ProviderErrorFailsTheAttemptWithTheError) {
   EXPECT_EQ(outcome.stop, AgentStop::failed);
   ASSERT_TRUE(outcome.error.has_value());
   EXPECT_EQ(outcome.error->message, "openai: HTTP 401 invalid_api_key");
-  ASSERT_EQ(sink.of(EventType::error).size(), 1u);
-  EXPECT_EQ(sink.of(EventType::error)[0].text, "openai: HTTP 401 invalid_api_key");
+  ASSERT_EQ(sink.of<event::Failure>().size(), 1u);
+  EXPECT_EQ(sink.of<event::Failure>()[0].message, "openai: HTTP 401 invalid_api_key");
   EXPECT_TRUE(every_call_answered(conversation));
 }
 
 TEST_F(RlmAgentTest, NoSandboxFailsTheAttemptWithoutACrash) {
   RlmAgent agent(
       provider, [](const SubQueryFn&) { return std::unique_ptr<Sandbox>(); }, sub_query, options);
-  const AgentOutcome outcome = agent.run(conversation, CancelToken(), sink);
+  const AgentOutcome outcome = agent.run(conversation, CancelToken(), observer, sink);
 
   EXPECT_EQ(outcome.stop, AgentStop::failed);
   ASSERT_TRUE(outcome.error.has_value());
@@ -229,7 +232,7 @@ TEST_F(RlmAgentTest, CancelDuringTheModelCallEndsCancelled) {
   const AgentOutcome outcome = run();
 
   EXPECT_EQ(outcome.stop, AgentStop::cancelled);
-  EXPECT_TRUE(sink.of(EventType::error).empty()) << "a cancel is not reported as an error";
+  EXPECT_TRUE(sink.of<event::Failure>().empty()) << "a cancel is not reported as an error";
 }
 
 } // namespace

@@ -25,7 +25,7 @@ using testing::user_message;
 class RlmAgentFallback : public testing::RlmAgentFixture {
 protected:
   RlmAgentFallback() {
-    options.max_steps = 2;
+    options.settings.max_steps = 2;
     sandboxes.handler = [](std::string_view code, const SubQueryFn&, const CancelToken&) {
       ExecResult result;
       result.output = "OUTPUT OF " + std::string(code);
@@ -82,16 +82,16 @@ TEST_F(RlmAgentFallback, StepsRunOutThenOneCallWithoutToolsOverTheTrajectoryAnsw
   EXPECT_EQ(conversation.back().role, Role::assistant);
   EXPECT_EQ(conversation.back().content, "Alice and Bob signed (fallback).");
 
-  const auto warnings = sink.of(EventType::warning);
+  const auto warnings = sink.of<event::Warning>();
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_THAT(warnings[0].text, HasSubstr("step budget of 2 model calls ran out"));
-  EXPECT_EQ(sink.of(EventType::model_finished).size(), 3u);
-  ASSERT_EQ(sink.of(EventType::agent_finished).size(), 1u);
-  EXPECT_EQ(sink.of(EventType::agent_finished)[0].text, "Alice and Bob signed (fallback).");
+  EXPECT_EQ(observer.model_calls.size(), 3u);
+  ASSERT_EQ(sink.of<event::AgentFinished>().size(), 1u);
+  EXPECT_EQ(sink.of<event::AgentFinished>()[0].answer, "Alice and Bob signed (fallback).");
 }
 
 TEST_F(RlmAgentFallback, TheTrajectoryKeepsTheMostRecentExecutionsWithinItsCap) {
-  options.max_steps = 6;
+  options.settings.max_steps = 6;
   options.fallback_trajectory_chars = 400;
   sandboxes.handler = [](std::string_view code, const SubQueryFn&, const CancelToken&) {
     ExecResult result;
@@ -119,8 +119,8 @@ TEST_F(RlmAgentFallback, ProviderErrorInTheFallbackFailsWithAClearError) {
   EXPECT_EQ(outcome.error->kind, ErrorKind::network);
   EXPECT_EQ(outcome.error->message, "the step budget of 2 model calls ran out and the fallback "
                                     "extraction failed: connection refused");
-  ASSERT_EQ(sink.of(EventType::error).size(), 1u);
-  EXPECT_EQ(sink.of(EventType::error)[0].text, outcome.error->message);
+  ASSERT_EQ(sink.of<event::Failure>().size(), 1u);
+  EXPECT_EQ(sink.of<event::Failure>()[0].message, outcome.error->message);
   EXPECT_TRUE(every_call_answered(conversation));
 }
 

@@ -37,7 +37,8 @@ ExecResult ask(std::string_view code, const SubQueryFn& sub_query) {
 class RlmAgentSubQueries : public testing::RlmAgentFixture {
 protected:
   RlmAgentSubQueries() {
-    options.max_sub_queries = 5;
+    options.settings.max_sub_queries = 5;
+    options.sub_model = "stub/sub";
     sub_query = [this](const SubQuery& query) -> Result<SubAnswer> {
       ++inner_calls;
       return SubAnswer{"answer to " + query.query, Usage{100, 7, 0, 0}};
@@ -70,12 +71,11 @@ TEST_F(RlmAgentSubQueries, WarnsAtEightyPercentAndRefusesOnceSpent) {
                                "attempt; answer with what you have"));
   EXPECT_THAT(third, HasSubstr("[warning: 5 of 5 sub-queries used; llm_query refuses from now on"));
 
-  const auto warnings = sink.of(EventType::budget_warning);
+  const auto warnings = sink.of<event::BudgetWarning>();
   ASSERT_EQ(warnings.size(), 2u);
-  EXPECT_EQ(warnings[0].detail, "sub-query");
-  EXPECT_EQ(warnings[0].number, 80);
-  EXPECT_EQ(warnings[0].text, "[warning: 4 of 5 sub-queries used]");
-  EXPECT_EQ(warnings[1].number, 100);
+  EXPECT_EQ(warnings[0].budget, BudgetKind::sub_queries);
+  EXPECT_EQ(warnings[0].percent, 80);
+  EXPECT_EQ(warnings[1].percent, 100);
 }
 
 TEST_F(RlmAgentSubQueries, SpendingAllAtOnceGivesOneNotice) {
@@ -87,7 +87,7 @@ TEST_F(RlmAgentSubQueries, SpendingAllAtOnceGivesOneNotice) {
   const std::string& result = provider.sent[1].messages.back().content;
   EXPECT_THAT(result, Not(HasSubstr("[warning: 4 of 5")));
   EXPECT_THAT(result, HasSubstr("[warning: 5 of 5 sub-queries used; llm_query refuses"));
-  EXPECT_EQ(sink.of(EventType::budget_warning).size(), 1u);
+  EXPECT_EQ(sink.of<event::BudgetWarning>().size(), 1u);
 }
 
 TEST_F(RlmAgentSubQueries, TheBudgetIsPerAttempt) {
@@ -110,15 +110,16 @@ TEST_F(RlmAgentSubQueries, UsageIsCountedIntoTheOutcomeAndReported) {
   // Two model calls (10 + 10 input, 3 + 2 output) and three sub-queries (100 + 7 each).
   EXPECT_EQ(outcome.usage.input_tokens, 20 + 300);
   EXPECT_EQ(outcome.usage.output_tokens, 5 + 21);
-  // Budgets count model_finished events: the sub-queries come as one, named llm_query.
-  const auto finished = sink.of(EventType::model_finished);
+  // Budgets count the model calls reported: the sub-queries come as one, on their own model.
+  const auto& finished = observer.model_calls;
   ASSERT_EQ(finished.size(), 3u);
-  EXPECT_EQ(finished[1].name, "llm_query");
-  EXPECT_EQ(finished[1].detail, "sub_queries");
-  EXPECT_EQ(finished[1].number, 3);
+  EXPECT_EQ(finished[0].model, "stub/m");
+  EXPECT_EQ(finished[1].model, "stub/sub");
+  EXPECT_FALSE(finished[1].stop_reason);
+  EXPECT_EQ(finished[1].requests, 3);
   EXPECT_EQ(finished[1].usage.input_tokens, 300);
   EXPECT_EQ(finished[1].usage.output_tokens, 21);
-  const auto agent_finished = sink.of(EventType::agent_finished);
+  const auto agent_finished = sink.of<event::AgentFinished>();
   ASSERT_EQ(agent_finished.size(), 1u);
   EXPECT_EQ(agent_finished[0].usage.input_tokens, 320);
 }
@@ -140,7 +141,7 @@ TEST_F(RlmAgentSubQueries, FailedSubQueriesCountButCostNothing) {
 }
 
 TEST_F(RlmAgentSubQueries, ConcurrentCallsNeverPassTheLimit) {
-  options.max_sub_queries = 60;
+  options.settings.max_sub_queries = 60;
   std::atomic<int> refused{0};
   std::atomic<std::int64_t> seen_input{0};
   sandboxes.handler = [&](std::string_view, const SubQueryFn& wrapped, const CancelToken&) {

@@ -1,5 +1,8 @@
 #pragma once
 
+#include "support/recording_observer.h"
+#include "support/recording_sink.h"
+
 // Fakes for the RLM agent's tests: a provider that answers from a queue and records every
 // request whole, a sandbox whose executions a test scripts, an event recorder, and a fixture
 // wiring them into an RlmAgent.
@@ -128,30 +131,6 @@ struct FakeSandboxes {
   }
 };
 
-// Keeps every event. Thread-safe, though the agent emits from its own thread only.
-class RecordingSink final : public EventSink {
-public:
-  void on_event(const Event& event) override {
-    std::lock_guard lock(m_mutex);
-    events.push_back(event);
-  }
-  std::vector<Event> of(EventType type) const {
-    std::lock_guard lock(m_mutex);
-    std::vector<Event> out;
-    for (const Event& event : events) {
-      if (event.type == type) {
-        out.push_back(event);
-      }
-    }
-    return out;
-  }
-
-  std::vector<Event> events;
-
-private:
-  mutable std::mutex m_mutex;
-};
-
 // A call of the `lua` tool running `code`.
 inline ToolCall lua_call(std::string id, const std::string& code) {
   return ToolCall{std::move(id), "lua", nlohmann::json{{"code", code}}.dump()};
@@ -187,7 +166,7 @@ inline bool every_call_answered(const std::vector<Message>& conversation) {
 class RlmAgentFixture : public ::testing::Test {
 protected:
   RlmAgentFixture() {
-    options.model = "m";
+    options.model = {"stub", "m"};
     options.instructions = "Answer in three bullet points.";
     options.document_name = "contract.txt";
     options.document_bytes = 123456;
@@ -196,7 +175,7 @@ protected:
 
   agent::AgentOutcome run(const CancelToken& cancel = CancelToken()) {
     RlmAgent agent(provider, sandboxes.factory(), sub_query, options);
-    return agent.run(conversation, cancel, sink);
+    return agent.run(conversation, cancel, observer, sink);
   }
 
   StubProvider provider;
@@ -205,7 +184,8 @@ protected:
     return SubAnswer{"sub: " + query.query, Usage{100, 7, 0, 0}};
   };
   RlmOptions options;
-  RecordingSink sink;
+  ralph::testing::RecordingSink sink;
+  ralph::testing::RecordingObserver observer;
   std::vector<Message> conversation;
 };
 

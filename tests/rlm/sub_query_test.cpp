@@ -2,6 +2,7 @@
 
 #include "fake_provider/fake_provider_server.h"
 #include "support/fake_clock.h"
+#include "support/http_provider.h"
 
 #include "ralph/http/curl_transport.h"
 #include "ralph/rlm/sub_query.h"
@@ -67,7 +68,8 @@ protected:
 
   SubQueryFn sub_query(Clock& use_clock, SubQueryOptions options = {}) {
     options.model = "sub-model";
-    return provider_sub_query(provider_factory(config(), use_clock), std::move(options));
+    return provider_sub_query(ralph::testing::http_provider_factory(config(), use_clock),
+                              std::move(options));
   }
 
   FakeProviderServer server;
@@ -147,8 +149,8 @@ TEST_F(SubQueryTest, ACancelledTokenSendsNothing) {
 TEST_F(SubQueryTest, AProviderThatCannotBeBuiltIsAnError) {
   llm::ProviderConfig keyless;
   keyless.spec = {"openai", "gpt-4.1"};
-  const auto answer =
-      provider_sub_query(provider_factory(keyless, clock), {})(SubQuery{"Who?", "text"});
+  const auto answer = provider_sub_query(ralph::testing::http_provider_factory(keyless, clock),
+                                         {})(SubQuery{"Who?", "text"});
 
   ASSERT_FALSE(answer);
   EXPECT_EQ(answer.error().kind, ErrorKind::config);

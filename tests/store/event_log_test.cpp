@@ -18,13 +18,11 @@ TEST(EventLog, WritesOneFlushedJsonLinePerEventWithoutEmptyFields) {
   testing::TempDir dir;
   auto log = EventLog::open(dir.path() / "sub" / "events.ndjson", "s-1", Redactor());
   ASSERT_TRUE(log) << log.error().message;
-  Event verdict;
-  verdict.type = EventType::verdict;
-  verdict.iteration = 2;
-  verdict.name = "command: make check";
-  verdict.result = "fail";
-  verdict.category = "test_failed";
-  verdict.exit_code = 0;
+  const Event verdict{.iteration = 2,
+                      .payload = event::VerdictGiven{.verifier = "command: make check",
+                                                     .result = Outcome::fail,
+                                                     .category = "test_failed",
+                                                     .exit_code = 0}};
   (*log)->on_event(verdict);
   // Flushed: readable before the log is closed.
   const std::string text = dir.read("sub/events.ndjson");
@@ -35,7 +33,9 @@ TEST(EventLog, WritesOneFlushedJsonLinePerEventWithoutEmptyFields) {
   EXPECT_EQ(line["iteration"], 2);
   EXPECT_EQ(line["exit_code"], 0);
   EXPECT_EQ(line["category"], "test_failed");
-  EXPECT_FALSE(line.contains("text"));
+  EXPECT_EQ(line["result"], "fail");
+  EXPECT_EQ(line["verifier"], "command: make check");
+  EXPECT_FALSE(line.contains("feedback"));
   EXPECT_FALSE(line.contains("step"));
   EXPECT_TRUE(line["time"].get<std::string>().ends_with("Z"));
 }
@@ -50,9 +50,10 @@ TEST(EventLog, SecretsNeverReachTheFile) {
   redactor.add_environment(environment);
   auto log = EventLog::open(dir.path() / "e.ndjson", "s", redactor);
   ASSERT_TRUE(log);
-  Event event;
-  event.type = EventType::tool_finished;
-  event.text = "env: OPENAI=sk-live-0123456789 GH=ghp_abcdefghijkl PATH=/usr/bin";
+  const Event event{
+      .payload = event::ToolFinished{
+          .call = {"call_1", "shell", R"({"command": "echo sk-live-0123456789"})"},
+          .result = "env: OPENAI=sk-live-0123456789 GH=ghp_abcdefghijkl PATH=/usr/bin"}};
   (*log)->on_event(event);
   const std::string text = dir.read("e.ndjson");
   EXPECT_THAT(text, Not(HasSubstr("sk-live-0123456789")));

@@ -37,9 +37,9 @@ auto fields(const ToolCallRow& r) {
                   r.exit_code, r.is_error, r.changed_workspace, r.duration_ms, r.at);
 }
 auto fields(const VerdictRow& r) {
-  return std::tie(r.session_id, r.iteration, r.seq, r.verifier, r.result, r.category, r.feedback,
-                  r.reasoning, r.policy, r.model, r.input_tokens, r.output_tokens, r.duration_ms,
-                  r.evidence_json, r.output, r.at);
+  return std::tie(r.session_id, r.iteration, r.seq, r.verifier, r.kind, r.result, r.category,
+                  r.feedback, r.reasoning, r.policy, r.model, r.input_tokens, r.output_tokens,
+                  r.duration_ms, r.evidence_json, r.output, r.at);
 }
 
 template <typename Row>
@@ -139,10 +139,11 @@ struct FullSession {
     command.iteration = 1;
     command.seq = 1;
     command.verifier = "command: make test";
-    command.result = "fail";
+    command.kind = "command";
+    command.result = Outcome::fail;
     command.category = "test_failed";
     command.feedback = "1 test failed";
-    command.policy = "required";
+    command.policy = ErrorPolicy::fail_closed;
     command.duration_ms = 800;
     command.evidence_json = R"({"exit_code":2,"tail":"..."})";
     command.output = std::string(2 * 1024 * 1024, 'x') + "\nend";
@@ -152,7 +153,8 @@ struct FullSession {
     judge.iteration = 1;
     judge.seq = 2;
     judge.verifier = "judge";
-    judge.result = "pass";
+    judge.kind = "judge";
+    judge.result = Outcome::pass;
     judge.reasoning = "looks right";
     judge.model = "anthropic/judge";
     judge.input_tokens = 500;
@@ -318,7 +320,7 @@ TEST(SqliteSessionStore, UpdateKeepsIdAndCreationTime) {
   SessionRow changed = original;
   changed.created_at = "2030-01-01T00:00:00.000Z";
   changed.updated_at = "2026-01-01T01:00:00.000Z";
-  changed.status = "passed";
+  changed.status = Status::completed;
   changed.answer = "done";
   changed.resume_json = R"({"messages":[]})";
   changed.owner_pid = 0;
@@ -403,9 +405,9 @@ TEST(SqliteSessionStore, FinishingAnAttemptAgainReplacesItsVerdicts) {
   verdict.session_id = "s-1";
   verdict.iteration = 1;
   verdict.seq = 1;
-  verdict.result = "fail";
+  verdict.result = Outcome::fail;
   ASSERT_TRUE(store->finish_attempt(attempt, {verdict, verdict}, session));
-  verdict.result = "pass";
+  verdict.result = Outcome::pass;
   ASSERT_TRUE(store->finish_attempt(attempt, {verdict}, session));
   auto loaded = store->load("s-1");
   ASSERT_TRUE(loaded && *loaded);
@@ -432,14 +434,14 @@ TEST(SqliteSessionStore, AFailedFinishWritesNothing) {
   VerdictRow orphan = good;
   orphan.session_id = "ghost"; // violates the foreign key after the attempt row was written
   SessionRow changed = session;
-  changed.status = "passed";
+  changed.status = Status::completed;
   ASSERT_FALSE(store->finish_attempt(finished, {good, orphan}, changed));
 
   auto loaded = store->load("s-1");
   ASSERT_TRUE(loaded && *loaded);
   expect_rows((*loaded)->attempts, {attempt});
   EXPECT_TRUE((*loaded)->verdicts.empty());
-  EXPECT_EQ((*loaded)->session.status, "active");
+  EXPECT_EQ((*loaded)->session.status, Status::active);
   // The connection is usable after the rollback.
   EXPECT_TRUE(store->finish_attempt(finished, {good}, changed));
 }
@@ -460,7 +462,7 @@ TEST(SqliteSessionStore, AModelCallUpdatesTheCountersButNotTheJson) {
   running.cost_known = false;
   running.elapsed_ms = 60'000;
   running.resume_json = R"({"changed":"only in memory"})";
-  running.status = "failed";
+  running.status = Status::failed;
   ModelCallRow call;
   call.session_id = "s-1";
   ASSERT_TRUE(store->add_model_call(call, running));

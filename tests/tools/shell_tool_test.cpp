@@ -35,7 +35,7 @@ protected:
 
   TempDir m_dir;
   PosixProcessRunner m_runner;
-  ToolsOptions m_options{std::chrono::seconds(60), 2000};
+  ToolSettings m_options{.shell_timeout = std::chrono::seconds(60), .output_limit = 2000};
   std::unique_ptr<Tool> m_tool = make_shell_tool(m_options, m_runner);
 };
 
@@ -87,7 +87,7 @@ TEST_F(ShellToolTest, TimeoutKillsTheWholeProcessGroupAndIsAnError) {
 }
 
 TEST_F(ShellToolTest, RequestedTimeoutIsCappedByTheConfiguredMaximum) {
-  ToolsOptions options{std::chrono::seconds(1), 2000};
+  ToolSettings options{.shell_timeout = std::chrono::seconds(1), .output_limit = 2000};
   auto tool = make_shell_tool(options, m_runner);
   const ToolResult result = call(*tool, m_dir.path(), command("sleep 1000", 5000));
   EXPECT_TRUE(result.timed_out);

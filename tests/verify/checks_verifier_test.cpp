@@ -5,8 +5,8 @@
 namespace ralph::verify {
 namespace {
 
-Verdict check(ChecksOptions options, std::string answer) {
-  auto verifier = make_checks_verifier(std::move(options));
+Verdict check(ChecksSettings settings, std::string answer, std::string_view schema = {}) {
+  auto verifier = make_checks_verifier(std::move(settings), schema);
   if (!verifier) {
     ADD_FAILURE() << verifier.error().message;
     return {};
@@ -16,8 +16,8 @@ Verdict check(ChecksOptions options, std::string answer) {
   return (*verifier)->verify(attempt, CancelToken{});
 }
 
-std::string config_error(ChecksOptions options) {
-  auto verifier = make_checks_verifier(std::move(options));
+std::string config_error(ChecksSettings settings, std::string_view schema = {}) {
+  auto verifier = make_checks_verifier(std::move(settings), schema);
   if (verifier) {
     ADD_FAILURE() << "accepted";
     return {};
@@ -36,7 +36,7 @@ TEST(ChecksVerifier, PassesWhenEveryRuleHolds) {
                                 "Summary:\n- 12 tests pass\n- lint is clean\n");
   EXPECT_EQ(verdict.verifier, "checks");
   EXPECT_EQ(verdict.result, Outcome::pass);
-  EXPECT_EQ(verdict.category, "");
+  EXPECT_EQ(verdict.category.name(), "");
 }
 
 TEST(ChecksVerifier, NoRulesAlwaysPass) {
@@ -51,7 +51,7 @@ TEST(ChecksVerifier, ListsEveryBrokenRuleNumbered) {
                                  .max_bullets = 7},
                                 "Notes\n- one\n- FIXME later\n");
   EXPECT_EQ(verdict.result, Outcome::fail);
-  EXPECT_EQ(verdict.category, "check_failed");
+  EXPECT_EQ(verdict.category.name(), "check_failed");
   EXPECT_EQ(verdict.feedback,
             "The answer broke 4 of the checks:\n"
             "1. expected a match for `^Summary` (must_match), found none\n"
@@ -114,16 +114,16 @@ TEST(ChecksVerifier, RejectsJsonWithProseOrErrors) {
 }
 
 TEST(ChecksVerifier, ValidatesAgainstTheSchemaAndListsEachError) {
-  const ChecksOptions options{.json_schema = R"({"type": "object", "required": ["title", "tags"],
-      "properties": {"title": {"type": "string"}, "tags": {"type": "array", "maxItems": 2}}})"};
-  EXPECT_EQ(check(options, R"({"title": "x", "tags": []})").result, Outcome::pass);
-  const Verdict verdict = check(options, R"({"title": 5, "tags": [1, 2, 3]})");
+  const std::string schema = R"({"type": "object", "required": ["title", "tags"],
+      "properties": {"title": {"type": "string"}, "tags": {"type": "array", "maxItems": 2}}})";
+  EXPECT_EQ(check({}, R"({"title": "x", "tags": []})", schema).result, Outcome::pass);
+  const Verdict verdict = check({}, R"({"title": 5, "tags": [1, 2, 3]})", schema);
   EXPECT_EQ(verdict.result, Outcome::fail);
   EXPECT_EQ(verdict.feedback, "The answer broke 2 of the checks:\n"
                               "1. JSON schema: /tags: expected at most 2 items, found 3\n"
                               "2. JSON schema: /title: expected a string, found an integer");
   // A schema implies JSON.
-  EXPECT_NE(check(options, "not json").feedback.find("expected valid JSON"), std::string::npos);
+  EXPECT_NE(check({}, "not json", schema).feedback.find("expected valid JSON"), std::string::npos);
 }
 
 TEST(ChecksVerifier, FactoryRejectsInvalidRules) {
@@ -137,10 +137,10 @@ TEST(ChecksVerifier, FactoryRejectsInvalidRules) {
             "checks: min_chars (10) is greater than max_chars (5)");
   EXPECT_EQ(config_error({.min_bullets = 4, .max_bullets = 3}),
             "checks: min_bullets (4) is greater than max_bullets (3)");
-  EXPECT_NE(config_error({.json_schema = R"({"type": "text"})"})
+  EXPECT_NE(config_error({}, R"({"type": "text"})")
                 .find("checks: json_schema rule: JSON schema: /type: expected a type name"),
             std::string::npos);
-  EXPECT_NE(config_error({.json_schema = "{"}).find("json_schema rule"), std::string::npos);
+  EXPECT_NE(config_error({}, "{").find("json_schema rule"), std::string::npos);
 }
 
 } // namespace

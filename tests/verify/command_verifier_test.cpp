@@ -23,10 +23,11 @@ std::string flaky_command(int failures) {
 
 class CommandVerifierTest : public ::testing::Test {
 protected:
-  Verdict run(CommandOptions options, const CancelToken& cancel = {}) {
+  Verdict run(std::string command, const VerifySettings& settings = {},
+              const CancelToken& cancel = {}) {
     Attempt attempt;
     attempt.workspace = m_dir.path();
-    CommandVerifier verifier(std::move(options), m_runner);
+    CommandVerifier verifier(std::move(command), settings, m_runner);
     return verifier.verify(attempt, cancel);
   }
 
@@ -35,10 +36,10 @@ protected:
 };
 
 TEST_F(CommandVerifierTest, PassesWhenTheCommandExitsZero) {
-  const Verdict verdict = run({.command = "echo fine"});
+  const Verdict verdict = run("echo fine");
   EXPECT_EQ(verdict.verifier, "command: echo fine");
   EXPECT_EQ(verdict.result, Outcome::pass);
-  EXPECT_EQ(verdict.category, "");
+  EXPECT_EQ(verdict.category.name(), "");
   ASSERT_TRUE(verdict.evidence.has_value());
   const CommandEvidence& evidence = *verdict.evidence;
   EXPECT_EQ(evidence.command, "echo fine");
@@ -53,14 +54,14 @@ TEST_F(CommandVerifierTest, PassesWhenTheCommandExitsZero) {
 
 TEST_F(CommandVerifierTest, RunsInTheWorkspace) {
   m_dir.write("marker.txt", "here");
-  EXPECT_EQ(run({.command = "test -f marker.txt"}).result, Outcome::pass);
+  EXPECT_EQ(run("test -f marker.txt").result, Outcome::pass);
 }
 
 TEST_F(CommandVerifierTest, FailsWithTheExitCodeAndAnExcerptOfTheFailures) {
-  const Verdict verdict = run({.command = "echo compiling; echo 'src/a.c:3:1: error: boom' >&2; "
-                                          "echo done; exit 2"});
+  const Verdict verdict = run("echo compiling; echo 'src/a.c:3:1: error: boom' >&2; "
+                              "echo done; exit 2");
   EXPECT_EQ(verdict.result, Outcome::fail);
-  EXPECT_EQ(verdict.category, "test_failed");
+  EXPECT_EQ(verdict.category.name(), "test_failed");
   EXPECT_NE(verdict.feedback.find("failed with exit code 2"), std::string::npos);
   EXPECT_NE(verdict.feedback.find("src/a.c:3:1: error: boom"), std::string::npos);
   ASSERT_TRUE(verdict.evidence.has_value());
@@ -70,10 +71,9 @@ TEST_F(CommandVerifierTest, FailsWithTheExitCodeAndAnExcerptOfTheFailures) {
 }
 
 TEST_F(CommandVerifierTest, KeepsTheExcerptWithinItsBudget) {
-  const Verdict verdict =
-      run({.command = "i=0; while [ $i -lt 3000 ]; do echo line $i; i=$((i + 1)); done; "
-                      "echo 'FAILED test_x'; exit 1",
-           .excerpt_chars = 500});
+  const Verdict verdict = run("i=0; while [ $i -lt 3000 ]; do echo line $i; i=$((i + 1)); done; "
+                              "echo 'FAILED test_x'; exit 1",
+                              {.excerpt_chars = 500});
   ASSERT_TRUE(verdict.evidence.has_value());
   EXPECT_LE(verdict.evidence->excerpt.size(), 500u);
   EXPECT_NE(verdict.evidence->excerpt.find("FAILED test_x"), std::string::npos);
@@ -81,45 +81,45 @@ TEST_F(CommandVerifierTest, KeepsTheExcerptWithinItsBudget) {
 }
 
 TEST_F(CommandVerifierTest, ReportsASignalAsAFailure) {
-  const Verdict verdict = run({.command = "kill -SEGV $$"});
+  const Verdict verdict = run("kill -SEGV $$");
   EXPECT_EQ(verdict.result, Outcome::fail);
   EXPECT_NE(verdict.feedback.find("signal 11 (SIGSEGV)"), std::string::npos);
   EXPECT_FALSE(verdict.evidence->exit_code.has_value());
 }
 
 TEST_F(CommandVerifierTest, CommandNotFoundIsAnErrorNotAFailure) {
-  const Verdict verdict = run({.command = "ralph-no-such-command-xyz --check"});
+  const Verdict verdict = run("ralph-no-such-command-xyz --check");
   EXPECT_EQ(verdict.result, Outcome::error);
-  EXPECT_EQ(verdict.category, "not_runnable");
+  EXPECT_EQ(verdict.category.name(), "not_runnable");
   EXPECT_NE(verdict.feedback.find("not found"), std::string::npos);
   EXPECT_EQ(verdict.evidence->exit_code, 127);
 }
 
 TEST_F(CommandVerifierTest, AnUnexecutableScriptIsAnError) {
   m_dir.write("check.sh", "#!/bin/sh\nexit 0\n");
-  const Verdict verdict = run({.command = "./check.sh"});
+  const Verdict verdict = run("./check.sh");
   EXPECT_EQ(verdict.result, Outcome::error);
-  EXPECT_EQ(verdict.category, "not_runnable");
+  EXPECT_EQ(verdict.category.name(), "not_runnable");
   EXPECT_EQ(verdict.evidence->exit_code, 126);
 }
 
 TEST_F(CommandVerifierTest, Exit127WithoutNotFoundIsAFailure) {
-  const Verdict verdict = run({.command = "echo suite broke; exit 127"});
+  const Verdict verdict = run("echo suite broke; exit 127");
   EXPECT_EQ(verdict.result, Outcome::fail);
-  EXPECT_EQ(verdict.category, "test_failed");
+  EXPECT_EQ(verdict.category.name(), "test_failed");
 }
 
 TEST_F(CommandVerifierTest, TimeoutIsAnError) {
-  const Verdict verdict = run({.command = "echo started; sleep 1000", .timeout = 1s});
+  const Verdict verdict = run("echo started; sleep 1000", {.command_timeout = 1s});
   EXPECT_EQ(verdict.result, Outcome::error);
-  EXPECT_EQ(verdict.category, "timeout");
+  EXPECT_EQ(verdict.category.name(), "timeout");
   EXPECT_NE(verdict.feedback.find("timed out after 1 s"), std::string::npos);
   EXPECT_NE(verdict.feedback.find("started"), std::string::npos);
   EXPECT_FALSE(verdict.evidence->exit_code.has_value());
 }
 
 TEST_F(CommandVerifierTest, RerunsAFlakyCommandUntilItPasses) {
-  const Verdict verdict = run({.command = flaky_command(2), .runs = 3, .quorum = 1});
+  const Verdict verdict = run(flaky_command(2), {.runs = 3, .quorum = 1});
   EXPECT_EQ(verdict.result, Outcome::pass);
   EXPECT_EQ(verdict.evidence->runs, 3);
   EXPECT_EQ(verdict.evidence->passes, 1);
@@ -128,7 +128,7 @@ TEST_F(CommandVerifierTest, RerunsAFlakyCommandUntilItPasses) {
 }
 
 TEST_F(CommandVerifierTest, StopsRerunningOnceTheQuorumIsReached) {
-  const Verdict verdict = run({.command = flaky_command(0), .runs = 5, .quorum = 2});
+  const Verdict verdict = run(flaky_command(0), {.runs = 5, .quorum = 2});
   EXPECT_EQ(verdict.result, Outcome::pass);
   EXPECT_EQ(verdict.evidence->runs, 2);
   EXPECT_EQ(verdict.evidence->passes, 2);
@@ -137,7 +137,7 @@ TEST_F(CommandVerifierTest, StopsRerunningOnceTheQuorumIsReached) {
 
 TEST_F(CommandVerifierTest, StopsRerunningOnceTheQuorumIsOutOfReach) {
   // Fails twice, would pass after; with 3 runs and a quorum of 2 two failures decide it.
-  const Verdict verdict = run({.command = flaky_command(2), .runs = 3, .quorum = 2});
+  const Verdict verdict = run(flaky_command(2), {.runs = 3, .quorum = 2});
   EXPECT_EQ(verdict.result, Outcome::fail);
   EXPECT_EQ(verdict.evidence->runs, 2);
   EXPECT_EQ(verdict.evidence->passes, 0);
@@ -148,9 +148,9 @@ TEST_F(CommandVerifierTest, StopsRerunningOnceTheQuorumIsOutOfReach) {
 TEST_F(CommandVerifierTest, ErrorsWithoutRunningWhenAlreadyCancelled) {
   CancelToken cancel;
   cancel.cancel();
-  const Verdict verdict = run({.command = "touch ran"}, cancel);
+  const Verdict verdict = run("touch ran", {}, cancel);
   EXPECT_EQ(verdict.result, Outcome::error);
-  EXPECT_EQ(verdict.category, "cancelled");
+  EXPECT_EQ(verdict.category.name(), "cancelled");
   EXPECT_EQ(verdict.evidence->runs, 0);
   EXPECT_FALSE(std::filesystem::exists(m_dir.path() / "ran"));
 }
@@ -166,10 +166,10 @@ TEST_F(CommandVerifierTest, StopsTheCommandWhenCancelled) {
     std::getline(started, line);
     cancel.cancel();
   });
-  const Verdict verdict = run({.command = "echo go > started; sleep 1000"}, cancel);
+  const Verdict verdict = run("echo go > started; sleep 1000", {}, cancel);
   canceller.join();
   EXPECT_EQ(verdict.result, Outcome::error);
-  EXPECT_EQ(verdict.category, "cancelled");
+  EXPECT_EQ(verdict.category.name(), "cancelled");
   EXPECT_EQ(verdict.evidence->runs, 1);
 }
 
@@ -183,24 +183,25 @@ public:
 
 TEST(CommandVerifier, ASpawnFailureIsAnError) {
   BrokenRunner runner;
-  CommandVerifier verifier({.command = "make check"}, runner);
+  CommandVerifier verifier("make check", {}, runner);
   const Verdict verdict = verifier.verify(Attempt{}, CancelToken{});
   EXPECT_EQ(verdict.result, Outcome::error);
-  EXPECT_EQ(verdict.category, "not_runnable");
+  EXPECT_EQ(verdict.category.name(), "not_runnable");
   EXPECT_NE(verdict.feedback.find("posix_spawn failed"), std::string::npos);
 }
 
 TEST(CommandVerifier, FactoryRejectsInvalidOptions) {
   tools::PosixProcessRunner runner;
-  EXPECT_TRUE(make_command_verifier({.command = "make check"}, runner).has_value());
-  for (const CommandOptions& options : {
-           CommandOptions{.command = "  "},
-           CommandOptions{.command = "make", .runs = 0},
-           CommandOptions{.command = "make", .runs = 2, .quorum = 3},
-           CommandOptions{.command = "make", .runs = 2, .quorum = 0},
+  EXPECT_TRUE(make_command_verifier("make check", {}, runner).has_value());
+  for (const auto& [command, settings] :
+       std::initializer_list<std::pair<std::string, VerifySettings>>{
+           {"  ", {}},
+           {"make", {.runs = 0}},
+           {"make", {.runs = 2, .quorum = 3}},
+           {"make", {.runs = 2, .quorum = 0}},
        }) {
-    auto verifier = make_command_verifier(options, runner);
-    ASSERT_FALSE(verifier.has_value()) << options.command << " " << options.runs;
+    auto verifier = make_command_verifier(command, settings, runner);
+    ASSERT_FALSE(verifier.has_value()) << command << " " << settings.runs;
     EXPECT_EQ(verifier.error().kind, ErrorKind::config);
   }
 }

@@ -24,7 +24,7 @@ ToolRecord call(std::string id, std::string name, std::string arguments, std::op
 class EvidenceTest : public ::testing::Test {
 protected:
   Verdict check(std::string answer, std::vector<ToolRecord> tools,
-                EvidenceOptions options = EvidenceOptions()) {
+                std::vector<std::string> verify_commands = {}) {
     m_messages.clear();
     for (const auto& tool : tools) {
       Message result;
@@ -37,7 +37,7 @@ protected:
     attempt.raw_answer = std::move(answer);
     attempt.tools = std::move(tools);
     attempt.conversation = m_messages;
-    EvidenceVerifier verifier(std::move(options));
+    EvidenceVerifier verifier(EvidenceSettings{}, std::move(verify_commands));
     return verifier.verify(attempt, CancelToken());
   }
 
@@ -58,13 +58,13 @@ TEST_F(EvidenceTest, MarkerAndPassingCheckAfterTheLastChangePass) {
 TEST_F(EvidenceTest, NoMarkerIsIncomplete) {
   const auto verdict = check("Implemented.", {call("1", "shell", R"({"command":"make"})", 0)});
   EXPECT_EQ(verdict.result, Outcome::fail);
-  EXPECT_EQ(verdict.category, "incomplete");
+  EXPECT_EQ(verdict.category.name(), "incomplete");
 }
 
 TEST_F(EvidenceTest, MarkerWithoutEvidenceIsRejected) {
   const auto verdict = check(k_claim, {call("1", "write_file", "{}", std::nullopt, true)});
   EXPECT_EQ(verdict.result, Outcome::fail);
-  EXPECT_EQ(verdict.category, "no_evidence");
+  EXPECT_EQ(verdict.category.name(), "no_evidence");
   EXPECT_THAT(verdict.feedback, HasSubstr("without evidence"));
 }
 
@@ -73,7 +73,7 @@ TEST_F(EvidenceTest, EvidenceOlderThanTheLastChangeIsStale) {
       check(k_claim, {call("1", "shell", R"({"command":"make test"})", 0),
                       call("2", "edit_file", R"({"path":"a.c"})", std::nullopt, true)});
   EXPECT_EQ(verdict.result, Outcome::fail);
-  EXPECT_EQ(verdict.category, "no_evidence");
+  EXPECT_EQ(verdict.category.name(), "no_evidence");
   EXPECT_THAT(verdict.feedback, HasSubstr("stale"));
   EXPECT_THAT(verdict.feedback, HasSubstr("edit_file"));
 }
@@ -88,25 +88,24 @@ TEST_F(EvidenceTest, FailingCheckIsReadFromTheExitCodeNotTheText) {
   // The output says nothing alarming; the exit code decides.
   const auto verdict = check(k_claim, {call("1", "shell", R"({"command":"make test"})", 2)});
   EXPECT_EQ(verdict.result, Outcome::fail);
-  EXPECT_EQ(verdict.category, "test_failed");
+  EXPECT_EQ(verdict.category.name(), "test_failed");
   EXPECT_THAT(verdict.feedback, HasSubstr("exited with code 2"));
 }
 
 TEST_F(EvidenceTest, WithVerifyCommandsOnlyThoseRunsCount) {
-  EvidenceOptions options;
-  options.verify_commands = {"pytest"};
+  const std::vector<std::string> verify_commands = {"pytest"};
   const auto fake =
-      check(k_claim, {call("1", "shell", R"({"command":"echo all good"})", 0)}, options);
+      check(k_claim, {call("1", "shell", R"({"command":"echo all good"})", 0)}, verify_commands);
   EXPECT_EQ(fake.result, Outcome::fail);
-  EXPECT_EQ(fake.category, "no_evidence");
-  const auto real =
-      check(k_claim, {call("1", "shell", R"({"command":"python3 -m pytest -q"})", 0)}, options);
+  EXPECT_EQ(fake.category.name(), "no_evidence");
+  const auto real = check(k_claim, {call("1", "shell", R"({"command":"python3 -m pytest -q"})", 0)},
+                          verify_commands);
   EXPECT_EQ(real.result, Outcome::pass) << real.feedback;
 }
 
 TEST_F(EvidenceTest, MarkerInAToolResultIsNoClaim) {
   const auto verdict = check("Still working.", {call("1", "shell", R"({"command":"make"})", 0)});
-  EXPECT_EQ(verdict.category, "incomplete");
+  EXPECT_EQ(verdict.category.name(), "incomplete");
 }
 
 } // namespace

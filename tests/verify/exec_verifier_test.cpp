@@ -47,7 +47,7 @@ protected:
   }
 
   Verdict run(const std::string& program, std::chrono::milliseconds timeout = 120s) {
-    ExecVerifier verifier({.program = program, .timeout = timeout}, m_runner);
+    ExecVerifier verifier(program, {.exec_timeout = timeout}, m_runner);
     return verifier.verify(m_attempt, CancelToken{});
   }
 
@@ -61,7 +61,7 @@ TEST_F(ExecVerifierTest, GivesTheProgramTheAttemptAsJsonOnStdin) {
   const Verdict verdict = run("cat > input.json; echo '{\"result\": \"pass\"}'");
   EXPECT_EQ(verdict.verifier, "exec: cat > input.json; echo '{\"result\": \"pass\"}'");
   EXPECT_EQ(verdict.result, Outcome::pass);
-  EXPECT_EQ(verdict.category, "");
+  EXPECT_EQ(verdict.category.name(), "");
 
   const json input = json::parse(m_dir.read("input.json"));
   EXPECT_EQ(input["iteration"], 2);
@@ -88,21 +88,21 @@ TEST_F(ExecVerifierTest, ReadsAFailWithItsCategoryAndFeedback) {
   const Verdict verdict =
       run(R"(echo '{"verdict": "FAIL", "category": "goal_missed", "feedback": "no tests ran"}')");
   EXPECT_EQ(verdict.result, Outcome::fail);
-  EXPECT_EQ(verdict.category, "goal_missed");
+  EXPECT_EQ(verdict.category.name(), "goal_missed");
   EXPECT_EQ(verdict.feedback, "no tests ran");
 }
 
 TEST_F(ExecVerifierTest, AFailWithoutCategoryIsACheckFailure) {
   const Verdict verdict = run(R"(echo '{"result": "Fail"}')");
   EXPECT_EQ(verdict.result, Outcome::fail);
-  EXPECT_EQ(verdict.category, "check_failed");
+  EXPECT_EQ(verdict.category.name(), "check_failed");
 }
 
 TEST_F(ExecVerifierTest, ReadsAnErrorVerdict) {
-  EXPECT_EQ(run(R"(echo '{"result": "error", "category": "quota"}')").category, "quota");
+  EXPECT_EQ(run(R"(echo '{"result": "error", "category": "quota"}')").category.name(), "quota");
   const Verdict verdict = run(R"(echo '{"result": "ERROR", "feedback": "no network"}')");
   EXPECT_EQ(verdict.result, Outcome::error);
-  EXPECT_EQ(verdict.category, "verifier_error");
+  EXPECT_EQ(verdict.category.name(), "verifier_error");
   EXPECT_EQ(verdict.feedback, "no network");
 }
 
@@ -114,7 +114,7 @@ TEST_F(ExecVerifierTest, AcceptsLogLinesBeforeTheVerdict) {
 TEST_F(ExecVerifierTest, UsesTheVerdictWhateverTheExitStatus) {
   const Verdict verdict = run(R"(echo '{"result": "fail", "category": "incomplete"}'; exit 1)");
   EXPECT_EQ(verdict.result, Outcome::fail);
-  EXPECT_EQ(verdict.category, "incomplete");
+  EXPECT_EQ(verdict.category.name(), "incomplete");
   EXPECT_EQ(verdict.evidence->exit_code, 1);
 }
 
@@ -137,7 +137,7 @@ TEST_F(ExecVerifierTest, ReportsMalformedOutput) {
   for (const Case& c : cases) {
     const Verdict verdict = run(c.program);
     EXPECT_EQ(verdict.result, Outcome::error) << c.program;
-    EXPECT_EQ(verdict.category, "malformed") << c.program;
+    EXPECT_EQ(verdict.category.name(), "malformed") << c.program;
     EXPECT_NE(verdict.feedback.find(c.says), std::string::npos) << c.program << "\n"
                                                                 << verdict.feedback;
   }
@@ -146,7 +146,7 @@ TEST_F(ExecVerifierTest, ReportsMalformedOutput) {
 TEST_F(ExecVerifierTest, QuotesStderrWhenItExitsWithoutAVerdict) {
   const Verdict verdict = run("echo 'Traceback: no module named judge' >&2; exit 3");
   EXPECT_EQ(verdict.result, Outcome::error);
-  EXPECT_EQ(verdict.category, "malformed");
+  EXPECT_EQ(verdict.category.name(), "malformed");
   EXPECT_NE(verdict.feedback.find("ended with exit code 3"), std::string::npos);
   EXPECT_NE(verdict.feedback.find("Traceback: no module named judge"), std::string::npos);
 }
@@ -154,14 +154,14 @@ TEST_F(ExecVerifierTest, QuotesStderrWhenItExitsWithoutAVerdict) {
 TEST_F(ExecVerifierTest, TimeoutIsAnError) {
   const Verdict verdict = run("sleep 1000", 1s);
   EXPECT_EQ(verdict.result, Outcome::error);
-  EXPECT_EQ(verdict.category, "timeout");
+  EXPECT_EQ(verdict.category.name(), "timeout");
   EXPECT_NE(verdict.feedback.find("after 1 s"), std::string::npos);
 }
 
 TEST_F(ExecVerifierTest, AMissingProgramIsNotRunnable) {
   const Verdict verdict = run("ralph-no-such-judge-xyz");
   EXPECT_EQ(verdict.result, Outcome::error);
-  EXPECT_EQ(verdict.category, "not_runnable");
+  EXPECT_EQ(verdict.category.name(), "not_runnable");
 }
 
 TEST_F(ExecVerifierTest, AProgramMayIgnoreALargeStdin) {
@@ -172,8 +172,8 @@ TEST_F(ExecVerifierTest, AProgramMayIgnoreALargeStdin) {
 
 TEST(ExecVerifier, FactoryRejectsAnEmptyProgram) {
   tools::PosixProcessRunner runner;
-  EXPECT_TRUE(make_exec_verifier({.program = "./judge"}, runner).has_value());
-  auto verifier = make_exec_verifier({.program = " "}, runner);
+  EXPECT_TRUE(make_exec_verifier("./judge", {}, runner).has_value());
+  auto verifier = make_exec_verifier(" ", {}, runner);
   ASSERT_FALSE(verifier.has_value());
   EXPECT_EQ(verifier.error().kind, ErrorKind::config);
 }

@@ -72,8 +72,6 @@ protected:
     attempt.metadata = {"answered", 1500, 2, 1};
     attempt.workspace = workspace.path();
     workspace.write("AGENTS.md", "Bullet points start with a dash.");
-    options.model = "judge-model";
-    options.model_label = api_name() + "/judge-model";
   }
 
   std::string api_name() const { return GetParam() == Api::openai ? "openai" : "anthropic"; }
@@ -85,7 +83,7 @@ protected:
     config.api_key = k_key;
     auto provider = llm::make_provider(config, transport, clock);
     EXPECT_TRUE(provider) << provider.error().message;
-    JudgeVerifier verifier(**provider, options);
+    JudgeVerifier verifier(**provider, {api_name(), "judge-model"}, options);
     return verifier.verify(attempt, cancel);
   }
 
@@ -97,7 +95,7 @@ protected:
   ralph::testing::TempDir workspace;
   std::vector<Message> conversation;
   Attempt attempt;
-  JudgeOptions options;
+  JudgeSettings options;
   CancelToken cancel;
 };
 
@@ -106,7 +104,7 @@ TEST_P(JudgeHttpTest, StructuredVerdictRoundTrip) {
                         R"("category":"incomplete","feedback":"Add a third bullet point."})"));
   const Verdict verdict = judge();
   EXPECT_EQ(verdict.result, Outcome::fail);
-  EXPECT_EQ(verdict.category, "incomplete");
+  EXPECT_EQ(verdict.category.name(), "incomplete");
   EXPECT_EQ(verdict.feedback, "Add a third bullet point.");
   EXPECT_EQ(verdict.model, api_name() + "/judge-model");
   EXPECT_GT(verdict.usage.input_tokens, 0);
@@ -179,8 +177,8 @@ TEST_P(JudgeHttpTest, SlowServerIsATimeout) {
   server.push(slow);
   const Verdict verdict = judge(); // ends when the judge's own deadline fires
   EXPECT_EQ(verdict.result, Outcome::error);
-  EXPECT_EQ(verdict.category, "timeout");
-  EXPECT_EQ(verdict.feedback, "judge timed out after 1 s");
+  EXPECT_EQ(verdict.category.name(), "timeout");
+  EXPECT_EQ(verdict.feedback, "the judge timed out after 1 s");
   EXPECT_FALSE(cancel.cancelled());
 }
 
@@ -190,7 +188,7 @@ TEST_P(JudgeHttpTest, ServerErrorsUntilRetriesRunOutAreAProviderError) {
   }
   const Verdict verdict = judge();
   EXPECT_EQ(verdict.result, Outcome::error);
-  EXPECT_EQ(verdict.category, "provider_error");
+  EXPECT_EQ(verdict.category.name(), "provider_error");
   EXPECT_THAT(verdict.feedback, HasSubstr("500"));
   EXPECT_EQ(server.requests().size(), 3u);
   EXPECT_EQ(clock.sleeps().size(), 2u) << "backoff went through the injected clock";
@@ -200,7 +198,7 @@ TEST_P(JudgeHttpTest, AuthenticationErrorIsAProviderErrorWithoutTheKey) {
   server.push(fault_turn(Fault::http_401));
   const Verdict verdict = judge();
   EXPECT_EQ(verdict.result, Outcome::error);
-  EXPECT_EQ(verdict.category, "provider_error");
+  EXPECT_EQ(verdict.category.name(), "provider_error");
   EXPECT_THAT(verdict.feedback, HasSubstr("401"));
   EXPECT_THAT(verdict.feedback, Not(HasSubstr(k_key)));
   EXPECT_EQ(server.requests().size(), 1u);
@@ -212,7 +210,7 @@ TEST_P(JudgeHttpTest, MalformedBodyIsAProviderError) {
   }
   const Verdict verdict = judge();
   EXPECT_EQ(verdict.result, Outcome::error);
-  EXPECT_EQ(verdict.category, "provider_error");
+  EXPECT_EQ(verdict.category.name(), "provider_error");
 }
 
 std::string api_case_name(const ::testing::TestParamInfo<Api>& param) {

@@ -14,13 +14,14 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 std::string summary(const JudgeReply& reply) {
-  return std::string(to_string(reply.result)) + " [" + reply.category + "] " + reply.feedback;
+  return std::string(to_string(reply.result)) + " [" + std::string(reply.category.name()) + "] " +
+         reply.feedback;
 }
 
 void expect_malformed(std::string_view output, std::string_view why) {
   const JudgeReply reply = parse_judge_reply(output);
   EXPECT_EQ(reply.result, Outcome::error) << output << "\n=> " << summary(reply);
-  EXPECT_EQ(reply.category, "malformed") << output;
+  EXPECT_EQ(reply.category.name(), "malformed") << output;
   EXPECT_THAT(reply.feedback, HasSubstr(std::string(why))) << output;
 }
 
@@ -29,7 +30,7 @@ TEST(JudgeVerdict, ReasoningThenPass) {
       parse_judge_reply("Goal achievement: met, the script prints the sum.\nCompleteness: met.\n"
                         "Rule compliance: met (no rules).\n\nPASS\n");
   EXPECT_EQ(reply.result, Outcome::pass);
-  EXPECT_EQ(reply.category, "");
+  EXPECT_EQ(reply.category.name(), "");
   EXPECT_EQ(reply.feedback, "");
   EXPECT_EQ(reply.reasoning, "Goal achievement: met, the script prints the sum.\nCompleteness: "
                              "met.\nRule compliance: met (no rules).");
@@ -40,7 +41,7 @@ TEST(JudgeVerdict, ReasoningThenFailKeepsReasoningOutOfTheFeedback) {
       "Goal achievement: met.\nCompleteness: not met, the README section is missing.\n"
       "FAIL [incomplete]: Add the README section on installation the user asked for.");
   EXPECT_EQ(reply.result, Outcome::fail);
-  EXPECT_EQ(reply.category, "incomplete");
+  EXPECT_EQ(reply.category.name(), "incomplete");
   EXPECT_EQ(reply.feedback, "Add the README section on installation the user asked for.");
   EXPECT_THAT(reply.reasoning, HasSubstr("README section is missing"));
   EXPECT_THAT(reply.feedback, Not(HasSubstr("Goal achievement")));
@@ -52,7 +53,7 @@ TEST(JudgeVerdict, EveryKnownCategory) {
     const JudgeReply reply =
         parse_judge_reply("Reasons.\nFAIL [" + std::string(category) + "]: fix it");
     EXPECT_EQ(reply.result, Outcome::fail) << category;
-    EXPECT_EQ(reply.category, category);
+    EXPECT_EQ(reply.category.name(), category);
     EXPECT_TRUE(is_judge_category(category));
     EXPECT_FALSE(judge_category_description(category).empty());
   }
@@ -61,7 +62,7 @@ TEST(JudgeVerdict, EveryKnownCategory) {
 TEST(JudgeVerdict, UnknownWellFormedCategoryIsKept) {
   const JudgeReply reply = parse_judge_reply("FAIL [wrong_language]: Answer in French.");
   EXPECT_EQ(reply.result, Outcome::fail);
-  EXPECT_EQ(reply.category, "wrong_language");
+  EXPECT_EQ(reply.category.name(), "wrong_language");
   EXPECT_FALSE(is_judge_category("wrong_language"));
 }
 
@@ -70,7 +71,7 @@ TEST(JudgeVerdict, BlockedIsAFailWithItsCategory) {
       "The request asks to read a file that does not exist and only the user has it.\n"
       "FAIL [blocked]: The data file must be provided by the user.");
   EXPECT_EQ(reply.result, Outcome::fail);
-  EXPECT_EQ(reply.category, "blocked");
+  EXPECT_EQ(reply.category.name(), "blocked");
 }
 
 TEST(JudgeVerdict, ToleratedDecorations) {
@@ -107,7 +108,7 @@ TEST(JudgeVerdict, ToleratedDecorations) {
   for (const Case& c : cases) {
     const JudgeReply reply = parse_judge_reply(c.output);
     EXPECT_EQ(reply.result, c.result) << c.output << " => " << summary(reply);
-    EXPECT_EQ(reply.category, c.category) << c.output;
+    EXPECT_EQ(reply.category.name(), c.category) << c.output;
     EXPECT_EQ(reply.feedback, c.feedback) << c.output;
   }
 }
@@ -172,7 +173,7 @@ TEST(JudgeVerdict, EarlierAgreeingVerdictLinesAreFine) {
   const JudgeReply reply = parse_judge_reply("FAIL [incomplete]: first thought\nMore reasons.\n"
                                              "FAIL [goal_missed]: the wrong file was edited");
   EXPECT_EQ(reply.result, Outcome::fail);
-  EXPECT_EQ(reply.category, "goal_missed");
+  EXPECT_EQ(reply.category.name(), "goal_missed");
   EXPECT_EQ(reply.feedback, "the wrong file was edited");
 }
 
@@ -180,7 +181,7 @@ TEST(JudgeVerdict, StructuredPass) {
   const JudgeReply reply = parse_judge_reply(
       R"({"reasoning":"All three met.","verdict":"PASS","category":"none","feedback":""})");
   EXPECT_EQ(reply.result, Outcome::pass);
-  EXPECT_EQ(reply.category, "");
+  EXPECT_EQ(reply.category.name(), "");
   EXPECT_EQ(reply.reasoning, "All three met.");
 }
 
@@ -188,7 +189,7 @@ TEST(JudgeVerdict, StructuredFail) {
   const JudgeReply reply = parse_judge_reply(
       R"({"reasoning":"No tests.","verdict":"FAIL","category":"incomplete","feedback":"Add tests."})");
   EXPECT_EQ(reply.result, Outcome::fail);
-  EXPECT_EQ(reply.category, "incomplete");
+  EXPECT_EQ(reply.category.name(), "incomplete");
   EXPECT_EQ(reply.feedback, "Add tests.");
   EXPECT_EQ(reply.reasoning, "No tests.");
 }
@@ -198,7 +199,7 @@ TEST(JudgeVerdict, StructuredWithMissingOptionalFields) {
   EXPECT_EQ(reply.result, Outcome::pass);
   reply = parse_judge_reply(R"({"verdict":"PASS","category":null,"feedback":"fine"})");
   EXPECT_EQ(reply.result, Outcome::pass);
-  EXPECT_EQ(reply.category, "");
+  EXPECT_EQ(reply.category.name(), "");
   reply = parse_judge_reply(R"({"verdict":"PASS","category":""})");
   EXPECT_EQ(reply.result, Outcome::pass);
   reply = parse_judge_reply(R"({"verdict":"FAIL","category":"refusal"})");
@@ -210,7 +211,7 @@ TEST(JudgeVerdict, StructuredInAJsonFence) {
   JudgeReply reply = parse_judge_reply(
       "```json\n{\"verdict\": \"FAIL\", \"category\": \"goal_missed\", \"feedback\": \"x\"}\n```");
   EXPECT_EQ(reply.result, Outcome::fail);
-  EXPECT_EQ(reply.category, "goal_missed");
+  EXPECT_EQ(reply.category.name(), "goal_missed");
   reply = parse_judge_reply("Thinking it over.\n\n```\n{\"verdict\": \"PASS\"}\n```\n");
   EXPECT_EQ(reply.result, Outcome::pass);
   EXPECT_EQ(reply.reasoning, "Thinking it over.");

@@ -89,12 +89,10 @@ protected:
     attempt.conversation = conversation;
     attempt.metadata = {"answered", 900, 1, 0};
     attempt.workspace = workspace.path();
-    options.model = "judge-model";
-    options.model_label = "scripted/judge-model";
   }
 
   Verdict run(llm::Provider& provider) {
-    JudgeVerifier judge(provider, options);
+    JudgeVerifier judge(provider, {"scripted", "judge-model"}, options);
     return judge.verify(attempt, cancel);
   }
 
@@ -106,7 +104,7 @@ protected:
   ralph::testing::TempDir workspace;
   std::vector<Message> conversation;
   Attempt attempt;
-  JudgeOptions options;
+  JudgeSettings options;
   CancelToken cancel;
 };
 
@@ -116,7 +114,7 @@ TEST_F(JudgeVerifierTest, PassVerdict) {
   const Verdict verdict = run(provider);
   EXPECT_EQ(verdict.result, Outcome::pass);
   EXPECT_EQ(verdict.verifier, "judge");
-  EXPECT_EQ(verdict.category, "");
+  EXPECT_EQ(verdict.category.name(), "");
   EXPECT_EQ(verdict.feedback, "");
   EXPECT_EQ(verdict.model, "scripted/judge-model");
   EXPECT_GT(verdict.usage.input_tokens, 0);
@@ -128,7 +126,7 @@ TEST_F(JudgeVerifierTest, FailVerdictCarriesCategoryAndFeedbackOnly) {
   const Verdict verdict = run_text("Completeness: not met, only two primes are named.\n"
                                    "FAIL [incomplete]: Name a third prime number.");
   EXPECT_EQ(verdict.result, Outcome::fail);
-  EXPECT_EQ(verdict.category, "incomplete");
+  EXPECT_EQ(verdict.category.name(), "incomplete");
   EXPECT_EQ(verdict.feedback, "Name a third prime number.");
   EXPECT_EQ(verdict.reasoning, "Completeness: not met, only two primes are named.")
       << "kept for the record, not fed back";
@@ -138,7 +136,7 @@ TEST_F(JudgeVerifierTest, StructuredFailVerdict) {
   const Verdict verdict = run_text(
       R"({"reasoning":"r","verdict":"FAIL","category":"tone_mismatch","feedback":"Be formal."})");
   EXPECT_EQ(verdict.result, Outcome::fail);
-  EXPECT_EQ(verdict.category, "tone_mismatch");
+  EXPECT_EQ(verdict.category.name(), "tone_mismatch");
   EXPECT_EQ(verdict.feedback, "Be formal.");
 }
 
@@ -146,13 +144,13 @@ TEST_F(JudgeVerifierTest, BlockedVerdict) {
   const Verdict verdict = run_text(
       "The data only the user has is missing.\nFAIL [blocked]: Ask the user for data.csv.");
   EXPECT_EQ(verdict.result, Outcome::fail);
-  EXPECT_EQ(verdict.category, "blocked");
+  EXPECT_EQ(verdict.category.name(), "blocked");
 }
 
 TEST_F(JudgeVerifierTest, MalformedOutputIsAnErrorNeverAPass) {
   const Verdict verdict = run_text("The answer looks complete and I think it would pass.");
   EXPECT_EQ(verdict.result, Outcome::error);
-  EXPECT_EQ(verdict.category, "malformed");
+  EXPECT_EQ(verdict.category.name(), "malformed");
   EXPECT_THAT(verdict.feedback, HasSubstr("last line is not a verdict"));
   EXPECT_GT(verdict.usage.input_tokens, 0) << "the call was made and is paid for";
 }
@@ -160,7 +158,7 @@ TEST_F(JudgeVerifierTest, MalformedOutputIsAnErrorNeverAPass) {
 TEST_F(JudgeVerifierTest, ContradictoryOutputIsAnError) {
   Verdict verdict = run_text("PASS\nActually the third prime is missing.\nFAIL [incomplete]: x");
   EXPECT_EQ(verdict.result, Outcome::error);
-  EXPECT_EQ(verdict.category, "malformed");
+  EXPECT_EQ(verdict.category.name(), "malformed");
   EXPECT_THAT(verdict.feedback, HasSubstr("contradictory"));
   verdict = run_text(R"({"verdict":"PASS","category":"goal_missed"})");
   EXPECT_EQ(verdict.result, Outcome::error);
@@ -189,20 +187,19 @@ TEST_F(JudgeVerifierTest, RequestHasNoToolsNoStreamingAndTheSchema) {
 
 TEST_F(JudgeVerifierTest, TextModeSendsNoSchemaAndAsksForTheVerdictLine) {
   options.structured = false;
-  options.temperature = std::nullopt;
   options.max_tokens = 300;
   RecordingProvider provider(std::vector<std::string>{"PASS"});
   EXPECT_EQ(run(provider).result, Outcome::pass);
   const SeenRequest& request = provider.seen.at(0);
   EXPECT_FALSE(request.json_schema);
-  EXPECT_FALSE(request.temperature);
+  EXPECT_EQ(request.temperature, 0.0);
   EXPECT_EQ(request.max_tokens, 300);
   EXPECT_EQ(request.system, judge_system_prompt(false));
 }
 
 TEST_F(JudgeVerifierTest, StructuredModeStillAcceptsTheTextForm) {
   // Servers that ignore json_schema answer in text; the verdict is parsed all the same.
-  EXPECT_EQ(run_text("Reasons.\nFAIL [goal_missed]: wrong list").category, "goal_missed");
+  EXPECT_EQ(run_text("Reasons.\nFAIL [goal_missed]: wrong list").category.name(), "goal_missed");
 }
 
 TEST_F(JudgeVerifierTest, RulesFilesComeFromTheWorkspace) {
@@ -247,7 +244,7 @@ TEST_F(JudgeVerifierTest, RequestTooLongIsAnErrorWithoutACall) {
   RecordingProvider provider(std::vector<std::string>{"PASS"});
   const Verdict verdict = run(provider);
   EXPECT_EQ(verdict.result, Outcome::error);
-  EXPECT_EQ(verdict.category, JudgeVerifier::k_context_budget);
+  EXPECT_EQ(verdict.category, Category::context_budget);
   EXPECT_THAT(verdict.feedback,
               HasSubstr("request too long for the judge's context budget of 32000 chars"));
   EXPECT_TRUE(provider.seen.empty());
@@ -263,7 +260,7 @@ TEST_F(JudgeVerifierTest, ProviderErrorKeepsItsMessage) {
   });
   const Verdict verdict = run(provider);
   EXPECT_EQ(verdict.result, Outcome::error);
-  EXPECT_EQ(verdict.category, "provider_error");
+  EXPECT_EQ(verdict.category.name(), "provider_error");
   EXPECT_EQ(verdict.feedback, "anthropic: HTTP 400 invalid_request_error: max_tokens too large");
   EXPECT_EQ(verdict.model, "scripted/judge-model");
 }
@@ -272,7 +269,7 @@ TEST_F(JudgeVerifierTest, ScriptRunningOutIsAProviderError) {
   RecordingProvider provider(std::vector<std::string>{});
   const Verdict verdict = run(provider);
   EXPECT_EQ(verdict.result, Outcome::error);
-  EXPECT_EQ(verdict.category, "provider_error");
+  EXPECT_EQ(verdict.category.name(), "provider_error");
 }
 
 TEST_F(JudgeVerifierTest, DeadlineIsATimeout) {
@@ -286,8 +283,8 @@ TEST_F(JudgeVerifierTest, DeadlineIsATimeout) {
   });
   const Verdict verdict = run(provider);
   EXPECT_EQ(verdict.result, Outcome::error);
-  EXPECT_EQ(verdict.category, "timeout");
-  EXPECT_EQ(verdict.feedback, "judge timed out after 20 ms");
+  EXPECT_EQ(verdict.category.name(), "timeout");
+  EXPECT_EQ(verdict.feedback, "the judge timed out after 20 ms");
   EXPECT_FALSE(cancel.cancelled()) << "the run's own token is untouched";
 }
 
@@ -299,7 +296,7 @@ TEST_F(JudgeVerifierTest, RunCancelIsNotATimeout) {
   });
   const Verdict verdict = run(provider);
   EXPECT_EQ(verdict.result, Outcome::error);
-  EXPECT_EQ(verdict.category, "cancelled");
+  EXPECT_EQ(verdict.category.name(), "cancelled");
 }
 
 TEST_F(JudgeVerifierTest, OutputCutByTheTokenCapIsSaid) {
@@ -309,7 +306,7 @@ TEST_F(JudgeVerifierTest, OutputCutByTheTokenCapIsSaid) {
   });
   const Verdict verdict = run(provider);
   EXPECT_EQ(verdict.result, Outcome::error);
-  EXPECT_EQ(verdict.category, "malformed");
+  EXPECT_EQ(verdict.category.name(), "malformed");
   EXPECT_THAT(verdict.feedback, HasSubstr("stopped at its output cap of 512 tokens"));
   EXPECT_EQ(verdict.usage.input_tokens, 1200);
   EXPECT_EQ(verdict.usage.output_tokens, 80);
@@ -317,7 +314,7 @@ TEST_F(JudgeVerifierTest, OutputCutByTheTokenCapIsSaid) {
 
 TEST_F(JudgeVerifierTest, ConcurrentVerifiesShareTheProviderSafely) {
   RecordingProvider provider(std::vector<std::string>{"PASS", "PASS", "PASS", "PASS"});
-  JudgeVerifier judge(provider, options);
+  JudgeVerifier judge(provider, {"scripted", "judge-model"}, options);
   std::vector<Verdict> verdicts(4);
   std::vector<std::thread> threads;
   for (std::size_t i = 0; i < verdicts.size(); ++i) {

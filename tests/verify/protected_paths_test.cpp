@@ -31,7 +31,7 @@ TEST(ProtectedPaths, UnchangedFilesPassAndEveryKindOfChangeIsNamed) {
   ws.write("tests/test_c.py", "pass");
   const auto verdict = verifier.verify(attempt, CancelToken());
   EXPECT_EQ(verdict.result, Outcome::fail);
-  EXPECT_EQ(verdict.category, "rule_violation");
+  EXPECT_EQ(verdict.category.name(), "rule_violation");
   EXPECT_THAT(verdict.feedback, HasSubstr("tests/test_a.py (modified)"));
   EXPECT_THAT(verdict.feedback, HasSubstr("tests/test_b.py (deleted)"));
   EXPECT_THAT(verdict.feedback, HasSubstr("tests/test_c.py (added)"));

@@ -5,6 +5,8 @@
 namespace ralph::verify {
 namespace {
 
+constexpr std::string_view k_marker = "<promise>DONE</promise>";
+
 TEST(Keywords, SingleWordsMatchWholeWordsOnlyInAnyCase) {
   EXPECT_TRUE(contains_keyword("All DONE here.", "done"));
   EXPECT_TRUE(contains_keyword("done", "done"));
@@ -24,31 +26,31 @@ TEST(Keywords, PhrasesAndSpecialCharactersMatchLiterally) {
 }
 
 TEST(Trigger, Modes) {
-  TriggerOptions options;
-  EXPECT_TRUE(decide_trigger(options, "anything", false).verify);
+  TriggerSettings options;
+  EXPECT_TRUE(decide_trigger(options, k_marker, "anything", false).verify);
 
   options.mode = TriggerMode::keywords;
   options.keywords = {"finished", "c++"};
-  EXPECT_FALSE(decide_trigger(options, "still working", false).verify);
-  const auto hit = decide_trigger(options, "Finished the C++ port", false);
+  EXPECT_FALSE(decide_trigger(options, k_marker, "still working", false).verify);
+  const auto hit = decide_trigger(options, k_marker, "Finished the C++ port", false);
   EXPECT_TRUE(hit.verify);
   EXPECT_EQ(hit.reason, "keyword \"finished\"");
 
   options.mode = TriggerMode::marker;
-  EXPECT_FALSE(decide_trigger(options, "done", false).verify);
-  EXPECT_TRUE(decide_trigger(options, "done\n<promise>DONE</promise>", false).verify);
+  EXPECT_FALSE(decide_trigger(options, k_marker, "done", false).verify);
+  EXPECT_TRUE(decide_trigger(options, k_marker, "done\n<promise>DONE</promise>", false).verify);
 
   options.mode = TriggerMode::heartbeat;
-  EXPECT_FALSE(decide_trigger(options, "HEARTBEAT_OK", false).verify);
-  EXPECT_TRUE(decide_trigger(options, "HEARTBEAT_OK", true).verify);
+  EXPECT_FALSE(decide_trigger(options, k_marker, "HEARTBEAT_OK", false).verify);
+  EXPECT_TRUE(decide_trigger(options, k_marker, "HEARTBEAT_OK", true).verify);
 }
 
 TEST(Trigger, HeartbeatRunsNeedVerifyHeartbeatOutsideHeartbeatMode) {
-  TriggerOptions options;
-  EXPECT_FALSE(decide_trigger(options, "HEARTBEAT_OK", true).verify);
+  TriggerSettings options;
+  EXPECT_FALSE(decide_trigger(options, k_marker, "HEARTBEAT_OK", true).verify);
   options.verify_heartbeat = true;
   options.mode = TriggerMode::keywords;
-  EXPECT_TRUE(decide_trigger(options, "HEARTBEAT_OK", true).verify)
+  EXPECT_TRUE(decide_trigger(options, k_marker, "HEARTBEAT_OK", true).verify)
       << "heartbeat runs are verified whatever the keywords";
 }
 

@@ -1,6 +1,8 @@
 #pragma once
 
+#include "ralph/agent/attempt_observer.h"
 #include "ralph/core/cancel.h"
+#include "ralph/core/enum_names.h"
 #include "ralph/core/error.h"
 #include "ralph/core/event.h"
 #include "ralph/core/message.h"
@@ -18,8 +20,13 @@ enum class AgentStop {
   cancelled, // the CancelToken fired
   failed,    // the model could not be reached or answered with an error
 };
-
-const char* to_string(AgentStop stop);
+inline constexpr EnumName<AgentStop> k_agent_stop_names[] = {{AgentStop::answered, "answered"},
+                                                             {AgentStop::max_steps, "max_steps"},
+                                                             {AgentStop::cancelled, "cancelled"},
+                                                             {AgentStop::failed, "failed"}};
+inline const char* to_string(AgentStop stop) {
+  return name_of(k_agent_stop_names, stop);
+}
 
 // What one attempt produced. The conversation itself is updated in place.
 struct AgentOutcome {
@@ -38,10 +45,12 @@ public:
   virtual ~Agent() = default;
   // Runs one attempt. `conversation` holds the goal and anything said since (feedback); the
   // agent appends every assistant and tool message it produces, and leaves the conversation
-  // valid for the provider even when stopped early (every tool call gets a result). Model,
-  // tool and retry events go to `events`, from the calling thread.
+  // valid for the provider even when stopped early (every tool call gets a result). Each model
+  // call and tool call is reported to `observer` as it returns (the loop shows those too);
+  // `events` takes what is only shown: streamed text, tool starts, retries, warnings. Both are
+  // called from the calling thread.
   virtual AgentOutcome run(std::vector<Message>& conversation, const CancelToken& cancel,
-                           EventSink& events) = 0;
+                           AttemptObserver& observer, EventSink& events) = 0;
 };
 
 } // namespace ralph::agent

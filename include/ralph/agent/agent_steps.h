@@ -1,34 +1,39 @@
 #pragma once
 
 #include "ralph/agent/agent.h"
+#include "ralph/agent/attempt_observer.h"
 #include "ralph/core/error.h"
 #include "ralph/core/event.h"
 #include "ralph/core/message.h"
 #include "ralph/llm/provider.h"
+#include "ralph/tools/tool.h"
 
 #include <chrono>
 #include <cstddef>
-#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace ralph::agent {
 
-// The pieces every inner loop repeats for each model call and tool call: the events the terminal
-// and the record expect, the tool messages, and keeping the conversation valid when calls do not
-// run. Shared so that agents of other layers (rlm's) report exactly as the ReAct agent does.
+// The pieces every inner loop repeats for each model call and tool call: the facts and events
+// the loop and the terminal expect, the tool messages, and keeping the conversation valid when
+// calls do not run. Shared so that agents of other layers (rlm's, docqa's) report exactly as the
+// ReAct agent does.
 
-Event step_event(EventType type, int step);
-// model_finished with the stop reason and the call's usage.
-Event model_finished_event(int step, const llm::ChatResponse& response);
-// error with the message and the error kind.
-Event error_event(int step, const Error& error);
+// The fact of a model call that returned `response`, made for model `model` ("provider/model").
+ModelCall model_call(int step, const std::string& model, const llm::ChatResponse& response);
+
+// The events that show a fact; emitted by whoever observes the facts (the loop).
+Event model_finished_event(const ModelCall& call);
+Event tool_finished_event(int step, const ToolCall& call, const tools::ToolResult& result);
+
+Event model_started_event(int step);
 Event tool_started_event(int step, const ToolCall& call);
-// agent_finished with the answer, the stop reason, the steps and the usage of the attempt.
+Event error_event(int step, const Error& error);
+Event warning_event(int step, std::string text);
+// The answer, the stop reason, the steps and the usage of the attempt.
 Event agent_finished_event(const AgentOutcome& outcome);
-Event tool_finished_event(int step, const ToolCall& call, std::string content, bool is_error,
-                          std::chrono::milliseconds duration);
 
 // Forwards a model call's streamed text, thinking and retries to `events`, stamped with `step`.
 class StepObserver final : public llm::StreamObserver {

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "ralph/core/enum_names.h"
+
 #include <tl/expected.hpp>
 
 #include <chrono>
@@ -24,20 +26,17 @@ enum class ErrorKind {
   internal,   // a bug in ralph
 };
 
-// An expected failure. `message` is for humans and says what and where; the other fields are
-// for callers that decide on retries or exit codes.
+// An expected failure. `message` is for humans and says what and where (a provider's own words
+// and request id included); the other fields are what callers decide on: retrying (`retryable`,
+// the HTTP status, the server's retry-after hint) and pointing at a configuration or input file.
 struct Error {
   ErrorKind kind = ErrorKind::internal;
   std::string message;
   bool retryable = false;
   int http_status = 0;                       // 0 when no HTTP status applies
-  std::string provider_message;              // the provider's own error text, verbatim
-  std::string provider_type;                 // e.g. "rate_limit_error", "insufficient_quota"
-  std::string request_id;                    // x-request-id / request-id when known
   std::chrono::milliseconds retry_after{-1}; // server hint; negative when absent
   std::string file;                          // config/input file, when the error is about one
   int line = 0;
-  int column = 0;
 };
 
 template <typename T> using Result = tl::expected<T, Error>;
@@ -53,7 +52,22 @@ inline tl::unexpected<Error> fail(Error e) {
   return tl::unexpected<Error>(std::move(e));
 }
 
+inline constexpr EnumName<ErrorKind> k_error_kind_names[] = {{ErrorKind::usage, "usage"},
+                                                             {ErrorKind::config, "config"},
+                                                             {ErrorKind::io, "io"},
+                                                             {ErrorKind::network, "network"},
+                                                             {ErrorKind::timeout, "timeout"},
+                                                             {ErrorKind::provider, "provider"},
+                                                             {ErrorKind::parse, "parse"},
+                                                             {ErrorKind::tool, "tool"},
+                                                             {ErrorKind::subprocess, "subprocess"},
+                                                             {ErrorKind::store, "store"},
+                                                             {ErrorKind::cancelled, "cancelled"},
+                                                             {ErrorKind::internal, "internal"}};
+
 // Short stable name of an error kind, used in events and JSON output.
-const char* to_string(ErrorKind kind);
+inline const char* to_string(ErrorKind kind) {
+  return name_of(k_error_kind_names, kind);
+}
 
 } // namespace ralph

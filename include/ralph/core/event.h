@@ -1,56 +1,180 @@
 #pragma once
 
+#include "ralph/core/error.h"
 #include "ralph/core/message.h"
+#include "ralph/core/outcome.h"
+#include "ralph/core/settings.h"
+#include "ralph/core/status.h"
 
-#include <cstdint>
+#include <chrono>
 #include <optional>
 #include <string>
+#include <variant>
 
 namespace ralph {
 
-// Everything the runtime does that someone may want to watch. Core code never prints; the
-// terminal view, the NDJSON writer, the store and the server are EventSinks.
-enum class EventType {
-  run_started,          // text: goal; detail: model
-  attempt_started,      // iteration; number: iterations allowed
-  model_started,        // step: inner step about to call the model
-  text_delta,           // text: a piece of streamed answer text
-  thinking_delta,       // text: a piece of streamed reasoning text
-  model_finished,       // step; detail: stop reason; usage: this call's tokens
-  tool_started,         // name, tool_call_id, text: arguments JSON
-  tool_finished,        // name, tool_call_id, text: result (may be capped), is_error, exit_code
-  retry,                // detail: why; number: attempt; duration_ms: delay before the next try
-  warning,              // text
-  agent_finished,       // text: final answer; detail: stop reason; step: steps used
-  attempt_finished,     // iteration; text: answer; detail: why the agent stopped
-  verification_skipped, // iteration; detail: reason (pre-check or trigger)
-  verifier_started,     // iteration; name: verifier
-  verdict,              // iteration; name; result; category; text: feedback; exit_code; duration_ms
-  feedback,             // iteration; detail: mode (append, continue); text: what the agent is told
-  budget_warning,       // detail: budget (tokens, cost, time, iterations); number: percent used
-  status,               // detail: final status; text: why; iteration: attempts made
-  error,                // text: message; detail: error kind
+// What a run shows the world as it happens: the terminal, the --events file, later the server.
+// Output only: nothing that steers the run reads it (the loop learns what an attempt did through
+// agent::AttemptObserver). Each kind of event has its own payload below, every field meaning one
+// thing; `k_name` is its stable name in the --events file, whose JSON form (event_json.h) has one
+// key per field. Durations are milliseconds there (`duration_ms`, `delay_ms`).
+namespace event {
+
+// Attempt Event::iteration begins.
+struct AttemptStarted {
+  static constexpr const char* k_name = "attempt_started";
+  int max_iterations = 0;
 };
 
-const char* to_string(EventType type);
+// Model call Event::step of the attempt begins.
+struct ModelStarted {
+  static constexpr const char* k_name = "model_started";
+};
 
-// One event. A flat struct rather than a variant: sinks switch on `type` and read the fields
-// documented for it above; unused fields stay empty.
-struct Event {
-  EventType type = EventType::warning;
-  int iteration = 0; // outer-loop attempt, 1-based; 0 outside the loop
-  int step = 0;      // inner step of the attempt
+// A piece of the model's answer, as it streams.
+struct TextDelta {
+  static constexpr const char* k_name = "text_delta";
   std::string text;
-  std::string detail;
-  std::string name; // tool or verifier
-  std::string tool_call_id;
-  std::string result;   // verdict: pass, fail, error
-  std::string category; // verdict category
-  std::int64_t number = 0;
-  std::int64_t duration_ms = 0;
-  std::optional<int> exit_code;
-  bool is_error = false;
+};
+
+// A piece of the model's reasoning, as it streams.
+struct ThinkingDelta {
+  static constexpr const char* k_name = "thinking_delta";
+  std::string text;
+};
+
+// A model call returned.
+struct ModelFinished {
+  static constexpr const char* k_name = "model_finished";
+  std::string model;       // "provider/model" the tokens were spent on
+  std::string stop_reason; // end_turn, tool_use, max_tokens, ...; "sub_queries" for llm_query calls
   Usage usage;
+  int requests = 1; // model requests reported together (sub-queries come in batches)
+};
+
+// The model asked for a tool call, which runs now.
+struct ToolStarted {
+  static constexpr const char* k_name = "tool_started";
+  ToolCall call;
+};
+
+// A tool call finished; `result` is what the model is given back.
+struct ToolFinished {
+  static constexpr const char* k_name = "tool_finished";
+  ToolCall call;
+  std::string result;
+  bool is_error = false;
+  std::optional<int> exit_code; // the structured exit code of process-backed tools
+  std::chrono::milliseconds duration{0};
+};
+
+// A model request failed with a transient fault; try `attempt` failed and the next is sent after
+// `delay`. Text streamed since the previous try is void.
+struct Retry {
+  static constexpr const char* k_name = "retry";
+  std::string reason;
+  int attempt = 0;
+  std::chrono::milliseconds delay{0};
+};
+
+struct Warning {
+  static constexpr const char* k_name = "warning";
+  std::string text;
+};
+
+// A failure that ends the work it happened in (a model call that failed after its retries).
+struct Failure {
+  static constexpr const char* k_name = "error";
+  ErrorKind kind = ErrorKind::internal;
+  std::string message;
+};
+
+// The agent finished the work of an attempt.
+struct AgentFinished {
+  static constexpr const char* k_name = "agent_finished";
+  std::string answer;
+  std::string stop; // answered, max_steps, cancelled, failed
+  int steps = 0;
+  Usage usage;
+};
+
+// Attempt Event::iteration ended; `answer` as the user sees it (completion marker removed).
+struct AttemptFinished {
+  static constexpr const char* k_name = "attempt_finished";
+  std::string answer;
+  std::string stop; // why the agent stopped
+  std::chrono::milliseconds duration{0};
+  Usage usage;
+};
+
+// The attempt's answer is not verified (a pre-check or the trigger), and why.
+struct VerificationSkipped {
+  static constexpr const char* k_name = "verification_skipped";
+  std::string reason;
+};
+
+struct VerifierStarted {
+  static constexpr const char* k_name = "verifier_started";
+  std::string verifier;
+};
+
+// One verifier's verdict on the attempt.
+struct VerdictGiven {
+  static constexpr const char* k_name = "verdict";
+  std::string verifier;
+  Outcome result = Outcome::error;
+  std::string category; // empty on pass
+  std::string feedback;
+  std::optional<ErrorPolicy> policy; // for `error`: the policy the loop applied
+  std::optional<int> exit_code;      // of the command it ran, if any
+  std::chrono::milliseconds duration{0};
+  Usage usage; // the verifier's own model calls (a judge's)
+};
+
+// What the agent is told before its next attempt.
+struct FeedbackGiven {
+  static constexpr const char* k_name = "feedback";
+  FeedbackMode mode = FeedbackMode::append;
+  std::string text;
+};
+
+// A budget is nearly spent.
+struct BudgetWarning {
+  static constexpr const char* k_name = "budget_warning";
+  BudgetKind budget = BudgetKind::tokens;
+  int percent = 0;
+};
+
+// The run ended.
+struct RunEnded {
+  static constexpr const char* k_name = "status";
+  Status status = Status::failed;
+  std::string reason;
+  int attempts = 0;
+  Usage usage;
+  std::chrono::milliseconds duration{0};
+};
+
+} // namespace event
+
+using EventPayload =
+    std::variant<event::AttemptStarted, event::ModelStarted, event::TextDelta, event::ThinkingDelta,
+                 event::ModelFinished, event::ToolStarted, event::ToolFinished, event::Retry,
+                 event::Warning, event::Failure, event::AgentFinished, event::AttemptFinished,
+                 event::VerificationSkipped, event::VerifierStarted, event::VerdictGiven,
+                 event::FeedbackGiven, event::BudgetWarning, event::RunEnded>;
+
+struct Event {
+  int iteration = 0; // outer-loop attempt, 1-based; 0 outside the loop
+  int step = 0;      // model call of the attempt, 1-based; 0 when not about one
+  EventPayload payload;
+
+  // The payload's stable name ("tool_started", ...).
+  const char* name() const {
+    return std::visit([](const auto& p) { return std::decay_t<decltype(p)>::k_name; }, payload);
+  }
+  // The payload when it is a `T`, else null.
+  template <typename T> const T* get() const { return std::get_if<T>(&payload); }
 };
 
 // Receives events. Implementations document their own thread-safety; the agent and the loop

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "ralph/core/enum_names.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -7,8 +9,14 @@
 namespace ralph {
 
 enum class Role { system, user, assistant, tool };
+inline constexpr EnumName<Role> k_role_names[] = {{Role::system, "system"},
+                                                  {Role::user, "user"},
+                                                  {Role::assistant, "assistant"},
+                                                  {Role::tool, "tool"}};
 
-const char* to_string(Role role);
+inline const char* to_string(Role role) {
+  return name_of(k_role_names, role);
+}
 
 // A tool call as the model made it. `arguments` stays the raw JSON text the model produced
 // (it may be invalid JSON; tools validate it), so it round-trips to the provider unchanged.

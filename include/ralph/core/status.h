@@ -1,5 +1,7 @@
 #pragma once
 
+#include "ralph/core/enum_names.h"
+
 #include <optional>
 #include <string_view>
 
@@ -16,8 +18,21 @@ enum class Status {
   failed,           // a runtime error, e.g. a provider error after retries
 };
 
-const char* to_string(Status status);
-std::optional<Status> status_from_string(std::string_view text);
+inline constexpr EnumName<Status> k_status_names[] = {
+    {Status::active, "active"},
+    {Status::completed, "completed"},
+    {Status::budget_exhausted, "budget_exhausted"},
+    {Status::stalled, "stalled"},
+    {Status::blocked, "blocked"},
+    {Status::interrupted, "interrupted"},
+    {Status::failed, "failed"}};
+
+inline const char* to_string(Status status) {
+  return name_of(k_status_names, status);
+}
+inline std::optional<Status> status_from_string(std::string_view text) {
+  return value_of(k_status_names, text);
+}
 
 // The process exit code documented for each terminal status (README "Exit codes").
 int exit_code(Status status);

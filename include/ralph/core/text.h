@@ -3,11 +3,30 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ralph {
 
 // `text` without leading and trailing ASCII whitespace (space, tab, CR, LF, FF, VT).
 std::string_view trim(std::string_view text);
+
+// The lines of `text`, split at '\n' and viewing into it. A final newline ends the last line
+// rather than starting an empty one; "" has no lines.
+std::vector<std::string_view> split_lines(std::string_view text);
+
+// The first line of `text`, cut to `max_bytes` on a UTF-8 boundary; "…" marks that more followed
+// (a cut, or further lines).
+std::string first_line(std::string_view text, std::size_t max_bytes);
+
+// `text` with ASCII letters in lower case; other bytes unchanged.
+std::string to_lower_ascii(std::string_view text);
+char to_lower_ascii(char c);
+
+// True when `a` and `b` are equal but for the case of ASCII letters.
+bool equals_ignoring_case(std::string_view a, std::string_view b);
+
+// True when `text` begins with `prefix`, ignoring the case of ASCII letters.
+bool starts_with_ignoring_case(std::string_view text, std::string_view prefix);
 
 // The longest prefix of `text` no longer than `max_bytes` that does not end inside a UTF-8
 // sequence.

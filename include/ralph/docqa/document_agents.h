@@ -3,6 +3,7 @@
 #include "ralph/agent/agent.h"
 #include "ralph/docqa/qa_checks.h"
 #include "ralph/llm/provider.h"
+#include "ralph/llm/provider_config.h"
 
 #include <cstddef>
 #include <filesystem>
@@ -26,7 +27,7 @@ Briefing read_briefing(std::span<const Message> conversation);
 
 // The generator's instructions for a grounded answer under `rules`: the JSON form, the counts and
 // what makes a quote count. Part of ralph's own prompts, so quotes copied from it are rejected.
-std::string qa_instructions(const QaRules& rules);
+std::string qa_instructions(const QaSettings& rules);
 
 // One QA attempt: the generator (an RLM agent over the document) starts from the question, the
 // previous answer and the last failures as constraints, in a conversation of its own; only its
@@ -35,7 +36,7 @@ class QaAgent final : public agent::Agent {
 public:
   explicit QaAgent(agent::Agent& generator) : m_generator(generator) {}
   agent::AgentOutcome run(std::vector<Message>& conversation, const CancelToken& cancel,
-                          EventSink& events) override;
+                          agent::AttemptObserver& observer, EventSink& events) override;
 
 private:
   agent::Agent& m_generator;
@@ -66,7 +67,7 @@ private:
 };
 
 struct TaskOptions {
-  std::string reasoner_model; // as the provider expects it
+  llm::ModelSpec reasoner_model; // the model the reasoner's provider serves
   int max_tokens = 4096;
   std::filesystem::path memory_file; // empty: no memory file
   std::size_t memory_chars = 1500;
@@ -82,7 +83,7 @@ public:
   TaskAgent(agent::Agent& reader, llm::Provider& reasoner, TaskLedger& ledger, TaskOptions options)
       : m_reader(reader), m_reasoner(reasoner), m_ledger(ledger), m_options(std::move(options)) {}
   agent::AgentOutcome run(std::vector<Message>& conversation, const CancelToken& cancel,
-                          EventSink& events) override;
+                          agent::AttemptObserver& observer, EventSink& events) override;
 
 private:
   agent::Agent& m_reader;

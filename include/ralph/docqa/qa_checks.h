@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ralph/core/settings.h"
 #include "ralph/docqa/grounded_document.h"
 #include "ralph/docqa/qa_answer.h"
 #include "ralph/verify/verifier.h"
@@ -15,14 +16,8 @@ namespace ralph::docqa {
 
 // What a grounded answer must look like. Lengths count Unicode code points.
 struct QaRules {
-  std::size_t min_bullets = 3;
-  std::size_t max_bullets = 7;
-  std::size_t min_quotes = 3;
-  std::size_t max_quotes = 8;
-  std::size_t max_quote_chars = 160;
-  std::size_t min_quote_words = 3; // words with a letter or digit in them
-  std::size_t min_quote_chars = 12;
-  MatchLevel loosest = MatchLevel::whitespace; // the loosest match accepted as verbatim
+  // The counts and lengths (code points) and the loosest match level accepted as verbatim.
+  QaSettings limits;
   // ralph's own prompt texts (instructions, the question): a quote found in one of them is not
   // evidence from the document.
   std::vector<std::string> own_prompts;
@@ -78,6 +73,7 @@ public:
   explicit QaChecksVerifier(const QaChecker& checker) : m_checker(checker) {}
 
   std::string name() const override { return "qa checks"; }
+  verify::VerifierKind kind() const override { return verify::VerifierKind::checks; }
   verify::Verdict verify(const verify::Attempt& attempt, const CancelToken& cancel) override;
 
 private:

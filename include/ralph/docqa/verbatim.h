@@ -1,5 +1,7 @@
 #pragma once
 
+#include "ralph/core/settings.h"
+
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -9,35 +11,29 @@
 
 namespace ralph::docqa {
 
-// How loosely a quote may match the document, strictest first. Each level includes the ones
-// before it. A quote matches at a level when its fold at that level, without a leading or
-// trailing space, occurs in the document's fold at that level. Folding runs over UTF-8 code
-// points; bytes that are not valid UTF-8 stay as they are (and are not whitespace).
-enum class MatchLevel {
-  // Byte for byte.
-  exact,
-  // Every run of whitespace becomes one space: ASCII space, tab, CR, LF, VT, FF and the Unicode
-  // spaces U+0085, U+00A0 (no-break), U+1680, U+2000-U+200A (en, em, thin, hair, ...), U+2028,
-  // U+2029, U+202F, U+205F, U+3000.
-  whitespace,
-  // And NFKC-style compatibility folding:
-  //   ' for ‘ ’ ‚ ‛ ′ ` ´ ʻ ʼ ‹ ›; " for “ ” „ ‟ ″ « »; - for ‐ ‑ ‒ – — ― − ﹘ ﹣;
-  //   . .. ... for ․ ‥ …; / for ⁄; ff fi fl ffi ffl st st for the ligatures ﬀ ﬁ ﬂ ﬃ ﬄ ﬅ ﬆ;
-  //   IJ ij for Ĳ ĳ; full-width U+FF01-U+FF5E as ASCII; ￠ ￡ ￢ ￤ ￥ ￦ as ¢ £ ¬ ¦ ¥ ₩;
-  //   superscript and subscript digits as digits; ½ ¼ ¾ ⅐ ⅑ ⅒ ⅓ ... ⅞ as 1/2 1/4 ...;
-  //   ™ ℠ № as TM SM No; ª º as a o; µ as μ; ſ as s; the Greek question mark as ;
-  // and soft hyphens, zero-width spaces and joiners (U+200B-U+200D), the word joiner (U+2060)
-  // and byte order marks (U+FEFF) are dropped (inside a whitespace run too). No canonical
-  // (de)composition: a precomposed "é" and "e" + U+0301 still differ.
-  typographic,
-  // And upper case as lower case: ASCII, Latin-1 (ß and ẞ as ss), Latin Extended-A (İ as
-  // i + U+0307; ı stays), Latin Extended Additional (U+1E00-U+1EFF), Greek (ς as σ too) and
-  // Cyrillic (U+0400-U+052F), with full-width letters and the output of typographic folding.
-  casefold,
-};
-
-const char* to_string(MatchLevel level);
-std::optional<MatchLevel> parse_match_level(std::string_view text);
+// How loosely a quote may match the document (MatchLevel, in core/settings.h because the
+// configuration names it), strictest first. Each level includes the ones before it. A quote
+// matches at a level when its fold at that level, without a leading or trailing space, occurs in
+// the document's fold at that level. Folding runs over UTF-8 code points; bytes that are not
+// valid UTF-8 stay as they are (and are not whitespace).
+//  - exact: byte for byte.
+//  - whitespace: every run of whitespace becomes one space: ASCII space, tab, CR, LF, VT, FF and
+//    the Unicode spaces U+0085, U+00A0 (no-break), U+1680, U+2000-U+200A (en, em, thin, hair,
+//    ...), U+2028, U+2029, U+202F, U+205F, U+3000.
+//  - typographic: and NFKC-style compatibility folding:
+//      ' for ‘ ’ ‚ ‛ ′ ` ´ ʻ ʼ ‹ ›; " for “ ” „ ‟ ″ « »; - for ‐ ‑ ‒ – — ― − ﹘ ﹣;
+//      . .. ... for ․ ‥ …; / for ⁄; ff fi fl ffi ffl st st for the ligatures ﬀ ﬁ ﬂ ﬃ ﬄ ﬅ ﬆ;
+//      IJ ij for Ĳ ĳ; full-width U+FF01-U+FF5E as ASCII; ￠ ￡ ￢ ￤ ￥ ￦ as ¢ £ ¬ ¦ ¥ ₩;
+//      superscript and subscript digits as digits; ½ ¼ ¾ ⅐ ⅑ ⅒ ⅓ ... ⅞ as 1/2 1/4 ...;
+//      ™ ℠ № as TM SM No; ª º as a o; µ as μ; ſ as s; the Greek question mark as ;
+//    and soft hyphens, zero-width spaces and joiners (U+200B-U+200D), the word joiner (U+2060)
+//    and byte order marks (U+FEFF) are dropped (inside a whitespace run too). No canonical
+//    (de)composition: a precomposed "é" and "e" + U+0301 still differ.
+//  - casefold: and upper case as lower case: ASCII, Latin-1 (ß and ẞ as ss), Latin Extended-A
+//    (İ as i + U+0307; ı stays), Latin Extended Additional (U+1E00-U+1EFF), Greek (ς as σ too)
+//    and Cyrillic (U+0400-U+052F), with full-width letters and the output of typographic
+//    folding.
+using ralph::MatchLevel;
 
 // A byte range [begin, end) of the original document.
 struct Span {

@@ -11,6 +11,9 @@ namespace ralph::llm {
 struct ModelSpec {
   std::string provider;
   std::string model;
+
+  // "provider/model", as the user writes it (and as prices are keyed).
+  std::string label() const { return provider + "/" + model; }
 };
 
 // What an HTTP provider needs besides the transport and the clock.

@@ -1,7 +1,7 @@
 #pragma once
 
+#include "ralph/agent/attempt_observer.h"
 #include "ralph/core/error.h"
-#include "ralph/core/event.h"
 #include "ralph/core/message.h"
 #include "ralph/loop/budget.h"
 #include "ralph/verify/attempt.h"
@@ -33,8 +33,9 @@ public:
   virtual ~Journal() = default;
   // Attempt `iteration` is about to run from `conversation`.
   virtual void attempt_started(int iteration, std::span<const Message> conversation) = 0;
-  // One model call of the agent (a model_finished event), with the counters after it.
-  virtual void model_call(int iteration, const Event& call, const BudgetCounters& counters) = 0;
+  // One model call of the agent, with the counters after it.
+  virtual void model_call(int iteration, const agent::ModelCall& call,
+                          const BudgetCounters& counters) = 0;
   // One tool call (its record and its result text), `seq` counting from 1 in the attempt.
   virtual void tool_call(int iteration, int seq, const verify::ToolRecord& record,
                          std::string_view result) = 0;

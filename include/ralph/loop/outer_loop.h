@@ -1,11 +1,12 @@
 #pragma once
 
 #include "ralph/agent/agent.h"
+#include "ralph/core/clock.h"
 #include "ralph/core/event.h"
+#include "ralph/core/settings.h"
 #include "ralph/core/status.h"
 #include "ralph/loop/budget.h"
 #include "ralph/loop/journal.h"
-#include "ralph/verify/trigger.h"
 #include "ralph/verify/verifier.h"
 
 #include <cstdint>
@@ -18,41 +19,23 @@
 
 namespace ralph::loop {
 
-// What a verifier's `error` verdict means for the attempt.
-enum class ErrorPolicy {
-  fail_open,   // the check could not be made: do not hold the answer back (the judge's default)
-  fail_closed, // an unchecked answer is not accepted (the default for commands)
-};
-const char* to_string(ErrorPolicy policy);
-
+// A verifier and what its `error` verdicts mean for an attempt.
 struct VerifierEntry {
   std::unique_ptr<verify::Verifier> verifier;
   ErrorPolicy policy = ErrorPolicy::fail_closed;
 };
 
-enum class FeedbackMode {
-  append,       // a user message in the same conversation
-  continuation, // a compact continuation prompt replaces the history ("continue")
-};
-const char* to_string(FeedbackMode mode);
-
+// What a run works on and by which rules. The settings come as the configuration loaded them.
 struct LoopOptions {
   std::string goal;
-  std::string agent_model; // "provider/model", for cost
   std::filesystem::path workspace;
-  BudgetLimits budget;
-  PriceTable prices;
-  FeedbackMode feedback = FeedbackMode::append;
-  verify::TriggerOptions trigger;
-  bool heartbeat = false;   // this run is a periodic check-in
-  bool verify_final = true; // false: the last attempt is delivered unverified (seed 001)
-  int stall_after = 3;      // attempts in a row with the same command failures
-  std::size_t runtime_summary_chars = 4000; // the continuation prompt's summary cap
-  // The completion marker, stripped from what the user sees. Verifier-first runs also mark the
-  // tool calls that changed the workspace (for the evidence verifier) and remind the agent of
-  // the marker in feedback.
-  std::string marker = "<promise>DONE</promise>";
-  bool verifier_first = false;
+  LoopSettings loop;     // iterations, feedback mode, trigger, heartbeat, stalls
+  BudgetSettings budget; // tokens, cost, time
+  PriceTable prices;     // what each model's tokens cost
+  // The completion marker, stripped from what the user sees (and the `marker` trigger's). When
+  // `evidence.enabled` (verifier-first runs) the loop also marks the tool calls that changed the
+  // workspace, for the evidence verifier, and reminds the agent of the marker in feedback.
+  EvidenceSettings evidence;
   // Set by library users whose answers may already have reached someone (streamed to a chat):
   // such an answer cannot be taken back, so it is not verified.
   std::function<bool()> already_delivered;
@@ -103,14 +86,16 @@ struct LoopState {
 
 // The outer loop: run an attempt, decide whether it is verifiable and whether to verify it,
 // run every verifier (independent ones concurrently), and either finish or feed the failures
-// back for another attempt, within the budgets. Emits attempt, verdict, feedback, budget and
-// status events (and forwards the agent's) to `events`, stamped with the iteration. Not
-// thread-safe; verifiers run on helper threads while run() waits for them.
+// back for another attempt, within the budgets. What the agent did reaches it as facts
+// (agent::AttemptObserver); it shows them, its own steps and the agent's events on `events`,
+// stamped with the iteration. Not thread-safe; verifiers run on helper threads while run() waits
+// for them.
 class OuterLoop {
 public:
-  // `journal`, when given, must outlive the loop: every step is recorded there.
+  // The loop reads time (attempt durations, the time budget) only from `clock`. `journal`, when
+  // given, records every step. Both must outlive the loop.
   OuterLoop(agent::Agent& agent, std::vector<VerifierEntry> verifiers, LoopOptions options,
-            Journal* journal = nullptr);
+            Clock& clock, Journal* journal = nullptr);
 
   // `conversation` starts with the goal (and may hold earlier turns), or, when resuming, with
   // what attempt `resume.next_iteration` starts from; it ends holding what the agent last worked
@@ -124,6 +109,7 @@ private:
   agent::Agent& m_agent;
   std::vector<VerifierEntry> m_verifiers;
   LoopOptions m_options;
+  Clock& m_clock;
   Journal* m_journal;
 };
 

@@ -22,7 +22,8 @@ public:
                store::TraceWriter* traces, EventSink& warnings);
 
   void attempt_started(int iteration, std::span<const Message> conversation) override;
-  void model_call(int iteration, const Event& call, const BudgetCounters& counters) override;
+  void model_call(int iteration, const agent::ModelCall& call,
+                  const BudgetCounters& counters) override;
   void tool_call(int iteration, int seq, const verify::ToolRecord& record,
                  std::string_view result) override;
   void attempt_finished(const AttemptRecord& attempt, std::span<const Message> added,

@@ -1,7 +1,9 @@
 #pragma once
 
 #include "ralph/agent/agent.h"
+#include "ralph/core/settings.h"
 #include "ralph/llm/provider.h"
+#include "ralph/llm/provider_config.h"
 #include "ralph/rlm/sandbox.h"
 
 #include <cstddef>
@@ -13,15 +15,18 @@
 namespace ralph::rlm {
 
 struct RlmOptions {
-  std::string model; // as the provider expects it, without the "provider/" prefix
+  llm::ModelSpec model;  // the model the provider serves
+  std::string sub_model; // "provider/model" that answers llm_query (what its tokens cost); empty:
+                         // the agent's model
   // What the attempt must produce (the answer format, the task); the sandbox's instructions and
   // API are added after it.
   std::string instructions;
   std::string document_name;      // shown to the model, e.g. "contract.txt"
   std::size_t document_bytes = 0; // shown to the model
-  int max_steps = 80;             // model calls per attempt, the fallback extraction excluded
-  int max_sub_queries = 60;       // llm_query calls per attempt; a warning at 80 %
-  int max_tokens = 4096;
+  // `max_steps` model calls per attempt (the fallback extraction excluded) and
+  // `max_sub_queries` llm_query calls, with a warning at 80 %.
+  RlmSettings settings;
+  int max_tokens = 4096; // of each model call
   std::optional<double> temperature;
   bool stream = true;
   // What the fallback extraction call is shown of the trajectory (code points, newest kept).
@@ -38,17 +43,17 @@ using SandboxFactory = std::function<std::unique_ptr<Sandbox>(SubQueryFn)>;
 // steps run out, one fallback extraction call (no tools) over the recorded trajectory gives the
 // best grounded answer it can, and the attempt ends `answered` with it, so the outer loop
 // verifies it like any answer; if that call fails too the attempt ends `failed` with the error.
-// Tool events carry each execution and its output; sub-query tokens count into the outcome and
-// come as a model_finished event named "llm_query" per execution, so budgets see them; the 80 %
-// sub-query warning is a budget_warning event ("sub-query"). `provider` must outlive the agent.
-// Not thread-safe.
+// Each execution is a tool call reported to the observer with its output; sub-query tokens count
+// into the outcome and are reported as a model call on `sub_model` after each execution (so
+// budgets see them, priced as that model); the 80 % sub-query warning is a budget_warning event
+// (`sub_queries`). `provider` must outlive the agent. Not thread-safe.
 class RlmAgent final : public agent::Agent {
 public:
   RlmAgent(llm::Provider& provider, SandboxFactory sandboxes, SubQueryFn sub_query,
            RlmOptions options);
 
   agent::AgentOutcome run(std::vector<Message>& conversation, const CancelToken& cancel,
-                          EventSink& events) override;
+                          agent::AttemptObserver& observer, EventSink& events) override;
 
 private:
   llm::Provider& m_provider;

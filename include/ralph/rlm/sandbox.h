@@ -3,6 +3,7 @@
 #include "ralph/core/cancel.h"
 #include "ralph/core/error.h"
 #include "ralph/core/message.h"
+#include "ralph/core/settings.h"
 
 #include <chrono>
 #include <cstddef>
@@ -25,16 +26,9 @@ struct SubAnswer {
 };
 
 // Answers a sub-query (`llm_query`). Called on the sandbox's thread and, for batches, from up to
-// `SandboxLimits::max_concurrent_queries` helper threads at once: it must be thread-safe. An
+// `RlmSettings::concurrency` helper threads at once: it must be thread-safe. An
 // error (budget spent, provider failure) goes back to the code as a message, never a crash.
 using SubQueryFn = std::function<Result<SubAnswer>(const SubQuery&)>;
-
-struct SandboxLimits {
-  std::size_t memory_bytes = std::size_t{256} << 20; // the interpreter's heap
-  std::chrono::milliseconds time_limit{30000};       // per execution, sub-query waits excluded
-  std::size_t output_chars = 2000;                   // code points of output per execution
-  int max_concurrent_queries = 6;                    // batched sub-queries in flight
-};
 
 // What one execution gave back, as the model is shown it.
 struct ExecResult {
@@ -64,8 +58,10 @@ public:
 };
 
 // A Lua 5.4 sandbox over `document`, which must outlive it. The document is a read-only global
-// `doc`; `llm_query` and `llm_query_batched` call `sub_query`.
+// `doc`; `llm_query` and `llm_query_batched` call `sub_query`. Of `settings`, the sandbox takes
+// its heap (`memory_bytes`), the time limit of one execution (sub-query waits excluded), the code
+// points of output per execution, and how many batched sub-queries run at once (`concurrency`).
 std::unique_ptr<Sandbox> make_lua_sandbox(std::string_view document, SubQueryFn sub_query,
-                                          SandboxLimits limits = {});
+                                          const RlmSettings& settings = {});
 
 } // namespace ralph::rlm

@@ -1,10 +1,8 @@
 #pragma once
 
 #include "ralph/core/cancel.h"
-#include "ralph/core/clock.h"
 #include "ralph/core/error.h"
 #include "ralph/llm/provider.h"
-#include "ralph/llm/provider_config.h"
 #include "ralph/rlm/sandbox.h"
 
 #include <cstddef>
@@ -36,10 +34,5 @@ struct SubQueryOptions {
 // so when it does not hold the answer), and returns the text and usage. Provider errors, an
 // empty answer and cancellation come back as errors.
 SubQueryFn provider_sub_query(ProviderFactory make_provider, SubQueryOptions options);
-
-// A ProviderFactory for `config` (see llm::make_provider): each provider comes with its own
-// http::CurlTransport, which it owns. `clock` (retry waits) must be thread-safe and outlive the
-// factory; SystemClock is. libcurl's global initialisation must have run (see CurlGlobal).
-ProviderFactory provider_factory(llm::ProviderConfig config, Clock& clock);
 
 } // namespace ralph::rlm

@@ -1,6 +1,9 @@
 #pragma once
 
 #include "ralph/core/error.h"
+#include "ralph/core/outcome.h"
+#include "ralph/core/settings.h"
+#include "ralph/core/status.h"
 
 #include <chrono>
 #include <cstdint>
@@ -18,10 +21,10 @@ struct SessionRow {
   std::string id;
   std::string goal;
   std::string workspace;
-  std::string model;             // "provider/model" of the agent
-  std::string status = "active"; // core/status.h names
-  std::string reason;            // why it ended, one line
-  std::string answer;            // the delivered answer once finished
+  std::string model; // "provider/model" of the agent
+  Status status = Status::active;
+  std::string reason; // why it ended, one line
+  std::string answer; // the delivered answer once finished
   std::string created_at;
   std::string updated_at;
   std::string config_json = "{}";   // the configuration it ran with, no secrets
@@ -89,11 +92,12 @@ struct VerdictRow {
   int iteration = 0;
   int seq = 0; // order within the attempt, from 1
   std::string verifier;
-  std::string result;
+  std::string kind; // verify/verifier_kind.h names
+  Outcome result = Outcome::error;
   std::string category;
   std::string feedback;
   std::string reasoning;
-  std::string policy;
+  std::optional<ErrorPolicy> policy; // for `error` verdicts: the policy applied
   std::string model;
   std::int64_t input_tokens = 0;
   std::int64_t output_tokens = 0;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ralph/core/error.h"
+#include "ralph/core/settings.h"
 #include "ralph/verify/verifier.h"
 
 #include <cstddef>
@@ -11,19 +12,11 @@
 
 namespace ralph::verify {
 
-// Deterministic rules on the visible answer (`attempt.answer`). Each rule that is set is checked.
-struct ChecksOptions {
-  std::vector<std::string> must_match;     // RE2 patterns; each must match somewhere
-  std::vector<std::string> must_not_match; // RE2 patterns; none may match anywhere
-  std::optional<std::size_t> min_chars;    // length in Unicode code points, not bytes
-  std::optional<std::size_t> max_chars;
-  bool json = false;       // the answer is JSON, bare or as the one ```json fenced block it is
-  std::string json_schema; // JSON Schema text (see json_schema.h) the answer conforms to;
-                           // implies `json`
-  std::optional<std::size_t> min_bullets; // lines starting with `-`, `*`, `•`, `1.` or `1)`
-  std::optional<std::size_t> max_bullets; // after optional indentation, outside code fences
-};
-
+// Deterministic rules on the visible answer (`attempt.answer`), as ChecksSettings set them:
+// must_match / must_not_match are RE2 patterns that must each match somewhere / none match
+// anywhere; min_chars / max_chars count Unicode code points, not bytes; `json` wants JSON, bare
+// or as the one ```json fenced block; min_bullets / max_bullets count lines starting with `-`,
+// `*`, `•`, `1.` or `1)` after optional indentation, outside code fences. A bound of 0 is none.
 // Checks every rule and returns one verdict: pass, or fail (`check_failed`) listing every broken
 // rule, numbered, each with what was expected and what was found ("expected 3–7 bullets, found
 // 9"). Patterns use RE2 syntax, unanchored: `(?m)` makes ^ and $ match at lines, `(?i)` ignores
@@ -38,14 +31,18 @@ public:
 
   // "checks"
   std::string name() const override;
+  VerifierKind kind() const override { return VerifierKind::checks; }
   Verdict verify(const Attempt& attempt, const CancelToken& cancel) override;
 
 private:
   std::unique_ptr<const Rules> m_rules;
 };
 
-// A verifier for `options`, or an ErrorKind::config error naming the bad rule: an invalid
-// pattern (with RE2's message), an invalid schema, a minimum above its maximum.
-Result<std::unique_ptr<ChecksVerifier>> make_checks_verifier(ChecksOptions options);
+// A verifier for `settings`, and a JSON Schema's text (see json_schema.h) the answer must conform
+// to when not empty (implies `json`; settings.json_schema, a path, is the caller's to read), or an
+// ErrorKind::config error naming the bad rule: an invalid pattern (with RE2's message), an
+// invalid schema, a minimum above its maximum.
+Result<std::unique_ptr<ChecksVerifier>> make_checks_verifier(ChecksSettings settings,
+                                                             std::string_view json_schema = {});
 
 } // namespace ralph::verify

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ralph/core/error.h"
+#include "ralph/core/settings.h"
 #include "ralph/tools/process_runner.h"
 #include "ralph/verify/verifier.h"
 
@@ -11,15 +12,6 @@
 
 namespace ralph::verify {
 
-// A shell command that must exit 0, e.g. `make check` (`--verify-cmd`).
-struct CommandOptions {
-  std::string command;                        // run as `/bin/sh -c COMMAND` in the workspace
-  std::chrono::milliseconds timeout{600'000}; // 0: no limit
-  std::size_t excerpt_chars = 4000;           // budget of the output excerpt the agent sees
-  int runs = 1;                               // a flaky command runs up to this many times...
-  int quorum = 1;                             // ...and passes once this many runs passed
-};
-
 // Runs the command and judges its exit status. Exit 0 passes; any other exit fails with category
 // `test_failed` and an excerpt of the output (failures and the last lines). A command that could
 // not be run is an `error`, not a failure: spawn failure, exit 127 "not found" or 126
@@ -28,22 +20,31 @@ struct CommandOptions {
 // head and tail). Thread-safe when the runner is.
 class CommandVerifier final : public Verifier {
 public:
-  // `runner` must outlive the verifier. Options should be valid (see make_command_verifier);
-  // `runs` and `quorum` are clamped into range if not.
-  CommandVerifier(CommandOptions options, tools::ProcessRunner& runner);
+  // Runs `command` with `/bin/sh -c` in the workspace, within `settings.command_timeout`
+  // (0: none), `settings.runs` times at most until `settings.quorum` runs passed; the agent sees
+  // `settings.excerpt_chars` of the output. `runner` must outlive the verifier. Settings should
+  // be valid (see make_command_verifier); runs and quorum are clamped into range if not.
+  CommandVerifier(std::string command, const VerifySettings& settings,
+                  tools::ProcessRunner& runner);
 
   // "command: <command>"
   std::string name() const override;
+  VerifierKind kind() const override { return VerifierKind::command; }
   Verdict verify(const Attempt& attempt, const CancelToken& cancel) override;
 
 private:
-  CommandOptions m_options;
+  std::string m_command;
+  std::chrono::milliseconds m_timeout;
+  std::size_t m_excerpt_chars;
+  int m_runs;
+  int m_quorum;
   tools::ProcessRunner& m_runner;
 };
 
-// A verifier for `options`, or an ErrorKind::config error: empty command, runs below 1, quorum
-// outside 1..runs.
-Result<std::unique_ptr<CommandVerifier>> make_command_verifier(CommandOptions options,
+// A verifier for `command`, or an ErrorKind::config error: an empty command, runs below 1, a
+// quorum outside 1..runs.
+Result<std::unique_ptr<CommandVerifier>> make_command_verifier(std::string command,
+                                                               const VerifySettings& settings,
                                                                tools::ProcessRunner& runner);
 
 } // namespace ralph::verify

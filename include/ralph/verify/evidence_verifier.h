@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ralph/core/settings.h"
 #include "ralph/verify/verifier.h"
 
 #include <cstddef>
@@ -7,16 +8,6 @@
 #include <vector>
 
 namespace ralph::verify {
-
-struct EvidenceOptions {
-  std::string marker = "<promise>DONE</promise>";
-  std::vector<std::string> trusted_tools{"shell"}; // whose results count as evidence
-  // When not empty, only trusted calls whose command contains one of these count: the agent
-  // cannot pass with `true` or `echo ok`.
-  std::vector<std::string> verify_commands;
-  bool require_evidence = true; // false: the marker alone completes (not recommended)
-  std::size_t excerpt_chars = 2000;
-};
 
 // The verifier-first contract: an attempt is complete only when its answer ends with the
 // completion marker AND the latest call of a trusted tool in this attempt passed (exit code 0,
@@ -26,14 +17,19 @@ struct EvidenceOptions {
 // mark tool calls that changed the workspace (ToolRecord::changed_workspace).
 class EvidenceVerifier final : public Verifier {
 public:
-  explicit EvidenceVerifier(EvidenceOptions options);
+  // `settings.tools` are the trusted tools, `settings.require` false lets the marker alone
+  // complete (not recommended). When `verify_commands` is not empty, only trusted calls whose
+  // command contains one of them count: the agent cannot pass with `true` or `echo ok`.
+  EvidenceVerifier(EvidenceSettings settings, std::vector<std::string> verify_commands);
   std::string name() const override { return "evidence"; }
+  VerifierKind kind() const override { return VerifierKind::evidence; }
   Verdict verify(const Attempt& attempt, const CancelToken& cancel) override;
 
 private:
   bool counts_as_evidence(const ToolRecord& call) const;
 
-  EvidenceOptions m_options;
+  EvidenceSettings m_settings;
+  std::vector<std::string> m_verify_commands;
 };
 
 } // namespace ralph::verify

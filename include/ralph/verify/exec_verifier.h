@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ralph/core/error.h"
+#include "ralph/core/settings.h"
 #include "ralph/tools/process_runner.h"
 #include "ralph/verify/verifier.h"
 
@@ -9,12 +10,6 @@
 #include <string>
 
 namespace ralph::verify {
-
-// An external program that judges the attempt (`--verify-exec PROG`).
-struct ExecOptions {
-  std::string program;                        // run as `/bin/sh -c PROG` in the workspace
-  std::chrono::milliseconds timeout{120'000}; // 0: no limit
-};
 
 // Runs the program with the attempt as JSON on stdin (attempt_to_json) and reads its verdict as
 // JSON from stdout:
@@ -27,20 +22,24 @@ struct ExecOptions {
 // `not_runnable`. Thread-safe when the runner is.
 class ExecVerifier final : public Verifier {
 public:
+  // Runs `program` with `/bin/sh -c` in the workspace, within `settings.exec_timeout` (0: none).
   // `runner` must outlive the verifier.
-  ExecVerifier(ExecOptions options, tools::ProcessRunner& runner);
+  ExecVerifier(std::string program, const VerifySettings& settings, tools::ProcessRunner& runner);
 
   // "exec: <program>"
   std::string name() const override;
+  VerifierKind kind() const override { return VerifierKind::exec; }
   Verdict verify(const Attempt& attempt, const CancelToken& cancel) override;
 
 private:
-  ExecOptions m_options;
+  std::string m_program;
+  std::chrono::milliseconds m_timeout;
   tools::ProcessRunner& m_runner;
 };
 
-// A verifier for `options`, or an ErrorKind::config error when the program is empty.
-Result<std::unique_ptr<ExecVerifier>> make_exec_verifier(ExecOptions options,
+// A verifier for `program`, or an ErrorKind::config error when it is empty.
+Result<std::unique_ptr<ExecVerifier>> make_exec_verifier(std::string program,
+                                                         const VerifySettings& settings,
                                                          tools::ProcessRunner& runner);
 
 } // namespace ralph::verify

@@ -11,7 +11,7 @@ namespace ralph::verify {
 // with the output; the output never silently passes.
 struct JudgeReply {
   Outcome result = Outcome::error;
-  std::string category;  // empty on pass
+  Category category;     // none on pass
   std::string feedback;  // for the agent on fail; what went wrong on error
   std::string reasoning; // everything the judge wrote before its verdict
 };

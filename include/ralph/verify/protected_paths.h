@@ -26,6 +26,7 @@ class ProtectedPathsVerifier final : public Verifier {
 public:
   ProtectedPathsVerifier(std::vector<std::string> globs, ProtectedSnapshot baseline);
   std::string name() const override { return "protected paths"; }
+  VerifierKind kind() const override { return VerifierKind::protected_paths; }
   Verdict verify(const Attempt& attempt, const CancelToken& cancel) override;
 
 private:

@@ -1,6 +1,9 @@
 #pragma once
 
 #include "ralph/core/message.h"
+#include "ralph/core/outcome.h"
+#include "ralph/core/settings.h"
+#include "ralph/verify/category.h"
 
 #include <cstdint>
 #include <optional>
@@ -9,27 +12,19 @@
 
 namespace ralph::verify {
 
-enum class Outcome { pass, fail, error };
+using ralph::Outcome;
 
-const char* to_string(Outcome outcome);
-
-// Verdict categories the loop and the feedback know. Verifiers may use others; these have fixed
-// meanings. `blocked` means the goal cannot be reached as asked: the loop stops with that status.
-namespace category {
-inline constexpr std::string_view goal_missed = "goal_missed";
-inline constexpr std::string_view incomplete = "incomplete";
-inline constexpr std::string_view rule_violation = "rule_violation";
-inline constexpr std::string_view tone_mismatch = "tone_mismatch";
-inline constexpr std::string_view refusal = "refusal";
-inline constexpr std::string_view test_failed = "test_failed";
-inline constexpr std::string_view check_failed = "check_failed";
-inline constexpr std::string_view no_evidence = "no_evidence";
-inline constexpr std::string_view timeout = "timeout";
-inline constexpr std::string_view not_runnable = "not_runnable"; // command not found, spawn error
-inline constexpr std::string_view malformed = "malformed";       // unparsable verifier output
-inline constexpr std::string_view provider_error = "provider_error";
-inline constexpr std::string_view blocked = "blocked";
-} // namespace category
+// What kind of check a verifier makes; the loop treats its own verify commands' failures apart
+// (stall detection), and records show the kind beside the verifier's name.
+enum class VerifierKind { command, exec, checks, evidence, judge, protected_paths, custom };
+inline constexpr EnumName<VerifierKind> k_verifier_kind_names[] = {
+    {VerifierKind::command, "command"}, {VerifierKind::exec, "exec"},
+    {VerifierKind::checks, "checks"},   {VerifierKind::evidence, "evidence"},
+    {VerifierKind::judge, "judge"},     {VerifierKind::protected_paths, "protected_paths"},
+    {VerifierKind::custom, "custom"}};
+inline const char* to_string(VerifierKind kind) {
+  return name_of(k_verifier_kind_names, kind);
+}
 
 // What a command run showed: the runtime's own verify commands, external programs, or the
 // trusted tool call an evidence verdict relied on.
@@ -48,15 +43,16 @@ struct CommandEvidence {
 // One verifier's judgement of one attempt.
 struct Verdict {
   std::string verifier; // e.g. "command: make check", "judge", "checks", "evidence"
+  VerifierKind kind = VerifierKind::custom; // the loop sets it from Verifier::kind()
   Outcome result = Outcome::error;
-  std::string category;  // empty on pass
+  Category category;     // none on pass
   std::string feedback;  // what to tell the agent (or, for errors, what went wrong)
   std::string reasoning; // how a model verifier got there, for the record (not fed back)
   std::optional<CommandEvidence> evidence;
   Usage usage;       // model tokens this verifier spent (the judge's)
   std::string model; // "provider/model" the usage was spent on, for cost
   std::int64_t duration_ms = 0;
-  std::string policy; // for `error`: the policy the loop applied ("fail_open", "fail_closed")
+  std::optional<ErrorPolicy> policy; // for `error`: the policy the loop applied
 };
 
 } // namespace ralph::verify

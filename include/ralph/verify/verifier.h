@@ -18,6 +18,7 @@ public:
   virtual ~Verifier() = default;
   // A short stable name for events and results, e.g. "command: make check".
   virtual std::string name() const = 0;
+  virtual VerifierKind kind() const { return VerifierKind::custom; }
   virtual bool independent() const { return true; }
   virtual Verdict verify(const Attempt& attempt, const CancelToken& cancel) = 0;
 };

@@ -1,0 +1,248 @@
+#pragma once
+
+// What each layer is configured with, as typed values with one default each. The configuration
+// loader (config.h) fills these from files, the environment and flags; the layers take them as
+// they are. Durations are std::chrono types, sizes std::size_t, choices enums.
+
+#include "ralph/core/enum_names.h"
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ralph {
+
+// How a failed attempt's feedback reaches the agent.
+enum class FeedbackMode {
+  append,       // a user message in the same conversation
+  continuation, // a compact continuation prompt replaces the history ("continue")
+};
+inline constexpr EnumName<FeedbackMode> k_feedback_mode_names[] = {
+    {FeedbackMode::append, "append"}, {FeedbackMode::continuation, "continue"}};
+
+// Which answers are verified at all.
+enum class TriggerMode {
+  always,    // every final answer
+  keywords,  // only answers containing one of the keywords
+  marker,    // only answers that claim completion with the marker
+  heartbeat, // only heartbeat runs (periodic check-ins), all of them
+};
+inline constexpr EnumName<TriggerMode> k_trigger_mode_names[] = {
+    {TriggerMode::always, "always"},
+    {TriggerMode::keywords, "keywords"},
+    {TriggerMode::marker, "marker"},
+    {TriggerMode::heartbeat, "heartbeat"}};
+
+// What a verifier's `error` verdict (the check could not be made) means for the attempt.
+enum class ErrorPolicy {
+  fail_open,   // do not hold the answer back (the judge's default)
+  fail_closed, // an unchecked answer is not accepted (the default for everything else)
+};
+inline constexpr EnumName<ErrorPolicy> k_error_policy_names[] = {
+    {ErrorPolicy::fail_open, "fail_open"}, {ErrorPolicy::fail_closed, "fail_closed"}};
+
+// How loosely a QA quote may match the document, strictest first; each level includes the ones
+// before it. docqa/verbatim.h says exactly what each level folds.
+enum class MatchLevel { exact, whitespace, typographic, casefold };
+inline constexpr EnumName<MatchLevel> k_match_level_names[] = {
+    {MatchLevel::exact, "exact"},
+    {MatchLevel::whitespace, "whitespace"},
+    {MatchLevel::typographic, "typographic"},
+    {MatchLevel::casefold, "casefold"}};
+
+// What a session works on: a goal in a workspace, or a document (`ralph qa`, `ralph task`).
+enum class DocumentMode { none, qa, task };
+inline constexpr EnumName<DocumentMode> k_document_mode_names[] = {
+    {DocumentMode::none, ""}, {DocumentMode::qa, "qa"}, {DocumentMode::task, "task"}};
+
+// Which budget a warning or an exhaustion is about.
+enum class BudgetKind { iterations, steps, tokens, cost, time, sub_queries };
+inline constexpr EnumName<BudgetKind> k_budget_kind_names[] = {
+    {BudgetKind::iterations, "iterations"},
+    {BudgetKind::steps, "steps"},
+    {BudgetKind::tokens, "tokens"},
+    {BudgetKind::cost, "cost"},
+    {BudgetKind::time, "time"},
+    {BudgetKind::sub_queries, "sub-queries"}};
+
+inline const char* to_string(FeedbackMode value) {
+  return name_of(k_feedback_mode_names, value);
+}
+inline const char* to_string(TriggerMode value) {
+  return name_of(k_trigger_mode_names, value);
+}
+inline const char* to_string(ErrorPolicy value) {
+  return name_of(k_error_policy_names, value);
+}
+inline const char* to_string(MatchLevel value) {
+  return name_of(k_match_level_names, value);
+}
+inline const char* to_string(DocumentMode value) {
+  return name_of(k_document_mode_names, value);
+}
+inline const char* to_string(BudgetKind value) {
+  return name_of(k_budget_kind_names, value);
+}
+
+// Durations are milliseconds inside (tests use short ones); the keys give whole seconds.
+using Duration = std::chrono::milliseconds;
+
+struct AgentSettings {
+  int max_steps = 40; // model calls in one attempt
+  int max_tokens = 4096;
+  std::optional<double> temperature;
+  bool stream = true;
+  std::string system_prompt; // empty: the built-in prompt
+};
+
+struct ToolSettings {
+  Duration shell_timeout = std::chrono::seconds(120);
+  std::size_t output_limit = 30000; // bytes of tool output given back to the model
+};
+
+// Where sessions are recorded.
+struct StoreSettings {
+  std::string path = ".ralph/ralph.db"; // relative to the workspace
+  bool enabled = true;
+};
+
+struct HttpSettings {
+  Duration connect_timeout = std::chrono::seconds(10);
+  Duration idle_timeout = std::chrono::seconds(120);
+  int max_retries = 2;
+};
+
+// Which answers the outer loop verifies.
+struct TriggerSettings {
+  TriggerMode mode = TriggerMode::always;
+  std::vector<std::string> keywords{"done", "completed", "finished", "ready", "here you go"};
+  // Heartbeat runs are verified whatever the mode (seed 002's verifyHeartbeat); without it they
+  // are verified only in `heartbeat` mode.
+  bool verify_heartbeat = false;
+};
+
+// The outer loop. It runs whenever a verifier is configured; `enabled` alone (seed 001's
+// RALPH_LOOP_ENABLED) turns on a judge on the agent's own model.
+struct LoopSettings {
+  bool enabled = false;
+  int max_iterations = 3;
+  FeedbackMode feedback = FeedbackMode::append;
+  TriggerSettings trigger;
+  bool heartbeat = false;   // this run is a periodic check-in
+  bool verify_final = true; // false: the last attempt is delivered unverified (seed 001)
+  int stall_after = 3;      // attempts with the same command failures before `stalled`
+  std::size_t runtime_summary_chars = 4000; // the continuation prompt's summary cap
+};
+
+// Limits of one run; 0 means none. Tokens and cost count every model call of the run, the
+// judge's and sub-queries' included.
+struct BudgetSettings {
+  std::int64_t max_tokens = 0;                 // input + output
+  double max_cost_usd = 0;                     // needs a price for every model used
+  Duration max_time = std::chrono::seconds(0); // wall time
+};
+
+// Commands and programs the runtime runs itself to check an attempt.
+struct VerifySettings {
+  std::vector<std::string> commands; // shell commands; exit 0 passes
+  std::vector<std::string> exec;     // programs reading the attempt as JSON, printing a verdict
+  Duration command_timeout = std::chrono::seconds(600);
+  Duration exec_timeout = std::chrono::seconds(120);
+  std::size_t excerpt_chars = 4000;
+  int runs = 1;   // flaky commands: run up to `runs` times...
+  int quorum = 1; // ...and pass when `quorum` runs pass
+  ErrorPolicy command_policy = ErrorPolicy::fail_closed;
+  std::vector<std::string> protect; // globs of files no attempt may change
+};
+
+struct JudgeSettings {
+  std::string model; // PROVIDER/MODEL, or "agent"; empty: no judge (unless loop.enabled)
+  std::string base_url;
+  int max_tokens = 512;
+  Duration timeout = std::chrono::seconds(30);
+  std::size_t context_chars = 32000;
+  std::size_t rules_chars = 8000;
+  std::vector<std::string> rules_files{"AGENTS.md", "SOUL.md"};
+  ErrorPolicy policy = ErrorPolicy::fail_open;
+  bool structured = true;
+};
+
+// Verifier-first completion (seed 004): the marker plus passing evidence from a trusted tool.
+// `marker` is the completion marker of every run, verifier-first or not (the `marker` trigger,
+// and what is stripped from the answer the user sees).
+struct EvidenceSettings {
+  bool enabled = false;
+  std::string marker = "<promise>DONE</promise>";
+  std::vector<std::string> tools{"shell"};
+  bool require = true;
+  std::string instructions; // extra words for the agent on how to verify this goal
+};
+
+// Deterministic checks of the answer text; 0 for a bound means none.
+struct ChecksSettings {
+  std::vector<std::string> must_match;
+  std::vector<std::string> must_not_match;
+  std::size_t min_chars = 0;
+  std::size_t max_chars = 0;
+  bool json = false;
+  std::string json_schema; // path of a JSON Schema file, relative to the workspace
+  std::size_t min_bullets = 0;
+  std::size_t max_bullets = 0;
+};
+
+// Grounded document QA (`ralph qa`): what an answer must look like and how verbatim its quotes
+// must be.
+struct QaSettings {
+  std::size_t min_bullets = 3;
+  std::size_t max_bullets = 7;
+  std::size_t min_quotes = 3;
+  std::size_t max_quotes = 8;
+  std::size_t max_quote_chars = 160;
+  std::size_t min_quote_words = 3; // a quote must say something: "RLM" alone is no evidence
+  std::size_t min_quote_chars = 12;
+  MatchLevel match_level = MatchLevel::whitespace; // the loosest accepted
+  std::size_t window_chars = 220;                  // evidence around each quote the judge sees
+};
+
+// The long-context sandbox (RLM) the document is explored in.
+struct RlmSettings {
+  int max_steps = 80;       // model calls per attempt
+  int max_sub_queries = 60; // llm_query calls per attempt
+  int concurrency = 6;      // batched sub-queries in flight
+  std::size_t memory_bytes = std::size_t{256} << 20U;
+  Duration time_limit = std::chrono::seconds(30); // per execution
+  std::size_t output_chars = 2000;
+  std::string sub_model; // PROVIDER/MODEL for llm_query; empty: the agent's model
+  int sub_max_tokens = 1024;
+};
+
+// Task mode (`ralph task`): the memory file and the minimum sizes of what the reasoner returns.
+struct TaskSettings {
+  std::string mem_file; // relative to the workspace; empty: no memory file
+  std::size_t memory_chars = 1500;
+  std::size_t min_output_chars = 40;
+  std::size_t min_memory_chars = 10;
+};
+
+// The document of a `ralph qa` or `ralph task` session, recorded so that it can be resumed.
+struct DocumentSettings {
+  std::string path; // absolute
+  DocumentMode mode = DocumentMode::none;
+};
+
+// USD per million tokens of one model.
+struct Price {
+  double input = 0;
+  double output = 0;
+  bool operator==(const Price&) const = default;
+};
+
+// By "provider/model", as written in --model, --judge and --sub-model.
+using PriceTable = std::map<std::string, Price, std::less<>>;
+
+} // namespace ralph

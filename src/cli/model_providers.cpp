@@ -1,0 +1,115 @@
+#include "cli/model_providers.h"
+
+#include "ralph/core/try.h"
+#include "ralph/llm/factory.h"
+
+#include <cstdlib>
+#include <utility>
+
+namespace ralph::cli {
+namespace {
+
+std::string env_or_empty(const char* name) {
+  const char* value = std::getenv(name);
+  return value == nullptr ? std::string() : std::string(value);
+}
+
+// A provider that owns the transport it talks through, for providers made on helper threads.
+class OwningProvider final : public llm::Provider {
+public:
+  OwningProvider(std::unique_ptr<http::Transport> transport,
+                 std::unique_ptr<llm::Provider> provider)
+      : m_transport(std::move(transport)), m_provider(std::move(provider)) {}
+
+  Result<llm::ChatResponse> chat(const llm::ChatRequest& request, llm::StreamObserver* observer,
+                                 const CancelToken& cancel) override {
+    return m_provider->chat(request, observer, cancel);
+  }
+  std::string_view name() const override { return m_provider->name(); }
+
+private:
+  std::unique_ptr<http::Transport> m_transport; // declared first: destroyed after the provider
+  std::unique_ptr<llm::Provider> m_provider;
+};
+
+// Another user's turn of one provider: calls wait for each other.
+class SharedProvider final : public llm::Provider {
+public:
+  SharedProvider(llm::Provider& provider, std::mutex& mutex)
+      : m_provider(provider), m_mutex(mutex) {}
+
+  Result<llm::ChatResponse> chat(const llm::ChatRequest& request, llm::StreamObserver* observer,
+                                 const CancelToken& cancel) override {
+    const std::lock_guard lock(m_mutex);
+    return m_provider.chat(request, observer, cancel);
+  }
+  std::string_view name() const override { return m_provider.name(); }
+
+private:
+  llm::Provider& m_provider;
+  std::mutex& m_mutex;
+};
+
+} // namespace
+
+Result<llm::ProviderConfig> ModelProviders::settings(const std::string& model,
+                                                     const std::string& base_url) {
+  TRY_ASSIGN(llm::ModelSpec spec, llm::parse_model_spec(model == "agent" ? m_config.model : model));
+  llm::ProviderConfig provider;
+  provider.base_url = base_url;
+  if (provider.base_url.empty()) {
+    const auto agent = llm::parse_model_spec(m_config.model);
+    if (agent && agent->provider == spec.provider) {
+      provider.base_url = m_config.base_url;
+    }
+  }
+  if (spec.provider == "anthropic") {
+    provider.api_key = env_or_empty("ANTHROPIC_API_KEY");
+  } else if (spec.provider == "openai" || spec.provider == "openai-compat") {
+    provider.api_key = env_or_empty("OPENAI_API_KEY");
+    if (provider.base_url.empty() && spec.provider == "openai") {
+      provider.base_url = env_or_empty("OPENAI_BASE_URL");
+    }
+  }
+  provider.spec = std::move(spec);
+  provider.retry.max_attempts = m_config.http.max_retries + 1;
+  provider.connect_timeout = m_config.http.connect_timeout;
+  provider.idle_timeout = m_config.http.idle_timeout;
+  return provider;
+}
+
+void ModelProviders::start_http() {
+  if (!m_curl) {
+    m_curl.emplace();
+  }
+}
+
+Result<Model> ModelProviders::make(const std::string& model, const std::string& base_url) {
+  TRY_ASSIGN(llm::ProviderConfig config, settings(model, base_url));
+  if (config.spec.provider != "scripted") {
+    start_http();
+  }
+  auto& transport = m_transports.emplace_back(std::make_unique<http::CurlTransport>());
+  TRY_ASSIGN(auto provider, llm::make_provider(config, *transport, m_clock));
+  llm::Provider& made = *m_providers.emplace_back(std::move(provider));
+  return Model{&made, std::move(config.spec)};
+}
+
+Result<rlm::ProviderFactory> ModelProviders::factory(const std::string& model, const Model& agent) {
+  TRY_ASSIGN(llm::ProviderConfig config, settings(model, {}));
+  if (config.spec.provider == "scripted") {
+    return rlm::ProviderFactory([this, provider = agent.provider]() {
+      return Result<std::unique_ptr<llm::Provider>>(
+          std::make_unique<SharedProvider>(*provider, m_shared));
+    });
+  }
+  start_http();
+  return rlm::ProviderFactory(
+      [config = std::move(config), &clock = m_clock]() -> Result<std::unique_ptr<llm::Provider>> {
+        auto transport = std::make_unique<http::CurlTransport>();
+        TRY_ASSIGN(auto provider, llm::make_provider(config, *transport, clock));
+        return std::make_unique<OwningProvider>(std::move(transport), std::move(provider));
+      });
+}
+
+} // namespace ralph::cli

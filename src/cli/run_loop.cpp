@@ -1,0 +1,134 @@
+#include "cli/run_loop.h"
+
+#include "cli/terminal_view.h"
+
+#include "ralph/core/ids.h"
+#include "ralph/core/try.h"
+#include "ralph/loop/outer_loop.h"
+#include "ralph/loop/store_journal.h"
+#include "ralph/store/event_log.h"
+#include "ralph/store/trace_writer.h"
+
+#include <memory>
+#include <unistd.h>
+#include <vector>
+
+namespace ralph::cli {
+namespace {
+
+// Sends each event to every sink, in order.
+class Fanout final : public EventSink {
+public:
+  void add(EventSink& sink) { m_sinks.push_back(&sink); }
+  void on_event(const Event& event) override {
+    for (EventSink* sink : m_sinks) {
+      sink->on_event(event);
+    }
+  }
+
+private:
+  std::vector<EventSink*> m_sinks;
+};
+
+loop::LoopOptions loop_options(const RunContext& context) {
+  const Config& config = context.config();
+  return loop::LoopOptions{.goal = context.args().goal,
+                           .workspace = context.workspace(),
+                           .loop = config.loop,
+                           .budget = config.budget,
+                           .prices = config.prices,
+                           .evidence = config.evidence};
+}
+
+// The session's row, created (or, when resuming, taken over by this process) before the run.
+Result<store::SessionRow> claim_session(RunContext& context, const std::string& id,
+                                        const Redactor& redactor,
+                                        const verify::ProtectedSnapshot& baseline) {
+  SessionContext& session = context.session();
+  if (!session.existing) {
+    store::SessionRow row = new_session_row(id, context.args().goal, context.workspace(),
+                                            context.config(), redactor, baseline);
+    TRY(session.store->create_session(row));
+    return row;
+  }
+  store::SessionRow row = *session.existing;
+  row.status = Status::active;
+  row.owner_pid = getpid();
+  row.config_json = redactor.redact(config_to_json(context.config()));
+  TRY(session.store->update_session(row));
+  return row;
+}
+
+} // namespace
+
+Result<int> run_loop(RunContext& context, const std::string& banner, LoopRun& run) {
+  const RunArgs& args = context.args();
+  SessionContext& session = context.session();
+  TerminalView view(stdout, stderr,
+                    {.stream_text = !args.json && run.stream_text,
+                     .progress = !args.quiet,
+                     .color = TerminalView::color_wanted(stderr)});
+  const std::string session_id = session.existing ? session.existing->id : new_session_id();
+  const Redactor redactor = run_redactor();
+  Fanout events;
+  events.add(view);
+  std::unique_ptr<store::EventLog> event_log;
+  if (!args.events_file.empty()) {
+    TRY_ASSIGN(event_log, store::EventLog::open(args.events_file, session_id, redactor));
+    events.add(*event_log);
+  }
+
+  // The record: a new session, or the one being resumed, now owned by this process.
+  std::unique_ptr<store::TraceWriter> traces;
+  if (!args.out_dir.empty()) {
+    traces = std::make_unique<store::TraceWriter>(args.out_dir);
+  }
+  std::unique_ptr<loop::StoreJournal> journal;
+  if (session.store != nullptr) {
+    TRY_ASSIGN(store::SessionRow row,
+               claim_session(context, session_id, redactor, run.verifiers.baseline));
+    journal = std::make_unique<loop::StoreJournal>(*session.store, std::move(row), redactor,
+                                                   traces.get(), events);
+  }
+  view.note(banner);
+  for (const auto& warning : run.verifiers.warnings) {
+    view.note("warning: " + warning);
+  }
+
+  loop::OuterLoop outer(run.agent, std::move(run.verifiers.entries), loop_options(context),
+                        context.clock(), journal.get());
+  std::vector<Message> conversation;
+  loop::LoopState state;
+  if (session.resumed) {
+    conversation = std::move(session.resumed->conversation);
+    state = std::move(session.resumed->state);
+  } else {
+    conversation.push_back(Message{.role = Role::user, .content = args.goal});
+  }
+  const loop::LoopResult result = outer.run(conversation, context.cancel(), events, state);
+
+  const RunReport report = make_report(session_id, result);
+  if (report.status == Status::failed && report.error) {
+    std::fprintf(stderr, "ralph: error: %s\n", report.error->message.c_str());
+  } else if (report.status == Status::interrupted) {
+    std::fprintf(stderr, "ralph: interrupted\n");
+  }
+  if (journal && journal->failure()) {
+    std::fprintf(stderr, "ralph: error: the session record is incomplete: %s\n",
+                 journal->failure()->message.c_str());
+  }
+  if (event_log && !event_log->error().empty()) {
+    std::fprintf(stderr, "ralph: warning: %s\n", event_log->error().c_str());
+  }
+  if (args.json) {
+    print_json_report(stdout, report);
+  } else if (run.print_answer) {
+    run.print_answer(stdout, report);
+  } else {
+    print_answer(stdout, view, report);
+  }
+  view.note(summary_line(report));
+  return exit_code(report.status);
+}
+
+} // namespace ralph::cli

@@ -1,0 +1,96 @@
+#include "attempt_tracker.h"
+
+#include "ralph/agent/agent_steps.h"
+
+#include <utility>
+
+namespace ralph::loop {
+namespace {
+
+// Tools that write files: a successful call is a change even when `stat` cannot tell (same
+// size within the file system's timestamp granularity).
+bool writes_files(const std::string& tool) {
+  return tool == "write_file" || tool == "edit_file";
+}
+
+} // namespace
+
+AttemptTracker::AttemptTracker(EventSink& downstream, BudgetTracker& budget, Clock& clock,
+                               std::filesystem::path workspace, Journal* journal)
+    : m_downstream(downstream), m_budget(budget), m_clock(clock), m_workspace(std::move(workspace)),
+      m_journal(journal) {}
+
+void AttemptTracker::begin(int iteration, CancelToken attempt_token) {
+  m_iteration = iteration;
+  m_attempt_token = std::move(attempt_token);
+  m_stopped_by_budget = false;
+  m_stopped_by_journal = false;
+  m_records.clear();
+  if (!m_workspace.empty()) {
+    m_fingerprint = fingerprint_workspace(m_workspace);
+  }
+}
+
+void AttemptTracker::warn_budgets() {
+  for (const auto& [kind, percent] : m_budget.new_warnings(m_clock.now())) {
+    show(event::BudgetWarning{.budget = kind, .percent = percent});
+  }
+}
+
+void AttemptTracker::on_event(const Event& event) {
+  Event stamped = event;
+  stamped.iteration = m_iteration;
+  m_downstream.on_event(stamped);
+}
+
+void AttemptTracker::model_call_finished(const agent::ModelCall& call) {
+  const auto now = m_clock.now();
+  m_budget.add(call.model, call.usage);
+  if (m_journal != nullptr) {
+    m_journal->model_call(m_iteration, call, m_budget.counters(now));
+  }
+  on_event(agent::model_finished_event(call));
+  warn_budgets();
+  if (m_budget.exhausted(now)) {
+    m_stopped_by_budget = true;
+    m_attempt_token.cancel();
+  }
+  stop_if_unrecorded();
+}
+
+void AttemptTracker::tool_call_finished(int step, const ToolCall& call,
+                                        const tools::ToolResult& result) {
+  verify::ToolRecord record{.id = call.id,
+                            .name = call.name,
+                            .arguments = call.arguments,
+                            .exit_code = result.exit_code,
+                            .is_error = result.is_error,
+                            .duration_ms = result.duration.count()};
+  if (!m_workspace.empty()) {
+    const Fingerprint now = fingerprint_workspace(m_workspace);
+    // An incomplete walk cannot prove nothing changed: assume it did.
+    record.changed_workspace = !now.complete || now.hash != m_fingerprint.hash ||
+                               (writes_files(record.name) && !record.is_error);
+    m_fingerprint = now;
+  }
+  if (m_journal != nullptr) {
+    m_journal->tool_call(m_iteration, static_cast<int>(m_records.size()) + 1, record,
+                         result.content);
+  }
+  m_records.push_back(std::move(record));
+  on_event(agent::tool_finished_event(step, call, result));
+  stop_if_unrecorded();
+}
+
+void AttemptTracker::stop_if_unrecorded() {
+  if (m_journal != nullptr && m_journal->failure() && !m_stopped_by_journal) {
+    m_stopped_by_journal = true;
+    m_attempt_token.cancel();
+  }
+}
+
+std::vector<verify::ToolRecord> AttemptTracker::take_tool_records() {
+  return std::exchange(m_records, {});
+}
+
+} // namespace ralph::loop

@@ -1,0 +1,65 @@
+#pragma once
+
+#include "workspace_fingerprint.h"
+
+#include "ralph/agent/attempt_observer.h"
+#include "ralph/core/cancel.h"
+#include "ralph/core/clock.h"
+#include "ralph/core/event.h"
+#include "ralph/loop/budget.h"
+#include "ralph/loop/journal.h"
+#include "ralph/verify/attempt.h"
+
+#include <filesystem>
+#include <vector>
+
+namespace ralph::loop {
+
+// Stands between the agent and the run during an attempt. It takes the agent's facts: each model
+// call's usage counts against the budgets (a spent token or cost budget cancels the attempt at
+// once), each call is recorded in the journal before the agent goes on, and the attempt's tool
+// calls are kept as records, marked when they changed the workspace. Each fact is then shown on
+// the event stream, where the agent's own events and the loop's pass too, stamped with the
+// iteration. Nothing here reads an event.
+class AttemptTracker final : public agent::AttemptObserver, public EventSink {
+public:
+  // `workspace` empty: tool calls are not checked for workspace changes. `journal` may be null.
+  AttemptTracker(EventSink& downstream, BudgetTracker& budget, Clock& clock,
+                 std::filesystem::path workspace, Journal* journal);
+
+  // Starts attempt `iteration`, which stops early by cancelling `attempt_token`.
+  void begin(int iteration, CancelToken attempt_token);
+
+  void model_call_finished(const agent::ModelCall& call) override;
+  void tool_call_finished(int step, const ToolCall& call, const tools::ToolResult& result) override;
+  void on_event(const Event& event) override;
+
+  // Shows one of the loop's own events.
+  void show(EventPayload payload) { on_event(Event{.payload = std::move(payload)}); }
+  // Shows budget_warning events for budgets that reached 80% since the last call.
+  void warn_budgets();
+
+  std::vector<verify::ToolRecord> take_tool_records();
+  // True when this attempt was cancelled because a budget ran out.
+  bool stopped_by_budget() const { return m_stopped_by_budget; }
+  // True when this attempt was cancelled because the journal could not record a step.
+  bool stopped_by_journal() const { return m_stopped_by_journal; }
+
+private:
+  // A step the journal could not record must not be followed by more unrecorded ones.
+  void stop_if_unrecorded();
+
+  EventSink& m_downstream;
+  BudgetTracker& m_budget;
+  Clock& m_clock;
+  std::filesystem::path m_workspace;
+  Journal* m_journal;
+  int m_iteration = 0;
+  CancelToken m_attempt_token;
+  bool m_stopped_by_budget = false;
+  bool m_stopped_by_journal = false;
+  Fingerprint m_fingerprint;
+  std::vector<verify::ToolRecord> m_records;
+};
+
+} // namespace ralph::loop

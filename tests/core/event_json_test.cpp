@@ -1,0 +1,45 @@
+#include "ralph/core/event_json.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace ralph {
+namespace {
+
+TEST(EventJson, EachPayloadHasItsOwnFields) {
+  Event started{.iteration = 2, .payload = event::AttemptStarted{.max_iterations = 5}};
+  EXPECT_EQ(event_to_json(started),
+            nlohmann::json({{"type", "attempt_started"}, {"iteration", 2}, {"max_iterations", 5}}));
+
+  Event tool{.iteration = 1,
+             .step = 3,
+             .payload = event::ToolFinished{.call = {"call_1", "shell", "{}"},
+                                            .result = "ok",
+                                            .exit_code = 0,
+                                            .duration = std::chrono::milliseconds(12)}};
+  EXPECT_EQ(event_to_json(tool), nlohmann::json({{"type", "tool_finished"},
+                                                 {"iteration", 1},
+                                                 {"step", 3},
+                                                 {"name", "shell"},
+                                                 {"tool_call_id", "call_1"},
+                                                 {"result", "ok"},
+                                                 {"exit_code", 0},
+                                                 {"duration_ms", 12}}));
+
+  Event verdict{.payload = event::VerdictGiven{.verifier = "judge",
+                                               .result = Outcome::error,
+                                               .category = "timeout",
+                                               .policy = ErrorPolicy::fail_open}};
+  const nlohmann::json out = event_to_json(verdict);
+  EXPECT_EQ(out["result"], "error");
+  EXPECT_EQ(out["policy"], "fail_open");
+  EXPECT_FALSE(out.contains("exit_code"));
+
+  Event warning{.payload = event::BudgetWarning{.budget = BudgetKind::sub_queries, .percent = 80}};
+  EXPECT_EQ(
+      event_to_json(warning),
+      nlohmann::json({{"type", "budget_warning"}, {"budget", "sub-queries"}, {"percent", 80}}));
+}
+
+} // namespace
+} // namespace ralph
