@@ -83,17 +83,23 @@ private:
   RunArgs& m_args;
 };
 
-// `steps`: the key --max-steps sets (the ReAct agent's or the document explorer's budget).
-void add_agent_options(CLI::App& command, RunArgs& args, const std::string& steps = "agent") {
+// What --max-steps bounds: the ReAct agent's attempt, or a document's exploration (rlm).
+enum class StepsOf { agent, exploration };
+
+void add_agent_options(CLI::App& command, RunArgs& args, StepsOf steps = StepsOf::agent) {
   OverrideFlags flags(command, args);
   flags.add("--model,-m", "model", "PROVIDER/MODEL",
             "openai/..., anthropic/..., ollama/..., openai-compat/... (with --base-url), "
             "scripted/FILE.json");
   flags.add("--base-url", "base_url", "URL",
             "server URL for openai-compat, or to override a default");
-  flags.add("--max-steps", steps + ".max_steps", "N",
-            steps == "agent" ? "most model calls in one attempt (default 40)"
-                             : "most model calls in one attempt's exploration (default 80)");
+  if (steps == StepsOf::agent) {
+    flags.add("--max-steps", "agent.max_steps", "N",
+              "most model calls in one attempt (default 40)");
+  } else {
+    flags.add("--max-steps", "rlm.max_steps", "N",
+              "most model calls in one attempt's exploration (default 80)");
+  }
   flags.add("--max-tokens", "agent.max_tokens", "N", "output token cap of each model call");
   flags.add("--temperature", "agent.temperature", "T", "sampling temperature (0 to 2)");
   flags.add_switch("--no-stream", "agent.stream", "false",
@@ -177,7 +183,7 @@ void add_document_options(CLI::App& command, RunArgs& args) {
       ->type_name("FILE")
       ->required();
   command.add_option("--query,-Q", args.goal, "the question or task")->required();
-  add_agent_options(command, args, "rlm");
+  add_agent_options(command, args, StepsOf::exploration);
   OverrideFlags flags(command, args);
   command
       .add_option_function<std::string>(

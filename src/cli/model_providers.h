@@ -32,7 +32,7 @@ public:
   // the providers.
   ModelProviders(const Config& config, Clock& clock) : m_config(config), m_clock(clock) {}
 
-  // A new provider for `model` ("provider/model"; "agent" for the agent's), its key from the
+  // A new provider for `model` ("provider/model"), its key from the
   // usual variable. Its server is `base_url` when given, else the agent's when it is of the
   // agent's provider, else the provider's default.
   Result<Model> make(const std::string& model, const std::string& base_url = {});

@@ -74,7 +74,7 @@ Result<void> check_prices(const Config& config) {
     return {};
   }
   std::vector<std::string> models{config.model};
-  if (!config.judge.model.empty() && config.judge.model != "agent") {
+  if (!config.judge.model.empty()) {
     models.push_back(config.judge.model);
   }
   if (!config.rlm.sub_model.empty()) {

@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -94,13 +95,17 @@ std::optional<std::chrono::seconds> parse_age(const std::string& text) {
   }
 }
 
-bool raises_a_budget(const RunArgs& args) {
-  for (const auto& flag : args.overrides) {
-    if (flag.key == "loop.max_iterations" || flag.key.rfind("budget.", 0) == 0) {
-      return true;
-    }
-  }
-  return false;
+// A limit of 0 is none: lifting a limit raises it.
+template <typename T> bool raised(T before, T after) {
+  return before != T{} && (after == T{} || after > before);
+}
+
+// Whether `now` allows more than the recorded configuration did.
+bool raises_a_budget(const Config& recorded, const Config& now) {
+  return now.loop.max_iterations > recorded.loop.max_iterations ||
+         raised(recorded.budget.max_tokens, now.budget.max_tokens) ||
+         raised(recorded.budget.max_cost_usd, now.budget.max_cost_usd) ||
+         raised(recorded.budget.max_time, now.budget.max_time);
 }
 
 bool confirmed(const store::SessionRow& row, const loop::ResumedRun& resumed, int max_iterations) {
@@ -131,8 +136,9 @@ Result<int> resume(const ParsedCommand& command, store::SessionStore& store) {
   }
   // The recorded configuration, with the flags of this command over it: files and variables
   // changed since do not change a session's rules halfway.
-  Config config;
-  TRY(apply_config_json(config, row.config_json, "session " + row.id));
+  Config recorded;
+  TRY(apply_config_json(recorded, row.config_json, "session " + row.id));
+  Config config = recorded;
   RunArgs args = command.run;
   args.config_file.clear();
   for (const ConfigOverride& flag : args.overrides) {
@@ -141,11 +147,12 @@ Result<int> resume(const ParsedCommand& command, store::SessionStore& store) {
   TRY_ASSIGN(loop::ResumedRun resumed, loop::resume_from_record(record));
   const bool ended = row.status == Status::budget_exhausted || row.status == Status::stalled;
   const int next = resumed.state.next_iteration;
-  if (ended && !raises_a_budget(args)) {
+  if (ended && !raises_a_budget(recorded, config)) {
     return fail(ErrorKind::usage,
-                fmt::format("session {} ended {} after {} attempt(s); resume it with a higher "
-                            "--max-iterations (or another budget)",
-                            row.id, to_string(row.status), resumed.state.attempts.size()));
+                fmt::format("session {} ended {} after {} attempt(s); resume it with "
+                            "--max-iterations {} or more (or another budget raised)",
+                            row.id, to_string(row.status), resumed.state.attempts.size(),
+                            std::max(next, config.loop.max_iterations + 1)));
   }
   if (next > config.loop.max_iterations) {
     return fail(ErrorKind::usage, fmt::format("session {} has used {} of {} attempts; resume it "

@@ -104,7 +104,8 @@ Result<VerifierSetup> build_verifiers(const Config& config, const std::filesyste
         ErrorPolicy::fail_closed);
   }
   // Seed 001: enabling the loop with no other verifier means a judge on the agent's model.
-  const bool judged = !config.judge.model.empty() || (config.loop.enabled && setup.entries.empty());
+  const bool judged = !config.judge.model.empty() || config.judge.on_agent_model ||
+                      (config.loop.enabled && setup.entries.empty());
   if (with_judge && judged) {
     TRY_ASSIGN(const Model judge, judge_model(config, models, setup));
     add(setup, std::make_unique<verify::JudgeVerifier>(*judge.provider, judge.spec, config.judge),

@@ -144,6 +144,21 @@ Key list_key(std::string_view path, Access<std::vector<std::string>> access) {
   return key;
 }
 
+// "agent" names the agent's own model; anything else a PROVIDER/MODEL (checked when it is used).
+Key judge_model_key() {
+  constexpr std::string_view k_agent = "agent";
+  Key key = make_key("judge.model", ValueKind::string);
+  key.set = [k_agent](Config& c, const Value& v) {
+    const std::string& text = as_string(v);
+    c.judge.on_agent_model = text == k_agent;
+    c.judge.model = c.judge.on_agent_model ? std::string() : text;
+  };
+  key.get = [k_agent](const Config& c) -> std::optional<Value> {
+    return c.judge.on_agent_model ? std::string(k_agent) : c.judge.model;
+  };
+  return key;
+}
+
 Key prices_key() {
   Key key = make_key("prices", ValueKind::price_table);
   // Each file adds its models' prices to those of the files before it.
@@ -220,7 +235,7 @@ std::vector<Key> make_keys() {
       enum_key("verify.command_policy", k_error_policy_names,
                [](Config& c) -> ErrorPolicy& { return c.verify.command_policy; }),
       list_key("verify.protect", [](Config& c) -> L& { return c.verify.protect; }),
-      string_key("judge.model", [](Config& c) -> S& { return c.judge.model; }),
+      judge_model_key(),
       string_key("judge.base_url", [](Config& c) -> S& { return c.judge.base_url; }),
       int_key<int>("judge.max_tokens", 16, 100000,
                    [](Config& c) -> int& { return c.judge.max_tokens; }),

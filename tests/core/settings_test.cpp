@@ -101,6 +101,17 @@ TEST(TypedSettings, UnknownChoiceFromAnyFrontEndNamesTheKeyAndTheChoices) {
                                                      "exact, whitespace, typographic, casefold"));
 }
 
+TEST(TypedSettings, TheAgentsOwnModelAsJudgeIsAFlagNotAName) {
+  Config config;
+  ASSERT_TRUE(set_config_value(config, "judge.model", "agent", "--judge"));
+  EXPECT_TRUE(config.judge.on_agent_model);
+  EXPECT_TRUE(config.judge.model.empty());
+  EXPECT_THAT(config_to_json(config), HasSubstr("\"judge.model\":\"agent\""));
+  ASSERT_TRUE(set_config_value(config, "judge.model", "anthropic/claude-x", "--judge"));
+  EXPECT_FALSE(config.judge.on_agent_model);
+  EXPECT_EQ(config.judge.model, "anthropic/claude-x");
+}
+
 TEST(TypedSettings, PricesAreReadTheSameFromFilesAndRecords) {
   Config config;
   const auto from_record = apply_config_json(

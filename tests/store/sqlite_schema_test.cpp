@@ -169,6 +169,34 @@ TEST(SqliteSessionStoreSchema, OpensAnEmptyVersionZeroFileAndMigratesIt) {
   EXPECT_TRUE((*store)->create_session(session));
 }
 
+TEST(SqliteSessionStoreSchema, VerdictsOfASchemaOneFileGetTheirKind) {
+  testing::TempDir dir;
+  const auto path = dir.path() / "ralph.db";
+  {
+    auto db = open_db(path);
+    ASSERT_TRUE(db);
+    ASSERT_TRUE(migrate(*db, session_schema().first(1)));
+    ASSERT_TRUE(db->exec(
+        "INSERT INTO sessions VALUES ('s-1', 'g', '/ws', 'm', 'failed', '', '', 't', 't', '{}', "
+        "'{}', '{}', 1, 1, 0, 0, 0, 1, 0, 0);"
+        "INSERT INTO verdicts (session_id, iteration, seq, verifier, result, category, feedback, "
+        "reasoning, policy, model, input_tokens, output_tokens, duration_ms, evidence_json, "
+        "output, at) VALUES "
+        "('s-1', 1, 1, 'command: make check', 'fail', 'test_failed', '', '', '', '', 0, 0, 0, "
+        "'', '', 't'), ('s-1', 1, 2, 'judge', 'pass', '', '', '', '', '', 0, 0, 0, '', '', 't')",
+        "write schema 1 rows"));
+  }
+  auto store = SqliteSessionStore::open(path);
+  ASSERT_TRUE(store) << store.error().message;
+  auto record = (*store)->load("s-1");
+  ASSERT_TRUE(record && *record);
+  ASSERT_EQ((*record)->verdicts.size(), 2U);
+  EXPECT_EQ((*record)->verdicts[0].kind, "command");
+  EXPECT_EQ((*record)->verdicts[0].result, Outcome::fail);
+  EXPECT_EQ((*record)->verdicts[1].kind, "");
+  EXPECT_EQ((*record)->session.status, Status::failed);
+}
+
 TEST(SqliteSessionStoreSchema, RefusesADatabaseWrittenByANewerRalph) {
   testing::TempDir dir;
   const auto path = dir.path() / "ralph.db";

@@ -161,7 +161,10 @@ struct VerifySettings {
 };
 
 struct JudgeSettings {
-  std::string model; // PROVIDER/MODEL, or "agent"; empty: no judge (unless loop.enabled)
+  // Which model judges: PROVIDER/MODEL, or the agent's own (written "agent"). Neither: no judge,
+  // unless loop.enabled asks for one on the agent's model.
+  std::string model;
+  bool on_agent_model = false;
   std::string base_url;
   int max_tokens = 512;
   Duration timeout = std::chrono::seconds(30);
