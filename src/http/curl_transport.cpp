@@ -1,6 +1,7 @@
 #include "ralph/http/curl_transport.h"
 
 #include "ralph/core/text.h"
+#include "ralph/core/try.h"
 
 #include <curl/curl.h>
 #include <fmt/format.h>
@@ -255,10 +256,7 @@ Result<Response> CurlTransport::send(const Request& request, const BodySink& sin
   transfer.easy = easy;
   transfer.sink = &sink;
   char error_buffer[CURL_ERROR_SIZE] = {};
-  auto headers = configure(easy, request, transfer, error_buffer);
-  if (!headers) {
-    return fail(headers.error());
-  }
+  TRY_ASSIGN(const SlistPtr headers, configure(easy, request, transfer, error_buffer));
   if (curl_multi_add_handle(multi, easy) != CURLM_OK) {
     return fail(ErrorKind::internal, where + ": could not start the transfer");
   }

@@ -4,6 +4,7 @@
 
 #include "ralph/core/json.h"
 #include "ralph/core/text.h"
+#include "ralph/core/try.h"
 #include "ralph/verify/json_schema.h"
 
 #include <fmt/format.h>
@@ -229,19 +230,11 @@ Result<std::unique_ptr<ChecksVerifier>> make_checks_verifier(ChecksSettings sett
                                                              std::string_view json_schema) {
   const ChecksSettings& options = settings;
   auto rules = std::make_unique<ChecksVerifier::Rules>();
-  auto must = compile_patterns(options.must_match, "must_match");
-  if (!must) {
-    return fail(must.error());
-  }
-  auto must_not = compile_patterns(options.must_not_match, "must_not_match");
-  if (!must_not) {
-    return fail(must_not.error());
-  }
+  TRY_ASSIGN(rules->must_match, compile_patterns(options.must_match, "must_match"));
+  TRY_ASSIGN(rules->must_not_match, compile_patterns(options.must_not_match, "must_not_match"));
   for (const auto& range : {check_range(options.min_chars, options.max_chars, "chars"),
                             check_range(options.min_bullets, options.max_bullets, "bullets")}) {
-    if (!range) {
-      return fail(range.error());
-    }
+    TRY(range);
   }
   if (!json_schema.empty()) {
     auto schema = JsonSchema::compile(json_schema);
@@ -250,8 +243,6 @@ Result<std::unique_ptr<ChecksVerifier>> make_checks_verifier(ChecksSettings sett
     }
     rules->schema = std::move(*schema);
   }
-  rules->must_match = std::move(*must);
-  rules->must_not_match = std::move(*must_not);
   rules->settings = std::move(settings);
   return std::make_unique<ChecksVerifier>(std::move(rules));
 }
