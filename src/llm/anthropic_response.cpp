@@ -59,10 +59,11 @@ void add_block(Message& message, AnthropicBlock block) {
     break;
   case AnthropicBlock::Type::thinking:
     message.thinking.push_back(
-        ThinkingBlock{std::move(block.text), std::move(block.signature), false, {}});
+        ThinkingBlock{.thinking = std::move(block.text), .signature = std::move(block.signature)});
     break;
   case AnthropicBlock::Type::redacted_thinking:
-    message.thinking.push_back(ThinkingBlock{{}, {}, true, std::move(block.text)});
+    message.thinking.push_back(
+        ThinkingBlock{.redacted = true, .redacted_data = std::move(block.text)});
     break;
   case AnthropicBlock::Type::other:
     break; // server-tool blocks and future types

@@ -72,7 +72,7 @@ Result<ChatResponse> OpenAiBodyReader::finish(const http::Response& response) {
     reasoning = string_member(*message, "reasoning");
   }
   if (!reasoning.empty()) {
-    out.message.thinking.push_back(ThinkingBlock{std::string(reasoning), {}, false, {}});
+    out.message.thinking.push_back(ThinkingBlock{.thinking = std::string(reasoning)});
   }
   if (const nlohmann::json* calls = member(*message, "tool_calls"); calls && calls->is_array()) {
     for (const nlohmann::json& call : *calls) {

@@ -204,7 +204,7 @@ Result<ChatResponse> ScriptedProvider::chat(const ChatRequest& request, StreamOb
   out.message.role = Role::assistant;
   out.message.content = turn.text;
   if (!turn.thinking.empty()) {
-    out.message.thinking.push_back(ThinkingBlock{turn.thinking, {}, false, {}});
+    out.message.thinking.push_back(ThinkingBlock{.thinking = turn.thinking});
   }
   std::size_t output_bytes = turn.text.size() + turn.thinking.size();
   for (const ToolCall& scripted : turn.tool_calls) {

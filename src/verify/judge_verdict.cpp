@@ -112,7 +112,7 @@ std::optional<LineVerdict> parse_verdict_line(std::string_view line) {
     if (!trim(rest).empty()) {
       return std::nullopt;
     }
-    return LineVerdict{true, {}, {}};
+    return LineVerdict{.pass = true};
   }
   if (!equals_ignoring_case(s.substr(0, 4), "fail")) {
     return std::nullopt;
@@ -209,7 +209,7 @@ JudgeReply from_json(std::string_view text, std::string_view before) {
                      reasons);
   }
   if (pass) {
-    return {Outcome::pass, {}, *feedback, reasons};
+    return {.result = Outcome::pass, .feedback = *feedback, .reasoning = reasons};
   }
   if (category.empty()) {
     return malformed("the judge's FAIL verdict has no category", reasons);
@@ -280,7 +280,7 @@ JudgeReply from_text(std::string_view output, const std::vector<std::string_view
     }
   }
   if (verdict->pass) {
-    return {Outcome::pass, {}, {}, std::string(trim(reasoning))};
+    return {.result = Outcome::pass, .reasoning = std::string(trim(reasoning))};
   }
   return {Outcome::fail, Category::named(verdict->category),
           fail_feedback(verdict->category, verdict->feedback), std::string(trim(reasoning))};
