@@ -6,8 +6,6 @@
 #include <curl/curl.h>
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <exception>
@@ -65,9 +63,7 @@ size_t on_header(char* ptr, size_t size, size_t count, void* user) {
     if (colon == std::string_view::npos) {
       return length;
     }
-    std::string name(trim(line.substr(0, colon)));
-    std::transform(name.begin(), name.end(), name.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::string name = to_lower_ascii(trim(line.substr(0, colon)));
     transfer.response.headers.emplace_back(std::move(name), trim(line.substr(colon + 1)));
     return length;
   } catch (...) {

@@ -94,16 +94,6 @@ std::string join_lines(const std::vector<std::string_view>& lines) {
   return out;
 }
 
-std::vector<std::string_view> split_lines(std::string_view text) {
-  std::vector<std::string_view> lines;
-  while (!text.empty()) {
-    const std::size_t end = text.find('\n');
-    lines.push_back(text.substr(0, end));
-    text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
-  }
-  return lines;
-}
-
 // Lines before the first block are the preamble, except marker lines, whose counts add up (a
 // hand edit may have left two). Everything from a header to the next belongs to that block.
 Memory parse(std::string_view text) {

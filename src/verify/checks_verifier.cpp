@@ -129,10 +129,7 @@ std::string_view json_text(std::string_view answer) {
   if (first_newline == std::string_view::npos) {
     return text;
   }
-  std::string info(trim(text.substr(3, first_newline - 3)));
-  for (char& c : info) {
-    c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  }
+  const std::string info = to_lower_ascii(trim(text.substr(3, first_newline - 3)));
   const std::string_view inside =
       text.substr(first_newline + 1, text.size() - 3 - first_newline - 1);
   if ((!info.empty() && info != "json") || inside.find("```") != std::string_view::npos) {

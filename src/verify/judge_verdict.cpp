@@ -231,19 +231,6 @@ bool is_fence(std::string_view line) {
   return true;
 }
 
-std::vector<std::string_view> split_lines(std::string_view text) {
-  std::vector<std::string_view> lines;
-  while (!text.empty()) {
-    const std::size_t end = text.find('\n');
-    lines.push_back(text.substr(0, end));
-    if (end == std::string_view::npos) {
-      break;
-    }
-    text.remove_prefix(end + 1);
-  }
-  return lines;
-}
-
 // The text between two lines (views into the same string), both excluded.
 std::string_view between(std::string_view whole, std::string_view first, std::string_view last) {
   const auto begin = static_cast<std::size_t>(first.data() + first.size() - whole.data());
