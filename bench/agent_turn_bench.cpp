@@ -33,9 +33,9 @@ std::vector<testing::FakeTurn> script() {
     testing::FakeTurn turn;
     turn.text = "Looking at the sources next.";
     turn.tool_calls.push_back(
-        i % 2 == 0
-            ? ToolCall{"", "list_dir", R"({"path":"src"})"}
-            : ToolCall{"", "read_file", fmt::format(R"({{"path":"src/parser_{}.cpp"}})", i)});
+        i % 2 == 0 ? ToolCall{.name = "list_dir", .arguments = R"({"path":"src"})"}
+                   : ToolCall{.name = "read_file",
+                              .arguments = fmt::format(R"({{"path":"src/parser_{}.cpp"}})", i)});
     turns.push_back(std::move(turn));
   }
   testing::FakeTurn answer;

@@ -46,7 +46,8 @@ testing::FakeTurn tool_turn() {
   testing::FakeTurn turn;
   turn.text = "Let me read the parser first.";
   turn.tool_calls.push_back(
-      {"", "read_file", R"({"path":"src/module_03/parser.cpp","offset":1,"limit":200})"});
+      {.name = "read_file",
+       .arguments = R"({"path":"src/module_03/parser.cpp","offset":1,"limit":200})"});
   return turn;
 }
 

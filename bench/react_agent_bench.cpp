@@ -29,12 +29,13 @@ std::vector<llm::ScriptedTurn> script(int steps, StepKind kind) {
     llm::ScriptedTurn turn;
     turn.text = "Looking at the sources next.";
     if (kind == StepKind::shell) {
-      turn.tool_calls.push_back({"", "shell", R"({"command":"true"})"});
+      turn.tool_calls.push_back({.name = "shell", .arguments = R"({"command":"true"})"});
     } else if (i % 2 == 0) {
-      turn.tool_calls.push_back({"", "list_dir", R"({"path":"src"})"});
+      turn.tool_calls.push_back({.name = "list_dir", .arguments = R"({"path":"src"})"});
     } else {
       turn.tool_calls.push_back(
-          {"", "read_file", fmt::format(R"({{"path":"src/parser_{}.cpp"}})", i % 12)});
+          {.name = "read_file",
+           .arguments = fmt::format(R"({{"path":"src/parser_{}.cpp"}})", i % 12)});
     }
     turns.push_back(std::move(turn));
   }

@@ -164,7 +164,7 @@ std::vector<Message> conversation(std::size_t size) {
     if (i % 2 == 1) {
       Message message{.role = Role::assistant,
                       .content = std::string(k_prose.substr(0, 120)),
-                      .tool_calls = {{id, "read_file", ""}}};
+                      .tool_calls = {{.id = id, .name = "read_file"}}};
       message.tool_calls[0].arguments = nlohmann::json{
           {"path", fmt::format("src/module_{:02}/parser_{}.cpp", i % 17, i)},
           {"offset", 1},

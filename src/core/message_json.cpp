@@ -1,6 +1,7 @@
 #include "ralph/core/message_json.h"
 
 #include "ralph/core/json.h"
+#include "ralph/core/try.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -57,16 +58,13 @@ std::string messages_to_json(std::span<const Message> messages) {
 }
 
 Result<std::vector<Message>> messages_from_json(std::string_view text_json, std::string_view what) {
-  auto parsed = parse_json(text_json, what);
-  if (!parsed) {
-    return tl::unexpected(parsed.error());
-  }
-  if (!parsed->is_array()) {
+  TRY_ASSIGN(const json parsed, parse_json(text_json, what));
+  if (!parsed.is_array()) {
     return fail(ErrorKind::parse, fmt::format("{}: expected a JSON array of messages", what));
   }
   std::vector<Message> messages;
-  for (std::size_t i = 0; i < parsed->size(); ++i) {
-    const json& item = (*parsed)[i];
+  for (std::size_t i = 0; i < parsed.size(); ++i) {
+    const json& item = parsed[i];
     const auto role = item.is_object() ? value_of(k_role_names, text(item, "role")) : std::nullopt;
     if (!role) {
       return fail(ErrorKind::parse,

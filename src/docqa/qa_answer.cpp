@@ -3,6 +3,7 @@
 #include "json_object.h"
 
 #include "ralph/core/json.h"
+#include "ralph/core/try.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -37,22 +38,14 @@ Result<QaAnswer> parse_qa_answer(std::string_view text) {
     return fail(ErrorKind::parse,
                 "the answer is not the JSON object {\"answer\": [...], \"evidence\": [...]}");
   }
-  auto parsed = parse_json(candidate, "answer");
-  if (!parsed) {
-    return tl::unexpected(parsed.error());
-  }
-  if (!parsed->is_object()) {
+  TRY_ASSIGN(const nlohmann::json parsed, parse_json(candidate, "answer"));
+  if (!parsed.is_object()) {
     return fail(ErrorKind::parse, "the answer is JSON but not an object");
   }
-  auto bullets = strings(*parsed, "answer");
-  if (!bullets) {
-    return tl::unexpected(bullets.error());
-  }
-  auto quotes = strings(*parsed, "evidence");
-  if (!quotes) {
-    return tl::unexpected(quotes.error());
-  }
-  return QaAnswer{std::move(*bullets), std::move(*quotes)};
+  QaAnswer answer;
+  TRY_ASSIGN(answer.bullets, strings(parsed, "answer"));
+  TRY_ASSIGN(answer.quotes, strings(parsed, "evidence"));
+  return answer;
 }
 
 std::string qa_answer_json(const QaAnswer& answer) {

@@ -49,7 +49,7 @@ std::string duplicate_key(std::string_view quote) {
       key += ' ';
     }
     space = false;
-    key += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    key += to_lower_ascii(c);
   }
   return key;
 }

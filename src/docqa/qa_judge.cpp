@@ -4,6 +4,7 @@
 
 #include "ralph/core/json.h"
 #include "ralph/core/text.h"
+#include "ralph/core/try.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -33,11 +34,7 @@ struct Reply {
 };
 
 Result<Reply> parse_reply(std::string_view text) {
-  auto parsed = parse_json(json_object_text(text), "judge reply");
-  if (!parsed) {
-    return tl::unexpected(parsed.error());
-  }
-  const nlohmann::json& object = *parsed;
+  TRY_ASSIGN(const nlohmann::json object, parse_json(json_object_text(text), "judge reply"));
   if (!object.is_object() || !object.contains("ok") || !object["ok"].is_boolean()) {
     return fail(ErrorKind::parse, "the judge's reply has no boolean \"ok\"");
   }

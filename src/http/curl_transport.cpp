@@ -1,12 +1,11 @@
 #include "ralph/http/curl_transport.h"
 
 #include "ralph/core/text.h"
+#include "ralph/core/try.h"
 
 #include <curl/curl.h>
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <exception>
@@ -64,9 +63,7 @@ size_t on_header(char* ptr, size_t size, size_t count, void* user) {
     if (colon == std::string_view::npos) {
       return length;
     }
-    std::string name(trim(line.substr(0, colon)));
-    std::transform(name.begin(), name.end(), name.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::string name = to_lower_ascii(trim(line.substr(0, colon)));
     transfer.response.headers.emplace_back(std::move(name), trim(line.substr(colon + 1)));
     return length;
   } catch (...) {
@@ -255,10 +252,7 @@ Result<Response> CurlTransport::send(const Request& request, const BodySink& sin
   transfer.easy = easy;
   transfer.sink = &sink;
   char error_buffer[CURL_ERROR_SIZE] = {};
-  auto headers = configure(easy, request, transfer, error_buffer);
-  if (!headers) {
-    return fail(headers.error());
-  }
+  TRY_ASSIGN(const SlistPtr headers, configure(easy, request, transfer, error_buffer));
   if (curl_multi_add_handle(multi, easy) != CURLM_OK) {
     return fail(ErrorKind::internal, where + ": could not start the transfer");
   }

@@ -4,6 +4,7 @@
 #include "llm/provider_error.h"
 
 #include "ralph/core/json.h"
+#include "ralph/core/try.h"
 
 #include <nlohmann/json.hpp>
 
@@ -58,10 +59,11 @@ void add_block(Message& message, AnthropicBlock block) {
     break;
   case AnthropicBlock::Type::thinking:
     message.thinking.push_back(
-        ThinkingBlock{std::move(block.text), std::move(block.signature), false, {}});
+        ThinkingBlock{.thinking = std::move(block.text), .signature = std::move(block.signature)});
     break;
   case AnthropicBlock::Type::redacted_thinking:
-    message.thinking.push_back(ThinkingBlock{{}, {}, true, std::move(block.text)});
+    message.thinking.push_back(
+        ThinkingBlock{.redacted = true, .redacted_data = std::move(block.text)});
     break;
   case AnthropicBlock::Type::other:
     break; // server-tool blocks and future types
@@ -69,21 +71,18 @@ void add_block(Message& message, AnthropicBlock block) {
 }
 
 Result<ChatResponse> AnthropicBodyReader::finish(const http::Response& response) {
-  auto body = parse_json(response.body, "anthropic: response body");
-  if (!body) {
-    return fail(body.error());
+  TRY_ASSIGN(const nlohmann::json body, parse_json(response.body, "anthropic: response body"));
+  if (string_member(body, "type") == "error" || member(body, "error") != nullptr) {
+    return fail(payload_error("anthropic", body, m_secret));
   }
-  if (string_member(*body, "type") == "error" || member(*body, "error") != nullptr) {
-    return fail(payload_error("anthropic", *body, m_secret));
-  }
-  const nlohmann::json* content = member(*body, "content");
+  const nlohmann::json* content = member(body, "content");
   if (content == nullptr || !content->is_array()) {
     return fail(ErrorKind::parse, "anthropic: response has no content");
   }
 
   ChatResponse out;
   out.message.role = Role::assistant;
-  out.model = string_member(*body, "model");
+  out.model = string_member(body, "model");
   for (const nlohmann::json& item : *content) {
     AnthropicBlock block;
     const std::string_view type = string_member(item, "type");
@@ -106,9 +105,9 @@ Result<ChatResponse> AnthropicBodyReader::finish(const http::Response& response)
     }
     add_block(out.message, std::move(block));
   }
-  out.raw_stop_reason = string_member(*body, "stop_reason");
+  out.raw_stop_reason = string_member(body, "stop_reason");
   out.stop_reason = anthropic_stop_reason(out.raw_stop_reason);
-  if (const nlohmann::json* usage = member(*body, "usage")) {
+  if (const nlohmann::json* usage = member(body, "usage")) {
     AnthropicUsage raw;
     raw.update(*usage);
     out.usage = raw.total();

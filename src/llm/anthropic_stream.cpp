@@ -206,7 +206,7 @@ void AnthropicStreamReader::start_block() {
     block.type = AnthropicBlock::Type::tool_use;
     block.text.clear();
     if (m_observer != nullptr) {
-      m_observer->on_tool_call(ToolCall{block.id, block.name, {}});
+      m_observer->on_tool_call(ToolCall{.id = block.id, .name = block.name});
     }
   } else if (type == "thinking") {
     block.type = AnthropicBlock::Type::thinking;

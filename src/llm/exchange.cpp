@@ -2,6 +2,8 @@
 
 #include "llm/provider_error.h"
 
+#include "ralph/core/try.h"
+
 #include <algorithm>
 
 namespace ralph::llm {
@@ -34,21 +36,16 @@ Result<ChatResponse> settle(const ExchangeContext& context, Result<http::Respons
   if (reader.failure()) {
     return fail(*reader.failure()); // the transport only saw the reader stop it
   }
-  if (!result) {
-    return fail(result.error());
+  TRY_ASSIGN(const http::Response received, std::move(result));
+  if (received.status < 200 || received.status >= 300) {
+    return fail(status_error(context.provider, received, context.secret));
   }
-  if (result->status < 200 || result->status >= 300) {
-    return fail(status_error(context.provider, *result, context.secret));
-  }
-  auto response = reader.finish(*result);
-  if (!response) {
-    return response;
-  }
-  std::string_view request_id = result->header("x-request-id");
+  TRY_ASSIGN(ChatResponse response, reader.finish(received));
+  std::string_view request_id = received.header("x-request-id");
   if (request_id.empty()) {
-    request_id = result->header("request-id");
+    request_id = received.header("request-id");
   }
-  response->request_id = request_id;
+  response.request_id = request_id;
   return response;
 }
 

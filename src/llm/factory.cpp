@@ -70,11 +70,7 @@ Result<std::unique_ptr<Provider>> make_provider(const ProviderConfig& config,
     return std::make_unique<OpenAiProvider>(OpenAiDialect::compat(), config, transport, clock);
   }
   if (spec.provider == "scripted") {
-    auto provider = ScriptedProvider::from_file(spec.model);
-    if (!provider) {
-      return fail(provider.error());
-    }
-    return std::unique_ptr<Provider>(std::move(*provider));
+    return ScriptedProvider::from_file(spec.model);
   }
   return fail(ErrorKind::usage,
               fmt::format("unknown provider '{}'; use one of: {}", spec.provider, k_accepted));

@@ -4,6 +4,7 @@
 #include "llm/provider_error.h"
 
 #include "ralph/core/json.h"
+#include "ralph/core/try.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -46,15 +47,13 @@ void complete_tool_calls(std::vector<ToolCall>& calls) {
 }
 
 Result<ChatResponse> OpenAiBodyReader::finish(const http::Response& response) {
-  auto body = parse_json(response.body, fmt::format("{}: response body", m_provider));
-  if (!body) {
-    return fail(body.error());
-  }
-  const nlohmann::json* error = member(*body, "error");
+  TRY_ASSIGN(const nlohmann::json body,
+             parse_json(response.body, fmt::format("{}: response body", m_provider)));
+  const nlohmann::json* error = member(body, "error");
   if (error != nullptr && !error->is_null()) {
-    return fail(payload_error(m_provider, *body, m_secret));
+    return fail(payload_error(m_provider, body, m_secret));
   }
-  const nlohmann::json* choices = member(*body, "choices");
+  const nlohmann::json* choices = member(body, "choices");
   if (choices == nullptr || !choices->is_array() || choices->empty()) {
     return fail(ErrorKind::parse, fmt::format("{}: response has no choices", m_provider));
   }
@@ -66,14 +65,14 @@ Result<ChatResponse> OpenAiBodyReader::finish(const http::Response& response) {
 
   ChatResponse out;
   out.message.role = Role::assistant;
-  out.model = string_member(*body, "model");
+  out.model = string_member(body, "model");
   out.message.content = string_member(*message, "content");
   std::string_view reasoning = string_member(*message, "reasoning_content");
   if (reasoning.empty()) {
     reasoning = string_member(*message, "reasoning");
   }
   if (!reasoning.empty()) {
-    out.message.thinking.push_back(ThinkingBlock{std::string(reasoning), {}, false, {}});
+    out.message.thinking.push_back(ThinkingBlock{.thinking = std::string(reasoning)});
   }
   if (const nlohmann::json* calls = member(*message, "tool_calls"); calls && calls->is_array()) {
     for (const nlohmann::json& call : *calls) {
@@ -94,7 +93,7 @@ Result<ChatResponse> OpenAiBodyReader::finish(const http::Response& response) {
   complete_tool_calls(out.message.tool_calls);
   out.raw_stop_reason = string_member(choice, "finish_reason");
   out.stop_reason = openai_stop_reason(out.raw_stop_reason);
-  if (const nlohmann::json* usage = member(*body, "usage")) {
+  if (const nlohmann::json* usage = member(body, "usage")) {
     out.usage = openai_usage(*usage);
   }
 

@@ -313,7 +313,7 @@ Result<ChatResponse> OpenAiStreamReader::finish(const http::Response&) {
   }
   ChatResponse out = std::move(m_response);
   if (!m_thinking.empty()) {
-    out.message.thinking.push_back(ThinkingBlock{std::move(m_thinking), {}, false, {}});
+    out.message.thinking.push_back(ThinkingBlock{.thinking = std::move(m_thinking)});
   }
   complete_tool_calls(out.message.tool_calls);
   out.stop_reason = openai_stop_reason(out.raw_stop_reason);

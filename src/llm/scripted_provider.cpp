@@ -2,6 +2,7 @@
 
 #include "ralph/core/json.h"
 #include "ralph/core/text.h"
+#include "ralph/core/try.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -93,16 +94,8 @@ Result<ScriptedTurn> parse_turn(const json& item, std::string_view where, std::s
     return fail(script_error(origin, fmt::format("{}: unknown key \"{}\"", where, *key)));
   }
   ScriptedTurn turn;
-  auto text = optional_string(item, "text", where, origin);
-  auto thinking = optional_string(item, "thinking", where, origin);
-  if (!text) {
-    return fail(text.error());
-  }
-  if (!thinking) {
-    return fail(thinking.error());
-  }
-  turn.text = std::move(*text);
-  turn.thinking = std::move(*thinking);
+  TRY_ASSIGN(turn.text, optional_string(item, "text", where, origin));
+  TRY_ASSIGN(turn.thinking, optional_string(item, "thinking", where, origin));
   const auto calls = item.find("tool_calls");
   if (calls == item.end() || calls->is_null()) {
     return turn;
@@ -111,11 +104,9 @@ Result<ScriptedTurn> parse_turn(const json& item, std::string_view where, std::s
     return fail(script_error(origin, fmt::format("{}.tool_calls: expected an array", where)));
   }
   for (std::size_t i = 0; i < calls->size(); ++i) {
-    auto call = parse_tool_call((*calls)[i], fmt::format("{}.tool_calls[{}]", where, i), origin);
-    if (!call) {
-      return fail(call.error());
-    }
-    turn.tool_calls.push_back(std::move(*call));
+    TRY_ASSIGN(ToolCall call,
+               parse_tool_call((*calls)[i], fmt::format("{}.tool_calls[{}]", where, i), origin));
+    turn.tool_calls.push_back(std::move(call));
   }
   return turn;
 }
@@ -167,10 +158,7 @@ Result<std::unique_ptr<ScriptedProvider>> ScriptedProvider::from_text(std::strin
   if (auto key = unknown_key(*root, {"model", "turns", "description"})) {
     return fail(script_error(origin, fmt::format("unknown key \"{}\"", *key)));
   }
-  auto model = optional_string(*root, "model", "script", origin);
-  if (!model) {
-    return fail(model.error());
-  }
+  TRY_ASSIGN(std::string model, optional_string(*root, "model", "script", origin));
   const auto turns = root->find("turns");
   if (turns == root->end() || !turns->is_array()) {
     return fail(script_error(origin, "missing \"turns\" (an array of model turns)"));
@@ -178,13 +166,10 @@ Result<std::unique_ptr<ScriptedProvider>> ScriptedProvider::from_text(std::strin
   std::vector<ScriptedTurn> parsed;
   parsed.reserve(turns->size());
   for (std::size_t i = 0; i < turns->size(); ++i) {
-    auto turn = parse_turn((*turns)[i], fmt::format("turns[{}]", i), origin);
-    if (!turn) {
-      return fail(turn.error());
-    }
-    parsed.push_back(std::move(*turn));
+    TRY_ASSIGN(ScriptedTurn turn, parse_turn((*turns)[i], fmt::format("turns[{}]", i), origin));
+    parsed.push_back(std::move(turn));
   }
-  return std::make_unique<ScriptedProvider>(model->empty() ? "scripted" : std::move(*model),
+  return std::make_unique<ScriptedProvider>(model.empty() ? "scripted" : std::move(model),
                                             std::move(parsed));
 }
 
@@ -219,7 +204,7 @@ Result<ChatResponse> ScriptedProvider::chat(const ChatRequest& request, StreamOb
   out.message.role = Role::assistant;
   out.message.content = turn.text;
   if (!turn.thinking.empty()) {
-    out.message.thinking.push_back(ThinkingBlock{turn.thinking, {}, false, {}});
+    out.message.thinking.push_back(ThinkingBlock{.thinking = turn.thinking});
   }
   std::size_t output_bytes = turn.text.size() + turn.thinking.size();
   for (const ToolCall& scripted : turn.tool_calls) {

@@ -1,6 +1,7 @@
 #include "ralph/rlm/sub_query.h"
 
 #include "ralph/core/text.h"
+#include "ralph/core/try.h"
 
 #include <fmt/format.h>
 
@@ -37,10 +38,7 @@ SubQueryFn provider_sub_query(ProviderFactory make_provider, SubQueryOptions opt
     if (options.cancel.cancelled()) {
       return fail(ErrorKind::cancelled, "interrupted");
     }
-    auto provider = make_provider();
-    if (!provider) {
-      return fail(std::move(provider.error()));
-    }
+    TRY_ASSIGN(const std::unique_ptr<llm::Provider> provider, make_provider());
     const std::vector<Message> messages = {
         Message{.role = Role::user, .content = user_message(query, options.max_context_bytes)}};
     llm::ChatRequest request;
@@ -50,16 +48,13 @@ SubQueryFn provider_sub_query(ProviderFactory make_provider, SubQueryOptions opt
     request.max_tokens = options.max_tokens;
     request.temperature = options.temperature;
     request.stream = false;
-    auto response = (*provider)->chat(request, nullptr, options.cancel);
-    if (!response) {
-      return fail(std::move(response.error()));
-    }
-    if (trim(response->message.content).empty()) {
+    TRY_ASSIGN(llm::ChatResponse response, provider->chat(request, nullptr, options.cancel));
+    if (trim(response.message.content).empty()) {
       return fail(ErrorKind::provider,
                   fmt::format("the sub-query model gave an empty answer (stop reason: {})",
-                              llm::to_string(response->stop_reason)));
+                              llm::to_string(response.stop_reason)));
     }
-    return SubAnswer{std::move(response->message.content), response->usage};
+    return SubAnswer{std::move(response.message.content), response.usage};
   };
 }
 

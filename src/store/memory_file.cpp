@@ -4,6 +4,7 @@
 #include "file_lock.h"
 
 #include "ralph/core/text.h"
+#include "ralph/core/try.h"
 #include "ralph/store/trace_writer.h"
 
 #include <fmt/format.h>
@@ -91,16 +92,6 @@ std::string join_lines(const std::vector<std::string_view>& lines) {
     out += '\n';
   }
   return out;
-}
-
-std::vector<std::string_view> split_lines(std::string_view text) {
-  std::vector<std::string_view> lines;
-  while (!text.empty()) {
-    const std::size_t end = text.find('\n');
-    lines.push_back(text.substr(0, end));
-    text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
-  }
-  return lines;
 }
 
 // Lines before the first block are the preamble, except marker lines, whose counts add up (a
@@ -203,20 +194,13 @@ Result<std::string> append_memory_file(const std::filesystem::path& path, int it
   // Read, append and write under a lock beside the file, so two runs sharing one memory file
   // never lose each other's blocks. (The file itself is replaced on each write, so it cannot
   // carry the lock.)
-  const auto lock =
-      FileLock::acquire(path.parent_path() / fmt::format(".{}.lock", path.filename().string()));
-  if (!lock) {
-    return fail(lock.error());
-  }
-  const auto existing = read_file_if_exists(path);
-  if (!existing) {
-    return fail(existing.error());
-  }
+  TRY_ASSIGN(
+      const FileLock lock,
+      FileLock::acquire(path.parent_path() / fmt::format(".{}.lock", path.filename().string())));
+  TRY_ASSIGN(const std::optional<std::string> existing, read_file_if_exists(path));
   std::string updated =
-      append_memory_block(existing->value_or(std::string()), iteration, time, text, budget_chars);
-  if (auto written = write_file_atomically(path, updated); !written) {
-    return fail(written.error());
-  }
+      append_memory_block(existing.value_or(std::string()), iteration, time, text, budget_chars);
+  TRY(write_file_atomically(path, updated));
   return updated;
 }
 

@@ -1,5 +1,7 @@
 #include "store/sqlite_db.h"
 
+#include "ralph/core/try.h"
+
 #include <fmt/format.h>
 #include <sqlite3.h>
 
@@ -74,16 +76,12 @@ Result<fs::path> create_parents(const fs::path& path) {
 
 Result<void> sync_new_entries(const fs::path& path, const fs::path& outermost_created) {
   const fs::path parent = path.parent_path().empty() ? fs::path(".") : path.parent_path();
-  if (auto synced = sync_folder(path, parent); !synced) {
-    return synced;
-  }
+  TRY(sync_folder(path, parent));
   if (outermost_created.empty()) {
     return {};
   }
   for (fs::path p = path.parent_path(); p != outermost_created; p = p.parent_path()) {
-    if (auto synced = sync_folder(path, p.parent_path()); !synced) {
-      return synced;
-    }
+    TRY(sync_folder(path, p.parent_path()));
   }
   const fs::path above =
       outermost_created.parent_path().empty() ? fs::path(".") : outermost_created.parent_path();
@@ -109,22 +107,17 @@ int access_error(const fs::path& path) {
 Result<void> use_wal(Database& db) {
   int waited_ms = 0;
   for (int pause_ms = 1;; pause_ms = std::min(pause_ms * 2, 100)) {
-    auto wal = db.prepare("PRAGMA journal_mode=WAL", "set WAL journal mode");
-    if (!wal) {
-      return fail(std::move(wal.error()));
-    }
-    auto row = wal->step();
+    TRY_ASSIGN(Statement wal, db.prepare("PRAGMA journal_mode=WAL", "set WAL journal mode"));
+    auto row = wal.step();
     if (!row && row.error().retryable && waited_ms < k_busy_timeout_ms) {
       sqlite3_sleep(pause_ms);
       waited_ms += pause_ms;
       continue;
     }
-    if (!row) {
-      return fail(std::move(row.error()));
-    }
+    TRY_ASSIGN(const bool has_row, std::move(row));
     // The answer is the mode in force, which stays the old one where WAL is impossible (no
     // shared memory on the file system).
-    const std::string mode = *row ? wal->text(0) : std::string();
+    const std::string mode = has_row ? wal.text(0) : std::string();
     if (mode != "wal") {
       return fail(db.error_message(
           fmt::format("set WAL journal mode: the file system allows only '{}'", mode)));
@@ -216,11 +209,8 @@ Result<bool> Statement::step() {
 
 Result<void> Statement::run() {
   for (;;) {
-    auto row = step();
-    if (!row) {
-      return fail(std::move(row.error()));
-    }
-    if (!*row) {
+    TRY_ASSIGN(const bool has_row, step());
+    if (!has_row) {
       return {};
     }
   }
@@ -266,10 +256,7 @@ Database::~Database() {
 Result<std::unique_ptr<Database>> Database::open(const std::filesystem::path& path) {
   std::error_code ec;
   const bool existed = fs::exists(path, ec);
-  auto created = create_parents(path);
-  if (!created) {
-    return fail(std::move(created.error()));
-  }
+  TRY_ASSIGN(const fs::path outermost_created, create_parents(path));
   sqlite3* raw = nullptr;
   const int rc =
       sqlite3_open_v2(path.c_str(), &raw,
@@ -286,18 +273,12 @@ Result<std::unique_ptr<Database>> Database::open(const std::filesystem::path& pa
   sqlite3_extended_result_codes(raw, 1);
   sqlite3_busy_timeout(raw, k_busy_timeout_ms);
 
-  if (auto wal = use_wal(*db); !wal) {
-    return fail(std::move(wal.error()));
-  }
+  TRY(use_wal(*db));
   // FULL syncs the WAL on every commit: a finished transaction survives a power cut, not only
   // a crash of the process (NORMAL would).
-  if (auto set = db->exec("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON", "set pragmas"); !set) {
-    return fail(std::move(set.error()));
-  }
+  TRY(db->exec("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON", "set pragmas"));
   if (!existed) {
-    if (auto synced = sync_new_entries(path, *created); !synced) {
-      return fail(std::move(synced.error()));
-    }
+    TRY(sync_new_entries(path, outermost_created));
   }
   return db;
 }
@@ -351,24 +332,14 @@ bool Database::in_transaction() const {
 // ---- Transaction ----
 
 Result<Transaction> Transaction::write(Database& db) {
-  auto begin = db.prepare("BEGIN IMMEDIATE", "begin write transaction");
-  if (!begin) {
-    return fail(std::move(begin.error()));
-  }
-  if (auto ran = begin->run(); !ran) {
-    return fail(std::move(ran.error()));
-  }
+  TRY_ASSIGN(Statement begin, db.prepare("BEGIN IMMEDIATE", "begin write transaction"));
+  TRY(begin.run());
   return Transaction(db);
 }
 
 Result<Transaction> Transaction::read(Database& db) {
-  auto begin = db.prepare("BEGIN", "begin read transaction");
-  if (!begin) {
-    return fail(std::move(begin.error()));
-  }
-  if (auto ran = begin->run(); !ran) {
-    return fail(std::move(ran.error()));
-  }
+  TRY_ASSIGN(Statement begin, db.prepare("BEGIN", "begin read transaction"));
+  TRY(begin.run());
   return Transaction(db);
 }
 
@@ -385,13 +356,8 @@ Transaction::~Transaction() {
 }
 
 Result<void> Transaction::commit() {
-  auto commit = m_db->prepare("COMMIT", "commit");
-  if (!commit) {
-    return fail(std::move(commit.error()));
-  }
-  if (auto ran = commit->run(); !ran) {
-    return ran; // the destructor rolls back what is left
-  }
+  TRY_ASSIGN(Statement commit, m_db->prepare("COMMIT", "commit"));
+  TRY(commit.run()); // on failure the destructor rolls back what is left
   m_db = nullptr;
   return {};
 }

@@ -1,5 +1,7 @@
 #include "store/sqlite_schema.h"
 
+#include "ralph/core/try.h"
+
 #include <fmt/format.h>
 
 #include <stdexcept>
@@ -124,11 +126,9 @@ constexpr Migration k_session_schema[] = {
 };
 
 Result<bool> has_tables(Database& db) {
-  auto any = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' LIMIT 1", "read schema");
-  if (!any) {
-    return fail(std::move(any.error()));
-  }
-  return any->step();
+  TRY_ASSIGN(Statement any,
+             db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' LIMIT 1", "read schema"));
+  return any.step();
 }
 
 } // namespace
@@ -138,15 +138,9 @@ std::span<const Migration> session_schema() {
 }
 
 Result<int> schema_version(Database& db) {
-  auto version = db.prepare("PRAGMA user_version", "read schema version");
-  if (!version) {
-    return fail(std::move(version.error()));
-  }
-  auto row = version->step();
-  if (!row) {
-    return fail(std::move(row.error()));
-  }
-  return *row ? static_cast<int>(version->integer(0)) : 0;
+  TRY_ASSIGN(Statement version, db.prepare("PRAGMA user_version", "read schema version"));
+  TRY_ASSIGN(const bool has_row, version.step());
+  return has_row ? static_cast<int>(version.integer(0)) : 0;
 }
 
 Result<void> migrate(Database& db, std::span<const Migration> migrations) {
@@ -161,49 +155,32 @@ Result<void> migrate(Database& db, std::span<const Migration> migrations) {
         fmt::format("written by a newer ralph (schema {}, this build knows {})", version, latest)));
   };
   // The common case, an up-to-date file, costs one read and no write lock.
-  auto version = schema_version(db);
-  if (!version) {
-    return fail(std::move(version.error()));
+  TRY_ASSIGN(int version, schema_version(db));
+  if (version > latest) {
+    return newer(version);
   }
-  if (*version > latest) {
-    return newer(*version);
-  }
-  if (*version == latest) {
+  if (version == latest) {
     return {};
   }
-  auto transaction = Transaction::write(db);
-  if (!transaction) {
-    return fail(std::move(transaction.error()));
-  }
+  TRY_ASSIGN(Transaction transaction, Transaction::write(db));
   // Again under the write lock: another process may have migrated the file meanwhile.
-  version = schema_version(db);
-  if (!version) {
-    return fail(std::move(version.error()));
+  TRY_ASSIGN(version, schema_version(db));
+  if (version > latest) {
+    return newer(version);
   }
-  if (*version > latest) {
-    return newer(*version);
-  }
-  if (*version == 0) {
-    auto tables = has_tables(db);
-    if (!tables) {
-      return fail(std::move(tables.error()));
-    }
-    if (*tables) {
+  if (version == 0) {
+    TRY_ASSIGN(const bool tables, has_tables(db));
+    if (tables) {
       return fail(db.error_message("not a ralph database (it has tables but no schema version)"));
     }
   }
-  for (const Migration& migration : migrations.subspan(static_cast<std::size_t>(*version))) {
+  for (const Migration& migration : migrations.subspan(static_cast<std::size_t>(version))) {
     const std::string what = fmt::format("migrate to schema {}", migration.version);
-    if (auto applied = db.exec(std::string(migration.sql), what); !applied) {
-      return applied;
-    }
+    TRY(db.exec(std::string(migration.sql), what));
   }
   // PRAGMA takes no parameters; the value is our own integer.
-  if (auto set = db.exec(fmt::format("PRAGMA user_version = {}", latest), "set schema version");
-      !set) {
-    return set;
-  }
-  return transaction->commit();
+  TRY(db.exec(fmt::format("PRAGMA user_version = {}", latest), "set schema version"));
+  return transaction.commit();
 }
 
 } // namespace ralph::store::sqlite

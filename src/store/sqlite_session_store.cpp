@@ -4,6 +4,8 @@
 #include "store/sqlite_schema.h"
 #include "store/sqlite_tables.h"
 
+#include "ralph/core/try.h"
+
 #include <fmt/format.h>
 
 #include <cerrno>
@@ -20,26 +22,17 @@ using sqlite::Transaction;
 // Runs `work` (returning Result<T>) in one BEGIN IMMEDIATE transaction and commits it; any
 // failure rolls everything back.
 template <typename T, typename Work> Result<T> in_write(Database& db, const Work& work) {
-  auto transaction = Transaction::write(db);
-  if (!transaction) {
-    return fail(std::move(transaction.error()));
-  }
+  TRY_ASSIGN(Transaction transaction, Transaction::write(db));
   Result<T> result = work();
-  if (!result) {
-    return result;
-  }
-  if (auto committed = transaction->commit(); !committed) {
-    return fail(std::move(committed.error()));
-  }
+  TRY(result);
+  TRY(transaction.commit());
   return result;
 }
 
 Result<void> require(Database& db, const Result<bool>& updated, std::string_view what,
                      const std::string& id) {
-  if (!updated) {
-    return fail(updated.error());
-  }
-  if (!*updated) {
+  TRY_ASSIGN(const bool found, updated);
+  if (!found) {
     return fail(db.error_message(fmt::format("{}: no session {}", what, id)));
   }
   return {};
@@ -69,15 +62,10 @@ SqliteSessionStore::~SqliteSessionStore() = default;
 
 Result<std::unique_ptr<SqliteSessionStore>>
 SqliteSessionStore::open(const std::filesystem::path& path) {
-  auto db = Database::open(path);
-  if (!db) {
-    return fail(std::move(db.error()));
-  }
-  if (auto migrated = sqlite::migrate(**db, sqlite::session_schema()); !migrated) {
-    return fail(std::move(migrated.error()));
-  }
+  TRY_ASSIGN(std::unique_ptr<Database> db, Database::open(path));
+  TRY(sqlite::migrate(*db, sqlite::session_schema()));
   auto impl = std::make_unique<Impl>();
-  impl->db = std::move(*db);
+  impl->db = std::move(db);
   return std::unique_ptr<SqliteSessionStore>(new SqliteSessionStore(std::move(impl)));
 }
 
@@ -109,42 +97,18 @@ Result<std::vector<SessionRow>> SqliteSessionStore::list_sessions() {
 Result<std::optional<SessionRecord>> SqliteSessionStore::load(const std::string& id) {
   Database& db = *m_impl->db;
   // One read transaction: a snapshot, never half of another process's write.
-  auto transaction = Transaction::read(db);
-  if (!transaction) {
-    return fail(std::move(transaction.error()));
-  }
-  auto session = sqlite::select_session(db, id);
+  TRY_ASSIGN(Transaction transaction, Transaction::read(db));
+  TRY_ASSIGN(std::optional<SessionRow> session, sqlite::select_session(db, id));
   if (!session) {
-    return fail(std::move(session.error()));
-  }
-  if (!*session) {
     return std::nullopt;
   }
   SessionRecord record;
-  record.session = std::move(**session);
-  auto attempts = sqlite::select_attempts(db, id);
-  if (!attempts) {
-    return fail(std::move(attempts.error()));
-  }
-  record.attempts = std::move(*attempts);
-  auto model_calls = sqlite::select_model_calls(db, id);
-  if (!model_calls) {
-    return fail(std::move(model_calls.error()));
-  }
-  record.model_calls = std::move(*model_calls);
-  auto tool_calls = sqlite::select_tool_calls(db, id);
-  if (!tool_calls) {
-    return fail(std::move(tool_calls.error()));
-  }
-  record.tool_calls = std::move(*tool_calls);
-  auto verdicts = sqlite::select_verdicts(db, id);
-  if (!verdicts) {
-    return fail(std::move(verdicts.error()));
-  }
-  record.verdicts = std::move(*verdicts);
-  if (auto committed = transaction->commit(); !committed) {
-    return fail(std::move(committed.error()));
-  }
+  record.session = std::move(*session);
+  TRY_ASSIGN(record.attempts, sqlite::select_attempts(db, id));
+  TRY_ASSIGN(record.model_calls, sqlite::select_model_calls(db, id));
+  TRY_ASSIGN(record.tool_calls, sqlite::select_tool_calls(db, id));
+  TRY_ASSIGN(record.verdicts, sqlite::select_verdicts(db, id));
+  TRY(transaction.commit());
   return record;
 }
 
@@ -158,19 +122,14 @@ Result<std::vector<std::string>> SqliteSessionStore::prune(const std::string& cu
   // Owners are checked under the write lock, so a session cannot be taken over between the
   // check and the delete by a process that updates it (which would need the lock).
   return in_write<std::vector<std::string>>(db, [&]() -> Result<std::vector<std::string>> {
-    auto candidates = sqlite::select_sessions_updated_before(db, cutoff);
-    if (!candidates) {
-      return fail(std::move(candidates.error()));
-    }
+    TRY_ASSIGN(const std::vector<sqlite::SessionOwner> candidates,
+               sqlite::select_sessions_updated_before(db, cutoff));
     std::vector<std::string> removed;
-    for (const auto& candidate : *candidates) {
+    for (const auto& candidate : candidates) {
       if (owner_alive(candidate.owner_pid)) {
         continue;
       }
-      auto deleted = sqlite::delete_session(db, candidate.id);
-      if (!deleted) {
-        return fail(std::move(deleted.error()));
-      }
+      TRY(sqlite::delete_session(db, candidate.id));
       removed.push_back(candidate.id);
     }
     return removed;
@@ -187,19 +146,12 @@ Result<void> SqliteSessionStore::finish_attempt(const AttemptRow& attempt,
                                                 const SessionRow& session) {
   Database& db = *m_impl->db;
   return in_write<void>(db, [&]() -> Result<void> {
-    if (auto saved = sqlite::upsert_attempt(db, attempt); !saved) {
-      return saved;
-    }
+    TRY(sqlite::upsert_attempt(db, attempt));
     // The attempt's verdicts are replaced, not added to, so finishing it again (a retry after a
     // failed commit, a resumed run) never duplicates them.
-    if (auto cleared = sqlite::delete_verdicts(db, attempt.session_id, attempt.iteration);
-        !cleared) {
-      return cleared;
-    }
+    TRY(sqlite::delete_verdicts(db, attempt.session_id, attempt.iteration));
     for (const VerdictRow& verdict : verdicts) {
-      if (auto inserted = sqlite::insert_verdict(db, verdict); !inserted) {
-        return inserted;
-      }
+      TRY(sqlite::insert_verdict(db, verdict));
     }
     // The whole row, not only the counters: the resume point moves with every attempt.
     return require(db, sqlite::update_session(db, session), "finish attempt", session.id);
@@ -211,11 +163,7 @@ Result<void> SqliteSessionStore::add_model_call(const ModelCallRow& call,
   Database& db = *m_impl->db;
   return in_write<void>(db, [&]() -> Result<void> {
     // The session first, so a missing one is reported as such rather than as a foreign key.
-    if (auto updated =
-            require(db, sqlite::update_session_counters(db, session), "add model call", session.id);
-        !updated) {
-      return updated;
-    }
+    TRY(require(db, sqlite::update_session_counters(db, session), "add model call", session.id));
     return sqlite::insert_model_call(db, call);
   });
 }

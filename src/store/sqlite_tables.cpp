@@ -1,5 +1,7 @@
 #include "store/sqlite_tables.h"
 
+#include "ralph/core/try.h"
+
 #include <utility>
 
 namespace ralph::store::sqlite {
@@ -166,14 +168,9 @@ VerdictRow read_verdict(const Statement& s) {
 template <typename Bind>
 Result<std::int64_t> execute(Database& db, std::string_view sql, std::string_view what,
                              const Bind& bind) {
-  auto statement = db.prepare(sql, what);
-  if (!statement) {
-    return fail(std::move(statement.error()));
-  }
-  bind(*statement);
-  if (auto ran = statement->run(); !ran) {
-    return fail(std::move(ran.error()));
-  }
+  TRY_ASSIGN(Statement statement, db.prepare(sql, what));
+  bind(statement);
+  TRY(statement.run());
   return db.changes();
 }
 
@@ -181,36 +178,26 @@ Result<std::int64_t> execute(Database& db, std::string_view sql, std::string_vie
 template <typename Row, typename Bind>
 Result<std::vector<Row>> query(Database& db, std::string_view sql, std::string_view what,
                                const Bind& bind, Row (*read)(const Statement&)) {
-  auto statement = db.prepare(sql, what);
-  if (!statement) {
-    return fail(std::move(statement.error()));
-  }
-  bind(*statement);
+  TRY_ASSIGN(Statement statement, db.prepare(sql, what));
+  bind(statement);
   std::vector<Row> rows;
   for (;;) {
-    auto row = statement->step();
-    if (!row) {
-      return fail(std::move(row.error()));
-    }
-    if (!*row) {
+    TRY_ASSIGN(const bool has_row, statement.step());
+    if (!has_row) {
       return rows;
     }
-    rows.push_back(read(*statement));
+    rows.push_back(read(statement));
   }
 }
 
 Result<void> done(Result<std::int64_t> changed) {
-  if (!changed) {
-    return fail(std::move(changed.error()));
-  }
+  TRY(std::move(changed));
   return {};
 }
 
 Result<bool> changed_any(Result<std::int64_t> changed) {
-  if (!changed) {
-    return fail(std::move(changed.error()));
-  }
-  return *changed > 0;
+  TRY_ASSIGN(const std::int64_t count, std::move(changed));
+  return count > 0;
 }
 
 } // namespace
@@ -247,16 +234,14 @@ Result<bool> update_session_counters(Database& db, const SessionRow& session) {
 }
 
 Result<std::optional<SessionRow>> select_session(Database& db, const std::string& id) {
-  auto rows = query(
-      db, "SELECT " RALPH_SESSION_COLUMNS " FROM sessions WHERE id = ?1", "find session",
-      [&](Statement& s) { s.bind(id); }, &read_session);
-  if (!rows) {
-    return fail(std::move(rows.error()));
-  }
-  if (rows->empty()) {
+  TRY_ASSIGN(std::vector<SessionRow> rows,
+             query(
+                 db, "SELECT " RALPH_SESSION_COLUMNS " FROM sessions WHERE id = ?1", "find session",
+                 [&](Statement& s) { s.bind(id); }, &read_session));
+  if (rows.empty()) {
     return std::nullopt;
   }
-  return std::move(rows->front());
+  return std::move(rows.front());
 }
 
 Result<std::vector<SessionRow>> select_sessions(Database& db) {

@@ -6,6 +6,7 @@
 #include "ralph/core/json.h"
 #include "ralph/core/text.h"
 #include "ralph/core/time.h"
+#include "ralph/core/try.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -234,9 +235,7 @@ Result<std::string> keep_corrupt_copy(const fs::path& dir,
       break;
     }
     // No hard links on this file system: copy what we read (the lock keeps the name ours).
-    if (auto written = write_file_atomically(copy, *content); !written) {
-      return fail(written.error());
-    }
+    TRY(write_file_atomically(copy, *content));
     return name;
   }
   return fail(ErrorKind::io, fmt::format("cannot keep a copy of the corrupt {} in {}: {}",
@@ -287,32 +286,24 @@ Result<std::vector<std::string>> update_index(const fs::path& dir, const TraceEn
     }
   }
   if (!problem.empty() || (text && !*text)) {
-    auto rebuilt = rebuild_index(dir);
-    if (!rebuilt) {
-      return fail(rebuilt.error());
-    }
-    index = std::move(rebuilt->index);
+    TRY_ASSIGN(Rebuilt rebuilt, rebuild_index(dir));
+    index = std::move(rebuilt.index);
     if (!problem.empty()) {
-      auto copy = keep_corrupt_copy(dir, text ? *text : std::nullopt);
-      if (!copy) {
-        return fail(copy.error());
-      }
+      TRY_ASSIGN(const std::string copy, keep_corrupt_copy(dir, text ? *text : std::nullopt));
       if (!text) {
         // Replacing it would copy its permissions, which may be why it cannot be read.
         ::unlink(path.c_str());
       }
       warnings.push_back(fmt::format("{} was corrupt ({}); kept it as {} and rebuilt the index "
                                      "from {} archived trace(s)",
-                                     k_index_name, problem, *copy, rebuilt->traces));
-    } else if (rebuilt->traces > 1) {
+                                     k_index_name, problem, copy, rebuilt.traces));
+    } else if (rebuilt.traces > 1) {
       warnings.push_back(fmt::format("{} was missing; rebuilt it from {} archived trace(s)",
-                                     k_index_name, rebuilt->traces));
+                                     k_index_name, rebuilt.traces));
     }
   }
   add_to_index(index, entry);
-  if (auto written = write_file_atomically(path, to_text(index)); !written) {
-    return fail(written.error());
-  }
+  TRY(write_file_atomically(path, to_text(index)));
   return warnings;
 }
 
@@ -348,21 +339,12 @@ Result<std::vector<std::string>> TraceWriter::write(const TraceEntry& entry) {
   if (ec) {
     return fail(ErrorKind::io, fmt::format("cannot create {}: {}", folder.string(), ec.message()));
   }
-  auto lock = FileLock::acquire(m_dir / ".lock");
-  if (!lock) {
-    return fail(lock.error());
-  }
-  if (auto written = write_session_record(folder, entry); !written) {
-    return fail(written.error());
-  }
+  TRY_ASSIGN(const FileLock lock, FileLock::acquire(m_dir / ".lock"));
+  TRY(write_session_record(folder, entry));
   // The archive first: a rebuilt index must include this entry.
   const std::string name = iter_file_name(entry.iteration);
-  if (auto written = write_file_atomically(folder / name, entry.json); !written) {
-    return fail(written.error());
-  }
-  if (auto written = write_file_atomically(m_dir / name, entry.json); !written) {
-    return fail(written.error());
-  }
+  TRY(write_file_atomically(folder / name, entry.json));
+  TRY(write_file_atomically(m_dir / name, entry.json));
   return update_index(m_dir, entry);
 }
 

@@ -2,6 +2,7 @@
 
 #include "ralph/core/json.h"
 #include "ralph/core/text.h"
+#include "ralph/core/try.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -69,15 +70,12 @@ const json* Arguments::find(std::string_view key) const {
 }
 
 Result<std::string> Arguments::required_string(std::string_view key) const {
-  auto value = string(key);
+  TRY_ASSIGN(std::optional<std::string> value, string(key));
   if (!value) {
-    return fail(value.error());
-  }
-  if (!*value) {
     return fail(ErrorKind::tool,
                 fmt::format("invalid arguments: `{}` is required (a string)", key));
   }
-  return std::move(**value);
+  return std::move(*value);
 }
 
 Result<std::optional<std::string>> Arguments::string(std::string_view key) const {

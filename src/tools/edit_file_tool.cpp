@@ -1,14 +1,16 @@
-#include "arguments.h"
 #include "file_access.h"
+#include "result_tool.h"
+#include "workspace_path.h"
 
+#include "ralph/core/try.h"
 #include "ralph/tools/builtin_tools.h"
-#include "ralph/tools/workspace.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace ralph::tools {
@@ -98,7 +100,7 @@ std::string mismatch_hint(std::string_view content, std::string_view old_text) {
                      line_of(content, file.origin[at]));
 }
 
-class EditFileTool final : public Tool {
+class EditFileTool final : public ResultTool {
 public:
   EditFileTool() {
     m_spec.name = "edit_file";
@@ -118,80 +120,57 @@ public:
 
   const ToolSpec& spec() const override { return m_spec; }
 
-  ToolResult run(std::string_view arguments_json, const ToolContext& context) override {
-    auto args = Arguments::parse(arguments_json);
-    if (!args) {
-      return error_result(args.error().message);
-    }
-    auto path = args->required_string("path");
-    auto old_text = args->required_string("old_text");
-    auto new_text = args->required_string("new_text");
-    auto replace_all = args->boolean("replace_all");
-    for (const Error* e :
-         {path ? nullptr : &path.error(), old_text ? nullptr : &old_text.error(),
-          new_text ? nullptr : &new_text.error(), replace_all ? nullptr : &replace_all.error()}) {
-      if (e != nullptr) {
-        return error_result(e->message);
-      }
-    }
-    if (old_text->empty()) {
+private:
+  Result<ToolResult> call(const Arguments& args, const ToolContext& context) override {
+    TRY_ASSIGN(const std::string path, args.required_string("path"));
+    TRY_ASSIGN(const std::string old_text, args.required_string("old_text"));
+    TRY_ASSIGN(const std::string new_text, args.required_string("new_text"));
+    TRY_ASSIGN(const std::optional<bool> replace_all, args.boolean("replace_all"));
+    if (old_text.empty()) {
       return error_result("invalid arguments: `old_text` is empty; give the exact text to "
                           "replace, or use write_file to create or overwrite a file");
     }
-    if (*old_text == *new_text) {
+    if (old_text == new_text) {
       return error_result("old_text and new_text are identical; nothing to change");
     }
-    auto workspace = Workspace::open(context.workspace);
-    if (!workspace) {
-      return error_result(workspace.error().message);
-    }
-    auto resolved = workspace->resolve(*path, Access::write);
-    if (!resolved) {
-      return error_result(resolved.error().message);
-    }
+    TRY_ASSIGN(const WorkspacePath file, resolve_in_workspace(context, path, Access::write));
     std::error_code ec;
-    if (!std::filesystem::exists(*resolved, ec)) {
-      return error_result(fmt::format("{} does not exist; use write_file to create it", *path));
+    if (!std::filesystem::exists(file.absolute, ec)) {
+      return error_result(fmt::format("{} does not exist; use write_file to create it", path));
     }
-    auto content = read_small_file(*resolved, k_max_file_bytes, *path);
-    if (!content) {
-      return error_result(content.error().message);
-    }
+    TRY_ASSIGN(const std::string content, read_small_file(file.absolute, k_max_file_bytes, path));
 
-    const std::vector<std::size_t> positions = find_all(*content, *old_text);
+    const std::vector<std::size_t> positions = find_all(content, old_text);
     if (positions.empty()) {
-      return error_result(fmt::format("old_text not found in {}; the file is unchanged.{}", *path,
-                                      mismatch_hint(*content, *old_text)));
+      return error_result(fmt::format("old_text not found in {}; the file is unchanged.{}", path,
+                                      mismatch_hint(content, old_text)));
     }
-    if (positions.size() > 1 && !replace_all->value_or(false)) {
+    if (positions.size() > 1 && !replace_all.value_or(false)) {
       return error_result(fmt::format("old_text occurs {} times in {} (lines {}); add surrounding "
                                       "context to make it unique or set replace_all; the file is "
                                       "unchanged",
-                                      positions.size(), *path, lines_list(*content, positions)));
+                                      positions.size(), path, lines_list(content, positions)));
     }
 
     std::string updated;
-    updated.reserve(content->size() + positions.size() * new_text->size());
+    updated.reserve(content.size() + positions.size() * new_text.size());
     std::size_t start = 0;
     for (const std::size_t at : positions) {
-      updated.append(*content, start, at - start).append(*new_text);
-      start = at + old_text->size();
+      updated.append(content, start, at - start).append(new_text);
+      start = at + old_text.size();
     }
-    updated.append(*content, start);
-    if (auto written = write_file_atomically(*resolved, updated, *path); !written) {
-      return error_result(written.error().message);
-    }
+    updated.append(content, start);
+    TRY(write_file_atomically(file.absolute, updated, path));
     ToolResult result;
     result.content =
         positions.size() == 1
-            ? fmt::format("replaced 1 occurrence in {} at line {}", workspace->relative(*resolved),
-                          line_of(*content, positions[0]))
+            ? fmt::format("replaced 1 occurrence in {} at line {}",
+                          file.workspace.relative(file.absolute), line_of(content, positions[0]))
             : fmt::format("replaced {} occurrences in {}", positions.size(),
-                          workspace->relative(*resolved));
+                          file.workspace.relative(file.absolute));
     return result;
   }
 
-private:
   static std::string lines_list(std::string_view content, const std::vector<std::size_t>& at) {
     std::string out;
     for (std::size_t i = 0; i < at.size() && i < 10; ++i) {

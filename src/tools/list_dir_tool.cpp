@@ -1,12 +1,14 @@
-#include "arguments.h"
 #include "file_access.h"
+#include "result_tool.h"
+#include "workspace_path.h"
 
 #include "ralph/core/text.h"
+#include "ralph/core/try.h"
 #include "ralph/tools/builtin_tools.h"
-#include "ralph/tools/workspace.h"
 
 #include <fmt/format.h>
 
+#include <optional>
 #include <system_error>
 #include <vector>
 
@@ -55,7 +57,7 @@ void list(const Workspace& workspace, const fs::path& dir, std::int64_t depth, L
   }
 }
 
-class ListDirTool final : public Tool {
+class ListDirTool final : public ResultTool {
 public:
   ListDirTool() {
     m_spec.name = "list_dir";
@@ -74,34 +76,18 @@ public:
 
   const ToolSpec& spec() const override { return m_spec; }
 
-  ToolResult run(std::string_view arguments_json, const ToolContext& context) override {
-    auto args = Arguments::parse(arguments_json);
-    if (!args) {
-      return error_result(args.error().message);
-    }
-    auto path = args->string("path");
-    if (!path) {
-      return error_result(path.error().message);
-    }
-    auto depth = args->integer("depth");
-    if (!depth) {
-      return error_result(depth.error().message);
-    }
-    const std::string shown = path->value_or(".");
-    const std::int64_t levels = depth->value_or(1);
+private:
+  Result<ToolResult> call(const Arguments& args, const ToolContext& context) override {
+    TRY_ASSIGN(const std::optional<std::string> path, args.string("path"));
+    TRY_ASSIGN(const std::optional<std::int64_t> depth, args.integer("depth"));
+    const std::string shown = path.value_or(".");
+    const std::int64_t levels = depth.value_or(1);
     if (levels < 1) {
       return error_result("invalid arguments: `depth` must be at least 1");
     }
-    auto workspace = Workspace::open(context.workspace);
-    if (!workspace) {
-      return error_result(workspace.error().message);
-    }
-    auto resolved = workspace->resolve(shown, Access::read);
-    if (!resolved) {
-      return error_result(resolved.error().message);
-    }
+    TRY_ASSIGN(const WorkspacePath dir, resolve_in_workspace(context, shown, Access::read));
     std::error_code ec;
-    const fs::file_status status = fs::status(*resolved, ec);
+    const fs::file_status status = fs::status(dir.absolute, ec);
     if (!fs::exists(status)) {
       return error_result(fmt::format("{} does not exist", shown));
     }
@@ -110,7 +96,7 @@ public:
     }
 
     Listing listing;
-    list(*workspace, *resolved, std::min(levels, k_max_depth), listing);
+    list(dir.workspace, dir.absolute, std::min(levels, k_max_depth), listing);
     ToolResult result;
     for (const auto& line : listing.lines) {
       result.content += to_valid_utf8(line) + '\n';
@@ -135,7 +121,6 @@ public:
     return result;
   }
 
-private:
   ToolSpec m_spec;
 };
 

@@ -2,6 +2,7 @@
 #include "process_spawn.h"
 #include "unique_fd.h"
 
+#include "ralph/core/try.h"
 #include "ralph/tools/process_runner.h"
 
 #include <algorithm>
@@ -125,14 +126,11 @@ enum class Phase { running, terminating, exited };
 
 Result<ProcessResult> PosixProcessRunner::run(const ProcessSpec& spec, const CancelToken& cancel) {
   const auto start = SteadyClock::now();
-  auto spawned = spawn_process(spec);
-  if (!spawned) {
-    return fail(spawned.error());
-  }
-  Child child(spawned->pid);
-  UniqueFd out = std::move(spawned->out);
-  UniqueFd err = std::move(spawned->err);
-  UniqueFd in = std::move(spawned->in);
+  TRY_ASSIGN(SpawnedProcess spawned, spawn_process(spec));
+  Child child(spawned.pid);
+  UniqueFd out = std::move(spawned.out);
+  UniqueFd err = std::move(spawned.err);
+  UniqueFd in = std::move(spawned.in);
   std::string_view stdin_left = spec.stdin_data;
 
   const std::size_t limit = spec.output_limit == 0 ? k_default_output_limit : spec.output_limit;

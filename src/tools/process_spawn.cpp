@@ -1,5 +1,7 @@
 #include "process_spawn.h"
 
+#include "ralph/core/try.h"
+
 #include <fmt/format.h>
 
 #include <cerrno>
@@ -101,25 +103,14 @@ Result<SpawnedProcess> spawn_process(const ProcessSpec& spec) {
   if (spec.argv.empty() || spec.argv[0].empty()) {
     return fail(ErrorKind::subprocess, "cannot start a process: the command is empty");
   }
-  auto out = make_pipe();
-  if (!out) {
-    return fail(out.error());
-  }
+  TRY_ASSIGN(Pipe out, make_pipe());
   Pipe err;
   if (!spec.merge_stderr) {
-    auto made = make_pipe();
-    if (!made) {
-      return fail(made.error());
-    }
-    err = std::move(*made);
+    TRY_ASSIGN(err, make_pipe());
   }
   Pipe in;
   if (!spec.stdin_data.empty()) {
-    auto made = make_pipe();
-    if (!made) {
-      return fail(made.error());
-    }
-    in = std::move(*made);
+    TRY_ASSIGN(in, make_pipe());
   }
 
   SpawnSetup setup;
@@ -129,9 +120,9 @@ Result<SpawnedProcess> spawn_process(const ProcessSpec& spec) {
   } else {
     posix_spawn_file_actions_addopen(&setup.actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
   }
-  posix_spawn_file_actions_adddup2(&setup.actions, out->write.get(), STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&setup.actions, out.write.get(), STDOUT_FILENO);
   posix_spawn_file_actions_adddup2(
-      &setup.actions, spec.merge_stderr ? out->write.get() : err.write.get(), STDERR_FILENO);
+      &setup.actions, spec.merge_stderr ? out.write.get() : err.write.get(), STDERR_FILENO);
   if (!spec.cwd.empty()) {
     posix_spawn_file_actions_addchdir_np(&setup.actions, spec.cwd.c_str());
   }
@@ -174,7 +165,7 @@ Result<SpawnedProcess> spawn_process(const ProcessSpec& spec) {
 
   SpawnedProcess result;
   result.pid = pid;
-  result.out = std::move(out->read);
+  result.out = std::move(out.read);
   result.err = std::move(err.read);
   result.in = std::move(in.write);
   for (const UniqueFd* fd : {&result.out, &result.err, &result.in}) {

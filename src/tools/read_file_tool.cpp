@@ -1,10 +1,11 @@
-#include "arguments.h"
 #include "file_access.h"
+#include "result_tool.h"
 #include "unique_fd.h"
+#include "workspace_path.h"
 
 #include "ralph/core/text.h"
+#include "ralph/core/try.h"
 #include "ralph/tools/builtin_tools.h"
-#include "ralph/tools/workspace.h"
 
 #include <fmt/format.h>
 
@@ -13,6 +14,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <limits>
+#include <optional>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
@@ -135,7 +137,7 @@ std::string describe(const Excerpt& excerpt, std::string_view shown) {
   return text + fmt::format("[{}; the file continues at offset={}]", range, excerpt.last + 1);
 }
 
-class ReadFileTool final : public Tool {
+class ReadFileTool final : public ResultTool {
 public:
   ReadFileTool() {
     m_spec.name = "read_file";
@@ -155,37 +157,20 @@ public:
 
   const ToolSpec& spec() const override { return m_spec; }
 
-  ToolResult run(std::string_view arguments_json, const ToolContext& context) override {
-    auto args = Arguments::parse(arguments_json);
-    if (!args) {
-      return error_result(args.error().message);
-    }
-    auto path = args->required_string("path");
-    auto offset = args->integer("offset");
-    auto limit = args->integer("limit");
-    for (const Error* e : {path ? nullptr : &path.error(), offset ? nullptr : &offset.error(),
-                           limit ? nullptr : &limit.error()}) {
-      if (e != nullptr) {
-        return error_result(e->message);
-      }
-    }
-    const std::int64_t first = offset->value_or(1);
-    const std::int64_t count = limit->value_or(std::numeric_limits<std::int64_t>::max());
+private:
+  Result<ToolResult> call(const Arguments& args, const ToolContext& context) override {
+    TRY_ASSIGN(const std::string path, args.required_string("path"));
+    TRY_ASSIGN(const std::optional<std::int64_t> offset, args.integer("offset"));
+    TRY_ASSIGN(const std::optional<std::int64_t> limit, args.integer("limit"));
+    const std::int64_t first = offset.value_or(1);
+    const std::int64_t count = limit.value_or(std::numeric_limits<std::int64_t>::max());
     if (first < 1 || count < 1) {
       return error_result("invalid arguments: `offset` and `limit` must be at least 1");
     }
-    auto workspace = Workspace::open(context.workspace);
-    if (!workspace) {
-      return error_result(workspace.error().message);
-    }
-    auto resolved = workspace->resolve(*path, Access::read);
-    if (!resolved) {
-      return error_result(resolved.error().message);
-    }
-    return read(*resolved, *path, first, count);
+    TRY_ASSIGN(const WorkspacePath file, resolve_in_workspace(context, path, Access::read));
+    return read(file.absolute, path, first, count);
   }
 
-private:
   static ToolResult read(const std::filesystem::path& file, const std::string& shown,
                          std::int64_t first, std::int64_t count) {
     // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below).

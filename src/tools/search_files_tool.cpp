@@ -1,15 +1,17 @@
-#include "arguments.h"
 #include "file_access.h"
+#include "result_tool.h"
+#include "workspace_path.h"
 
 #include "ralph/core/text.h"
+#include "ralph/core/try.h"
 #include "ralph/tools/builtin_tools.h"
 #include "ralph/tools/glob.h"
-#include "ralph/tools/workspace.h"
 
 #include <fmt/format.h>
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <optional>
 #include <system_error>
 #include <vector>
 
@@ -91,7 +93,7 @@ void search_tree(const fs::path& dir, Search& search) {
   }
 }
 
-class SearchFilesTool final : public Tool {
+class SearchFilesTool final : public ResultTool {
 public:
   SearchFilesTool() {
     m_spec.name = "search_files";
@@ -113,46 +115,29 @@ public:
 
   const ToolSpec& spec() const override { return m_spec; }
 
-  ToolResult run(std::string_view arguments_json, const ToolContext& context) override {
-    auto args = Arguments::parse(arguments_json);
-    if (!args) {
-      return error_result(args.error().message);
-    }
-    auto pattern = args->required_string("pattern");
-    auto path = args->string("path");
-    auto glob = args->string("glob");
-    auto max_results = args->integer("max_results");
-    for (const Error* e :
-         {pattern ? nullptr : &pattern.error(), path ? nullptr : &path.error(),
-          glob ? nullptr : &glob.error(), max_results ? nullptr : &max_results.error()}) {
-      if (e != nullptr) {
-        return error_result(e->message);
-      }
-    }
-    const std::int64_t limit = max_results->value_or(k_default_results);
+private:
+  Result<ToolResult> call(const Arguments& args, const ToolContext& context) override {
+    TRY_ASSIGN(const std::string pattern, args.required_string("pattern"));
+    TRY_ASSIGN(const std::optional<std::string> path, args.string("path"));
+    TRY_ASSIGN(const std::optional<std::string> glob, args.string("glob"));
+    TRY_ASSIGN(const std::optional<std::int64_t> max_results, args.integer("max_results"));
+    const std::int64_t limit = max_results.value_or(k_default_results);
     if (limit < 1) {
       return error_result("invalid arguments: `max_results` must be at least 1");
     }
     RE2::Options options;
     options.set_log_errors(false);
-    const RE2 regex(*pattern, options);
+    const RE2 regex(pattern, options);
     if (!regex.ok()) {
       return error_result(
           fmt::format("invalid regular expression `{}`: {} (RE2 syntax: no lookaround or "
                       "backreferences; escape literal characters such as \\( \\[ \\.)",
-                      *pattern, regex.error()));
+                      pattern, regex.error()));
     }
-    const std::string shown = path->value_or(".");
-    auto workspace = Workspace::open(context.workspace);
-    if (!workspace) {
-      return error_result(workspace.error().message);
-    }
-    auto resolved = workspace->resolve(shown, Access::read);
-    if (!resolved) {
-      return error_result(resolved.error().message);
-    }
+    const std::string shown = path.value_or(".");
+    TRY_ASSIGN(const WorkspacePath target, resolve_in_workspace(context, shown, Access::read));
     std::error_code ec;
-    const fs::file_status status = fs::status(*resolved, ec);
+    const fs::file_status status = fs::status(target.absolute, ec);
     if (!fs::exists(status)) {
       return error_result(fmt::format("{} does not exist", shown));
     }
@@ -160,23 +145,22 @@ public:
       return error_result(fmt::format("{} is not a regular file or directory", shown));
     }
 
-    const Glob file_glob(glob->value_or(""));
-    Search search{*workspace, regex, file_glob, context.cancel,
+    const Glob file_glob(glob.value_or(""));
+    Search search{target.workspace, regex, file_glob, context.cancel,
                   static_cast<std::size_t>(std::min(limit, k_max_results))};
     if (fs::is_directory(status)) {
-      search_tree(*resolved, search);
-    } else if (fs::file_size(*resolved, ec) > k_max_file_bytes) {
+      search_tree(target.absolute, search);
+    } else if (fs::file_size(target.absolute, ec) > k_max_file_bytes) {
       ++search.files_too_large;
     } else {
-      search_file(*resolved, search);
+      search_file(target.absolute, search);
     }
     if (context.cancel.cancelled()) {
       return error_result("search cancelled");
     }
-    return describe(search, *pattern, shown, limit > k_max_results);
+    return describe(search, pattern, shown, limit > k_max_results);
   }
 
-private:
   static ToolResult describe(const Search& search, const std::string& pattern,
                              const std::string& shown, bool limit_lowered) {
     ToolResult result;

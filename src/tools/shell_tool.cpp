@@ -1,12 +1,14 @@
-#include "arguments.h"
+#include "result_tool.h"
 
 #include "ralph/core/text.h"
+#include "ralph/core/try.h"
 #include "ralph/tools/builtin_tools.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <signal.h>
 #include <string.h>
 
@@ -17,7 +19,7 @@ using std::chrono::milliseconds;
 
 // Runs `/bin/sh -c COMMAND` in the workspace. Not a sandbox: the command can reach anything the
 // user can; the workspace is only its working directory.
-class ShellTool final : public Tool {
+class ShellTool final : public ResultTool {
 public:
   ShellTool(const ToolSettings& settings, ProcessRunner& runner)
       : m_runner(runner), m_settings(settings) {
@@ -42,53 +44,37 @@ public:
 
   const ToolSpec& spec() const override { return m_spec; }
 
-  ToolResult run(std::string_view arguments_json, const ToolContext& context) override {
-    auto args = Arguments::parse(arguments_json);
-    if (!args) {
-      return error_result(args.error().message);
-    }
-    auto command = args->required_string("command");
-    if (!command) {
-      return error_result(command.error().message);
-    }
-    if (command->find_first_not_of(" \t\r\n") == std::string::npos) {
+private:
+  Result<ToolResult> call(const Arguments& args, const ToolContext& context) override {
+    TRY_ASSIGN(const std::string command, args.required_string("command"));
+    if (command.find_first_not_of(" \t\r\n") == std::string::npos) {
       return error_result("invalid arguments: `command` is empty");
     }
-    auto timeout = timeout_from(*args);
-    if (!timeout) {
-      return error_result(timeout.error().message);
-    }
+    TRY_ASSIGN(const milliseconds timeout, timeout_from(args));
 
     ProcessSpec spec;
-    spec.argv = {"/bin/sh", "-c", *command};
+    spec.argv = {"/bin/sh", "-c", command};
     spec.cwd = context.workspace;
-    spec.timeout = *timeout;
+    spec.timeout = timeout;
     spec.output_limit = m_settings.output_limit;
     spec.merge_stderr = true;
     // Keep tools that would wait on a pager or a password prompt from stalling until timeout.
     spec.env = {{"PAGER", "cat"}, {"GIT_PAGER", "cat"}, {"GIT_TERMINAL_PROMPT", "0"}};
-    auto process = m_runner.run(spec, context.cancel);
-    if (!process) {
-      return error_result(process.error().message);
-    }
-    return to_tool_result(*process, *timeout);
+    TRY_ASSIGN(const ProcessResult process, m_runner.run(spec, context.cancel));
+    return to_tool_result(process, timeout);
   }
 
-private:
   Result<milliseconds> timeout_from(const Arguments& args) const {
     const milliseconds maximum = m_settings.shell_timeout;
-    auto seconds = args.number("timeout");
+    TRY_ASSIGN(const std::optional<double> seconds, args.number("timeout"));
     if (!seconds) {
-      return fail(seconds.error());
-    }
-    if (!*seconds) {
       return maximum;
     }
-    if (**seconds <= 0) {
+    if (*seconds <= 0) {
       return fail(ErrorKind::tool, "invalid arguments: `timeout` must be a positive number of "
                                    "seconds");
     }
-    const double ms = std::ceil(**seconds * 1000.0);
+    const double ms = std::ceil(*seconds * 1000.0);
     // A configured maximum of 0 means no limit.
     if (maximum.count() > 0 && ms >= static_cast<double>(maximum.count())) {
       return maximum;

@@ -1,5 +1,7 @@
 #include "ralph/tools/workspace.h"
 
+#include "ralph/core/try.h"
+
 #include <fmt/format.h>
 
 #include <deque>
@@ -100,21 +102,18 @@ Result<fs::path> Workspace::resolve(std::string_view path, Access access) const 
   }
   const fs::path given(path);
   const fs::path absolute = given.is_absolute() ? given : m_root / given;
-  auto resolved = resolve_physically(absolute);
-  if (!resolved) {
-    return fail(resolved.error());
-  }
-  if (!contains(*resolved)) {
-    const bool through_link = *resolved != absolute.lexically_normal();
+  TRY_ASSIGN(fs::path resolved, resolve_physically(absolute));
+  if (!contains(resolved)) {
+    const bool through_link = resolved != absolute.lexically_normal();
     return fail(ErrorKind::tool,
                 fmt::format("`{}` {}is outside the workspace {}; file tools only work on paths "
                             "inside it (relative paths start at the workspace root)",
                             path,
-                            through_link ? fmt::format("resolves to {}, which ", resolved->string())
+                            through_link ? fmt::format("resolves to {}, which ", resolved.string())
                                          : std::string(),
                             m_root.string()));
   }
-  if (access == Access::write && *resolved == m_root) {
+  if (access == Access::write && resolved == m_root) {
     return fail(ErrorKind::tool,
                 fmt::format("`{}` is the workspace root itself, not a file", path));
   }

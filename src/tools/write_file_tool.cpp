@@ -1,8 +1,9 @@
-#include "arguments.h"
 #include "file_access.h"
+#include "result_tool.h"
+#include "workspace_path.h"
 
+#include "ralph/core/try.h"
 #include "ralph/tools/builtin_tools.h"
-#include "ralph/tools/workspace.h"
 
 #include <fmt/format.h>
 
@@ -13,7 +14,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class WriteFileTool final : public Tool {
+class WriteFileTool final : public ResultTool {
 public:
   WriteFileTool() {
     m_spec.name = "write_file";
@@ -30,50 +31,31 @@ public:
 
   const ToolSpec& spec() const override { return m_spec; }
 
-  ToolResult run(std::string_view arguments_json, const ToolContext& context) override {
-    auto args = Arguments::parse(arguments_json);
-    if (!args) {
-      return error_result(args.error().message);
-    }
-    auto path = args->required_string("path");
-    if (!path) {
-      return error_result(path.error().message);
-    }
-    auto content = args->required_string("content");
-    if (!content) {
-      return error_result(content.error().message);
-    }
-    auto workspace = Workspace::open(context.workspace);
-    if (!workspace) {
-      return error_result(workspace.error().message);
-    }
-    auto resolved = workspace->resolve(*path, Access::write);
-    if (!resolved) {
-      return error_result(resolved.error().message);
-    }
+private:
+  Result<ToolResult> call(const Arguments& args, const ToolContext& context) override {
+    TRY_ASSIGN(const std::string path, args.required_string("path"));
+    TRY_ASSIGN(const std::string content, args.required_string("content"));
+    TRY_ASSIGN(const WorkspacePath file, resolve_in_workspace(context, path, Access::write));
 
     std::error_code ec;
-    const fs::file_status status = fs::status(*resolved, ec);
+    const fs::file_status status = fs::status(file.absolute, ec);
     if (fs::is_directory(status)) {
-      return error_result(fmt::format("{} is a directory; give a file path", *path));
+      return error_result(fmt::format("{} is a directory; give a file path", path));
     }
     const bool existed = fs::exists(status);
     // The parent is inside the workspace: `resolve` returned a path free of symlinks.
-    fs::create_directories(resolved->parent_path(), ec);
+    fs::create_directories(file.absolute.parent_path(), ec);
     if (ec) {
       return error_result(
-          fmt::format("cannot create the directories for {}: {}", *path, ec.message()));
+          fmt::format("cannot create the directories for {}: {}", path, ec.message()));
     }
-    if (auto written = write_file_atomically(*resolved, *content, *path); !written) {
-      return error_result(written.error().message);
-    }
+    TRY(write_file_atomically(file.absolute, content, path));
     ToolResult result;
     result.content = fmt::format("{} {} ({} bytes)", existed ? "overwrote" : "created",
-                                 workspace->relative(*resolved), content->size());
+                                 file.workspace.relative(file.absolute), content.size());
     return result;
   }
 
-private:
   ToolSpec m_spec;
 };
 

@@ -4,6 +4,7 @@
 
 #include "ralph/core/json.h"
 #include "ralph/core/text.h"
+#include "ralph/core/try.h"
 #include "ralph/verify/json_schema.h"
 
 #include <fmt/format.h>
@@ -128,10 +129,7 @@ std::string_view json_text(std::string_view answer) {
   if (first_newline == std::string_view::npos) {
     return text;
   }
-  std::string info(trim(text.substr(3, first_newline - 3)));
-  for (char& c : info) {
-    c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  }
+  const std::string info = to_lower_ascii(trim(text.substr(3, first_newline - 3)));
   const std::string_view inside =
       text.substr(first_newline + 1, text.size() - 3 - first_newline - 1);
   if ((!info.empty() && info != "json") || inside.find("```") != std::string_view::npos) {
@@ -229,19 +227,11 @@ Result<std::unique_ptr<ChecksVerifier>> make_checks_verifier(ChecksSettings sett
                                                              std::string_view json_schema) {
   const ChecksSettings& options = settings;
   auto rules = std::make_unique<ChecksVerifier::Rules>();
-  auto must = compile_patterns(options.must_match, "must_match");
-  if (!must) {
-    return fail(must.error());
-  }
-  auto must_not = compile_patterns(options.must_not_match, "must_not_match");
-  if (!must_not) {
-    return fail(must_not.error());
-  }
+  TRY_ASSIGN(rules->must_match, compile_patterns(options.must_match, "must_match"));
+  TRY_ASSIGN(rules->must_not_match, compile_patterns(options.must_not_match, "must_not_match"));
   for (const auto& range : {check_range(options.min_chars, options.max_chars, "chars"),
                             check_range(options.min_bullets, options.max_bullets, "bullets")}) {
-    if (!range) {
-      return fail(range.error());
-    }
+    TRY(range);
   }
   if (!json_schema.empty()) {
     auto schema = JsonSchema::compile(json_schema);
@@ -250,8 +240,6 @@ Result<std::unique_ptr<ChecksVerifier>> make_checks_verifier(ChecksSettings sett
     }
     rules->schema = std::move(*schema);
   }
-  rules->must_match = std::move(*must);
-  rules->must_not_match = std::move(*must_not);
   rules->settings = std::move(settings);
   return std::make_unique<ChecksVerifier>(std::move(rules));
 }

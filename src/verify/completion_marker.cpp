@@ -15,10 +15,6 @@ bool is_space(char c) {
   return std::isspace(static_cast<unsigned char>(c)) != 0;
 }
 
-bool same_letter(char a, char b) {
-  return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
-}
-
 // The end of a marker match starting at `begin`, skipping whitespace in both texts.
 std::optional<std::size_t> match_at(std::string_view text, std::size_t begin,
                                     std::string_view marker) {
@@ -30,7 +26,7 @@ std::optional<std::size_t> match_at(std::string_view text, std::size_t begin,
     while (t < text.size() && is_space(text[t]) && t != begin) {
       ++t;
     }
-    if (t >= text.size() || !same_letter(text[t], m)) {
+    if (t >= text.size() || to_lower_ascii(text[t]) != to_lower_ascii(m)) {
       return std::nullopt;
     }
     ++t;

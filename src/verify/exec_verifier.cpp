@@ -5,6 +5,7 @@
 #include "ralph/core/json.h"
 #include "ralph/core/text.h"
 #include "ralph/core/time.h"
+#include "ralph/core/try.h"
 #include "ralph/verify/attempt_json.h"
 #include "ralph/verify/output_excerpt.h"
 
@@ -78,16 +79,8 @@ Result<ParsedVerdict> parse_verdict(std::string_view text) {
     return fail(ErrorKind::parse,
                 fmt::format("\"result\" must be pass, fail or error, got {}", quote(value)));
   }
-  auto category_text = optional_string(*parsed, "category");
-  auto feedback = optional_string(*parsed, "feedback");
-  if (!category_text) {
-    return fail(category_text.error());
-  }
-  if (!feedback) {
-    return fail(feedback.error());
-  }
-  verdict.category = std::move(*category_text);
-  verdict.feedback = std::move(*feedback);
+  TRY_ASSIGN(verdict.category, optional_string(*parsed, "category"));
+  TRY_ASSIGN(verdict.feedback, optional_string(*parsed, "feedback"));
   return verdict;
 }
 

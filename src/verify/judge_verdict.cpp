@@ -112,7 +112,7 @@ std::optional<LineVerdict> parse_verdict_line(std::string_view line) {
     if (!trim(rest).empty()) {
       return std::nullopt;
     }
-    return LineVerdict{true, {}, {}};
+    return LineVerdict{.pass = true};
   }
   if (!equals_ignoring_case(s.substr(0, 4), "fail")) {
     return std::nullopt;
@@ -209,7 +209,7 @@ JudgeReply from_json(std::string_view text, std::string_view before) {
                      reasons);
   }
   if (pass) {
-    return {Outcome::pass, {}, *feedback, reasons};
+    return {.result = Outcome::pass, .feedback = *feedback, .reasoning = reasons};
   }
   if (category.empty()) {
     return malformed("the judge's FAIL verdict has no category", reasons);
@@ -229,19 +229,6 @@ bool is_fence(std::string_view line) {
     }
   }
   return true;
-}
-
-std::vector<std::string_view> split_lines(std::string_view text) {
-  std::vector<std::string_view> lines;
-  while (!text.empty()) {
-    const std::size_t end = text.find('\n');
-    lines.push_back(text.substr(0, end));
-    if (end == std::string_view::npos) {
-      break;
-    }
-    text.remove_prefix(end + 1);
-  }
-  return lines;
 }
 
 // The text between two lines (views into the same string), both excluded.
@@ -280,7 +267,7 @@ JudgeReply from_text(std::string_view output, const std::vector<std::string_view
     }
   }
   if (verdict->pass) {
-    return {Outcome::pass, {}, {}, std::string(trim(reasoning))};
+    return {.result = Outcome::pass, .reasoning = std::string(trim(reasoning))};
   }
   return {Outcome::fail, Category::named(verdict->category),
           fail_feedback(verdict->category, verdict->feedback), std::string(trim(reasoning))};

@@ -57,16 +57,6 @@ std::string clean(std::string_view output) {
   return out;
 }
 
-std::vector<std::string_view> split_lines(std::string_view text) {
-  std::vector<std::string_view> lines;
-  while (!text.empty()) {
-    const std::size_t end = text.find('\n');
-    lines.push_back(text.substr(0, end));
-    text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
-  }
-  return lines;
-}
-
 struct Segment {
   std::size_t first = 0;
   std::size_t last = 0; // inclusive

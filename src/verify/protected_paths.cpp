@@ -1,5 +1,6 @@
 #include "ralph/verify/protected_paths.h"
 
+#include "ralph/core/try.h"
 #include "ralph/tools/glob.h"
 
 #include <fmt/format.h>
@@ -80,11 +81,8 @@ Result<ProtectedSnapshot> snapshot_protected(const fs::path& workspace,
     if (!wanted) {
       continue;
     }
-    auto digest = sha256_file(it->path());
-    if (!digest) {
-      return tl::unexpected(digest.error());
-    }
-    snapshot.digests.emplace(relative.generic_string(), std::move(*digest));
+    TRY_ASSIGN(std::string digest, sha256_file(it->path()));
+    snapshot.digests.emplace(relative.generic_string(), std::move(digest));
   }
   return snapshot;
 }

@@ -13,7 +13,8 @@ TEST(MessageJson, RoundTripsEveryField) {
   messages[1].content = "";
   messages[1].tool_calls = {{"call_1", "shell", R"({"command": "ls"})"},
                             {"call_2", "read_file", "not json at all"}};
-  messages[1].thinking = {{"thinking it over", "sig==", false, ""}, {"", "", true, "opaque"}};
+  messages[1].thinking = {{.thinking = "thinking it over", .signature = "sig=="},
+                          {.redacted = true, .redacted_data = "opaque"}};
   messages[2].role = Role::tool;
   messages[2].tool_call_id = "call_1";
   messages[2].tool_name = "shell";

@@ -15,7 +15,7 @@ namespace ralph::testing {
 
 inline FakeTurn tool_turn(std::string name, const nlohmann::json& arguments) {
   FakeTurn turn;
-  turn.tool_calls.push_back({"", std::move(name), arguments.dump()});
+  turn.tool_calls.push_back({.name = std::move(name), .arguments = arguments.dump()});
   return turn;
 }
 

@@ -307,8 +307,10 @@ TEST_F(RunEndToEnd, NoStreamStillPrintsTheAnswer) {
 TEST_F(RunEndToEnd, OllamaModelsSpeakItsDialect) {
   server.set_openai_flavor(OpenAiFlavor::ollama);
   FakeTurn calls;
-  calls.tool_calls.push_back({"", "write_file", R"({"path":"a.txt","content":"A"})"});
-  calls.tool_calls.push_back({"", "write_file", R"({"path":"b.txt","content":"B"})"});
+  calls.tool_calls.push_back(
+      {.name = "write_file", .arguments = R"({"path":"a.txt","content":"A"})"});
+  calls.tool_calls.push_back(
+      {.name = "write_file", .arguments = R"({"path":"b.txt","content":"B"})"});
   server.push(calls);
   server.push(text_turn("Wrote both."));
 

@@ -180,8 +180,8 @@ void FakeProviderServer::State::send(const WireAnswer& answer, std::size_t write
     std::size_t next = 0;
     WireAnswer::Ending ending;
   };
-  auto stream =
-      std::make_shared<Stream>(Stream{slice(answer.writes, write_size), 0, answer.ending});
+  auto stream = std::make_shared<Stream>(
+      Stream{.writes = slice(answer.writes, write_size), .ending = answer.ending});
   res.set_chunked_content_provider(
       answer.content_type, [this, stream](std::size_t, httplib::DataSink& sink) {
         if (stream->next < stream->writes.size()) {
@@ -217,7 +217,7 @@ FakeProviderServer::FakeProviderServer() : m_state(std::make_unique<State>()) {
   server.Post(".*", [&state](const httplib::Request& req, httplib::Response& res) {
     {
       std::lock_guard lock(state.mutex);
-      state.requests.push_back(RecordedRequest{req.path, {}, req.body});
+      state.requests.push_back(RecordedRequest{.path = req.path, .body = req.body});
     }
     state.changed.notify_all();
     res.status = 404;

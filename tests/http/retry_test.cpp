@@ -25,7 +25,7 @@ public:
     response.status = status;
     response.headers = std::move(headers);
     response.body = std::move(body);
-    m_script.push_back({response, {}});
+    m_script.push_back({.result = response});
   }
   void error(ErrorKind kind, bool retryable, std::string streamed = {}) {
     Error e;

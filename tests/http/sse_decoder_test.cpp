@@ -179,9 +179,10 @@ TEST(SseDecoder, KeepsMultiByteUtf8SplitAcrossFeeds) {
 }
 
 TEST(SseDecoder, SurfacesLlamaCppErrorField) {
-  EXPECT_THAT(decode("data: {\"a\":1}\n\nerror: {\"code\":500,\"message\":\"boom\"}\n\n"),
-              ElementsAre(message("{\"a\":1}"),
-                          SseEvent{"error", "{\"code\":500,\"message\":\"boom\"}", ""}));
+  EXPECT_THAT(
+      decode("data: {\"a\":1}\n\nerror: {\"code\":500,\"message\":\"boom\"}\n\n"),
+      ElementsAre(message("{\"a\":1}"),
+                  SseEvent{.event = "error", .data = "{\"code\":500,\"message\":\"boom\"}"}));
 }
 
 TEST(SseDecoder, IgnoresOtherUnknownFields) {

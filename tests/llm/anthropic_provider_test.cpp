@@ -14,8 +14,9 @@ FakeTurn thinking_tool_turn() {
   FakeTurn turn;
   turn.thinking = "I should write the file, then check it.";
   turn.text = "Writing a.txt — naïve café.";
-  turn.tool_calls = {{"", "write_file", R"({"path":"a.txt","content":"hello there, world"})"},
-                     {"", "shell", R"({"command":"cat a.txt"})"}};
+  turn.tool_calls = {
+      {.name = "write_file", .arguments = R"({"path":"a.txt","content":"hello there, world"})"},
+      {.name = "shell", .arguments = R"({"command":"cat a.txt"})"}};
   return turn;
 }
 

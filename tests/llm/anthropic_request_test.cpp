@@ -34,9 +34,9 @@ std::vector<Message> tool_round() {
   messages[0].content = "Weather in Oslo and Lima?";
   messages[1].role = Role::assistant;
   messages[1].content = "Let me look that up.";
-  messages[1].thinking = {{"User wants weather.", "EqQBfakeSig==", false, {}},
-                          {{}, {}, true, "EmwKAhgB"},
-                          {"unsigned reasoning from another provider", {}, false, {}}};
+  messages[1].thinking = {{.thinking = "User wants weather.", .signature = "EqQBfakeSig=="},
+                          {.redacted = true, .redacted_data = "EmwKAhgB"},
+                          {.thinking = "unsigned reasoning from another provider"}};
   messages[1].tool_calls = {{"toolu_1", "get_weather", R"({"city": "Oslo", "unit": "c"})"},
                             {"toolu_2", "get_weather", "not json"}};
   messages[2].role = Role::tool;

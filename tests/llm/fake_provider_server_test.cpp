@@ -31,7 +31,7 @@ protected:
     request.headers = std::move(headers);
     request.headers.emplace_back("Content-Type", "application/json");
     request.body = body.dump();
-    Raw raw{fail(ErrorKind::internal, "not sent"), {}};
+    Raw raw{.response = fail(ErrorKind::internal, "not sent")};
     raw.response = transport.send(
         request,
         [&raw](std::string_view chunk) {
@@ -58,7 +58,7 @@ FakeTurn sample_turn() {
   FakeTurn turn;
   turn.text = "Héllo wörld, this text is cut into several pieces.";
   turn.thinking = "Short plan.";
-  turn.tool_calls = {{"", "write_file", R"({"path":"a.txt","content":"x"})"}};
+  turn.tool_calls = {{.name = "write_file", .arguments = R"({"path":"a.txt","content":"x"})"}};
   return turn;
 }
 

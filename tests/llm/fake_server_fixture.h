@@ -73,7 +73,7 @@ protected:
   ralph::testing::FakeClock clock;
   CancelToken cancel;
   RecordingObserver observer;
-  std::vector<Message> messages = {Message{Role::user, "Write a.txt", {}, {}, {}, {}, false}};
+  std::vector<Message> messages = {Message{.role = Role::user, .content = "Write a.txt"}};
 };
 
 } // namespace ralph::llm::testing

@@ -14,7 +14,8 @@ using ralph::testing::OpenAiFlavor;
 FakeTurn tool_turn() {
   FakeTurn turn;
   turn.text = "Writing both files now. Ünïcödé ✓";
-  turn.tool_calls = {{"", "write_file", R"({"path":"a.txt","content":"first file, long enough"})"},
+  turn.tool_calls = {{.name = "write_file",
+                      .arguments = R"({"path":"a.txt","content":"first file, long enough"})"},
                      {"call_given", "write_file", R"({"path":"b.txt","content":"second"})"}};
   return turn;
 }
@@ -161,7 +162,7 @@ TEST_F(OpenAiProviderTest, CompatServerWithoutKeyGetsNoAuthorization) {
 
 TEST_F(OpenAiProviderTest, LengthStopWithPartialArguments) {
   FakeTurn turn;
-  turn.tool_calls = {{"", "write_file", R"({"path":"a.txt","content":"cut of)"}};
+  turn.tool_calls = {{.name = "write_file", .arguments = R"({"path":"a.txt","content":"cut of)"}};
   turn.stop_reason = "length";
   server.push(turn);
   auto response = openai()->chat(request(), nullptr, cancel);

@@ -37,7 +37,7 @@ Error load_error(std::string_view text) {
 TEST(ScriptedProvider, ReplaysTurnsInOrder) {
   auto provider = load(k_script);
   ASSERT_TRUE(provider);
-  std::vector<Message> messages = {Message{Role::user, "write a.txt", {}, {}, {}, {}, false}};
+  std::vector<Message> messages = {Message{.role = Role::user, .content = "write a.txt"}};
   ChatRequest request;
   request.messages = messages;
   CancelToken cancel;

@@ -24,7 +24,7 @@ namespace ralph::loop::testing {
 struct StubAttempt {
   std::string answer;
   agent::AgentStop stop = agent::AgentStop::answered;
-  Usage usage_per_step{10, 5, 0, 0};
+  Usage usage_per_step{.input_tokens = 10, .output_tokens = 5};
   int steps = 1;
   // Tool calls reported to the observer: {name, arguments, exit code}; `effect` runs before the
   // call with the same index is reported, as the tool itself would.

@@ -285,7 +285,7 @@ TEST_F(OuterLoopTest, TokenBudgetStopsAnAttemptMidway) {
   verifier().then(Outcome::pass);
   StubAttempt expensive = answer("never delivered");
   expensive.steps = 50;
-  expensive.usage_per_step = {30, 10, 0, 0};
+  expensive.usage_per_step = {.input_tokens = 30, .output_tokens = 10};
   agent.push(expensive);
   const auto result = run();
   EXPECT_EQ(result.status, Status::budget_exhausted);
@@ -300,7 +300,7 @@ TEST_F(OuterLoopTest, BudgetSpentByTheFinalAnswerEndsTheRunBeforeVerifying) {
   options.budget.max_tokens = 100;
   auto& judge = verifier("judge", ErrorPolicy::fail_open).then(Outcome::pass);
   StubAttempt costly = answer("an answer that cost too much");
-  costly.usage_per_step = {150, 10, 0, 0};
+  costly.usage_per_step = {.input_tokens = 150, .output_tokens = 10};
   agent.push(costly);
   const auto result = run();
   EXPECT_EQ(result.status, Status::budget_exhausted);
@@ -321,7 +321,7 @@ TEST_F(OuterLoopTest, JudgeTokensCountAgainstTheBudget) {
   options.loop.max_iterations = 5;
   verifier("judge")
       .then(Outcome::fail, "incomplete", "no")
-      .using_tokens("x/judge", {900, 100, 0, 0});
+      .using_tokens("x/judge", {.input_tokens = 900, .output_tokens = 100});
   agent.push(answer("a"));
   agent.push(answer("b"));
   const auto result = run();
@@ -507,11 +507,11 @@ TEST_F(OuterLoopTest, ResumeContinuesWithTheRecordAndBudgetsCarriedOn) {
     resume.attempts.push_back(earlier);
   }
   resume.feedback_given = {"fix one", "fix two"};
-  resume.spent.usage = {900, 50, 0, 0};
+  resume.spent.usage = {.input_tokens = 900, .output_tokens = 50};
   resume.spent.elapsed_ms = 5000;
   conversation = {Message{.role = Role::user, .content = "resumed context"}};
   StubAttempt third = answer("third");
-  third.usage_per_step = {60, 0, 0, 0};
+  third.usage_per_step = {.input_tokens = 60};
   agent.push(third);
 
   const auto result = run(CancelToken(), resume);

@@ -129,8 +129,9 @@ TEST_F(StoreJournalTest, KilledAttemptResumesFromItsStartWithTheCountersItSpent)
   const std::vector<Message> start1{Message{.role = Role::user, .content = "goal"}};
   journal.attempt_started(1, start1);
   BudgetCounters counters;
-  counters.usage = {100, 10, 0, 0};
-  const agent::ModelCall call{.step = 1, .model = "stub/agent", .usage = {100, 10, 0, 0}};
+  counters.usage = {.input_tokens = 100, .output_tokens = 10};
+  const agent::ModelCall call{
+      .step = 1, .model = "stub/agent", .usage = {.input_tokens = 100, .output_tokens = 10}};
   journal.model_call(1, call, counters);
   ResumePoint next{2,
                    {Message{.role = Role::user, .content = "goal"},
@@ -140,7 +141,7 @@ TEST_F(StoreJournalTest, KilledAttemptResumesFromItsStartWithTheCountersItSpent)
                    "Attempt 1: ..."};
   journal.attempt_finished(first, {}, counters, 1, next);
   journal.attempt_started(2, next.conversation);
-  counters.usage = {250, 20, 0, 0};
+  counters.usage = {.input_tokens = 250, .output_tokens = 20};
   counters.elapsed_ms = 7000;
   journal.model_call(2, call, counters);
   ASSERT_FALSE(journal.failure());

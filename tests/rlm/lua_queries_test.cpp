@@ -28,7 +28,7 @@ bool contains(const std::string& text, std::string_view part) {
 
 Result<SubAnswer> echo(const SubQuery& query) {
   return SubAnswer{"answer to " + query.query + " about [" + query.context + "]",
-                   Usage{10, 5, 1, 0}};
+                   Usage{.input_tokens = 10, .output_tokens = 5, .cache_read_tokens = 1}};
 }
 
 TEST(LuaQueries, LlmQueryReturnsTheAnswerAndSumsUsage) {
@@ -115,7 +115,7 @@ TEST(LuaQueries, BatchedFailuresBecomeErrorStrings) {
     if (query.query == "bad") {
       return fail(ErrorKind::provider, "refused");
     }
-    return SubAnswer{"ok", Usage{1, 1, 0, 0}};
+    return SubAnswer{"ok", Usage{.input_tokens = 1, .output_tokens = 1}};
   });
   const ExecResult result = sandbox->execute(
       "return table.concat(llm_query_batched({'good', 'bad', 'good'}), '|')", CancelToken());
@@ -142,7 +142,7 @@ public:
       m_changed.wait_for(lock, 10s, [&] { return m_reached; });
       --m_in_flight;
     }
-    return SubAnswer{query.query, Usage{}};
+    return SubAnswer{.text = query.query};
   }
 
   int max() {
@@ -196,7 +196,7 @@ TEST(LuaQueries, CancellationStopsTheBatchBetweenCalls) {
                                   [&](const SubQuery&) -> Result<SubAnswer> {
                                     ++calls;
                                     cancel.cancel();
-                                    return SubAnswer{"first", Usage{7, 0, 0, 0}};
+                                    return SubAnswer{"first", Usage{.input_tokens = 7}};
                                   },
                                   {.concurrency = 1});
   const ExecResult result = sandbox->execute(batch_of(5), cancel);
@@ -216,7 +216,7 @@ TEST(LuaQueries, WaitingForAnswersDoesNotCountAgainstTheTimeLimit) {
                                     // A slow model, not a synchronisation: the call takes longer
                                     // than the time limit.
                                     std::this_thread::sleep_for(300ms);
-                                    return SubAnswer{"slow", Usage{}};
+                                    return SubAnswer{.text = "slow"};
                                   },
                                   {.time_limit = 100ms});
   const ExecResult result = sandbox->execute("return llm_query('q')", CancelToken());

@@ -31,7 +31,7 @@ protected:
       result.output = "OUTPUT OF " + std::string(code);
       return result;
     };
-    conversation.push_back(Message{Role::assistant, "Earlier answer.", {}, {}, {}, {}, false});
+    conversation.push_back(Message{.role = Role::assistant, .content = "Earlier answer."});
     conversation.push_back(user_message("FEEDBACK: name both signatories."));
   }
 
@@ -160,7 +160,8 @@ TEST(RlmTrajectory, EmptyRecordSaysSo) {
 }
 
 TEST(RlmTrajectory, AllStepsFitWithoutAMarker) {
-  const std::vector<TrajectoryStep> steps = {{1, "", "a()", "A", false}, {2, "", "b()", "", true}};
+  const std::vector<TrajectoryStep> steps = {{.step = 1, .code = "a()", .output = "A"},
+                                             {.step = 2, .code = "b()", .failed = true}};
   const std::string text = render_trajectory(steps, 1000);
   EXPECT_EQ(text, "--- execution 1 (model turn 1) ---\ncode:\na()\noutput:\nA\n"
                   "--- execution 2 (model turn 2, failed) ---\ncode:\nb()\noutput:\n(no output)\n");
@@ -168,8 +169,8 @@ TEST(RlmTrajectory, AllStepsFitWithoutAMarker) {
 
 TEST(RlmTrajectory, ANewestStepLargerThanTheBudgetKeepsItsHeadAndTail) {
   const std::vector<TrajectoryStep> steps = {
-      {1, "", "old()", "old output", false},
-      {2, "", "big()", "HEAD" + std::string(5000, 'y') + "TAIL", false}};
+      {.step = 1, .code = "old()", .output = "old output"},
+      {.step = 2, .code = "big()", .output = "HEAD" + std::string(5000, 'y') + "TAIL"}};
   const std::string text = render_trajectory(steps, 1000);
   EXPECT_LT(text.size(), 1200u);
   EXPECT_THAT(text, HasSubstr("[the first 1 executions"));
@@ -185,7 +186,7 @@ TEST(RlmTrajectory, TheCapCountsCodePointsNotBytes) {
   for (int i = 0; i < 300; ++i) {
     accented += "é";
   }
-  const std::vector<TrajectoryStep> steps = {{1, "", "x()", accented, false}};
+  const std::vector<TrajectoryStep> steps = {{.step = 1, .code = "x()", .output = accented}};
   EXPECT_THAT(render_trajectory(steps, 400), HasSubstr(accented));
 }
 

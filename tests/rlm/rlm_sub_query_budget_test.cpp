@@ -41,7 +41,7 @@ protected:
     options.sub_model = "stub/sub";
     sub_query = [this](const SubQuery& query) -> Result<SubAnswer> {
       ++inner_calls;
-      return SubAnswer{"answer to " + query.query, Usage{100, 7, 0, 0}};
+      return SubAnswer{"answer to " + query.query, Usage{.input_tokens = 100, .output_tokens = 7}};
     };
     sandboxes.handler = [](std::string_view code, const SubQueryFn& wrapped, const CancelToken&) {
       return ask(code, wrapped);

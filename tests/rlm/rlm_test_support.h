@@ -40,7 +40,7 @@ public:
     llm::ChatResponse response;
     response.message.content = std::move(text);
     response.stop_reason = llm::StopReason::end_turn;
-    response.usage = {10, 2, 0, 0};
+    response.usage = {.input_tokens = 10, .output_tokens = 2};
     m_queue.emplace_back(std::move(response));
   }
   void push_calls(std::vector<ToolCall> calls, std::string note = {}) {
@@ -48,7 +48,7 @@ public:
     response.message.content = std::move(note);
     response.message.tool_calls = std::move(calls);
     response.stop_reason = llm::StopReason::tool_use;
-    response.usage = {10, 3, 0, 0};
+    response.usage = {.input_tokens = 10, .output_tokens = 3};
     m_queue.emplace_back(std::move(response));
   }
   void push_error(ErrorKind kind, std::string message) {
@@ -181,7 +181,7 @@ protected:
   StubProvider provider;
   FakeSandboxes sandboxes;
   SubQueryFn sub_query = [](const SubQuery& query) -> Result<SubAnswer> {
-    return SubAnswer{"sub: " + query.query, Usage{100, 7, 0, 0}};
+    return SubAnswer{"sub: " + query.query, Usage{.input_tokens = 100, .output_tokens = 7}};
   };
   RlmOptions options;
   ralph::testing::RecordingSink sink;

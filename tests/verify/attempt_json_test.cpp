@@ -34,8 +34,17 @@ TEST(AttemptJson, WritesEveryFieldOfTheContract) {
   attempt.conversation = conversation;
   attempt.attempt_begin = 1;
   attempt.tools = {
-      ToolRecord{"c1", "shell", R"({"command":"make"})", 2, false, true, 40},
-      ToolRecord{"c2", "read_file", "{not json", std::nullopt, true, false, 1},
+      ToolRecord{.id = "c1",
+                 .name = "shell",
+                 .arguments = R"({"command":"make"})",
+                 .exit_code = 2,
+                 .changed_workspace = true,
+                 .duration_ms = 40},
+      ToolRecord{.id = "c2",
+                 .name = "read_file",
+                 .arguments = "{not json",
+                 .is_error = true,
+                 .duration_ms = 1},
   };
   attempt.metadata = {"answered", 1500, 3, 2};
   attempt.previous_feedback = {"first", "second"};

@@ -18,15 +18,20 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 Message user(std::string text) {
-  return Message{Role::user, std::move(text), {}, {}, {}, {}, false};
+  return Message{.role = Role::user, .content = std::move(text)};
 }
 
 Message assistant(std::string text, std::vector<ToolCall> calls = {}) {
-  return Message{Role::assistant, std::move(text), std::move(calls), {}, {}, {}, false};
+  return Message{
+      .role = Role::assistant, .content = std::move(text), .tool_calls = std::move(calls)};
 }
 
 Message tool(std::string id, std::string name, std::string text, bool is_error = false) {
-  return Message{Role::tool, std::move(text), {}, {}, std::move(id), std::move(name), is_error};
+  return Message{.role = Role::tool,
+                 .content = std::move(text),
+                 .tool_call_id = std::move(id),
+                 .tool_name = std::move(name),
+                 .is_error = is_error};
 }
 
 // Text between "<tag>\n" and "\n</tag>", or "<absent>".
@@ -64,11 +69,17 @@ protected:
     attempt.raw_answer = attempt.answer;
     attempt.conversation = conversation;
     attempt.attempt_begin = 4;
-    attempt.tools = {{"c2", "write_file", "{}", std::nullopt, false, true, 3},
-                     {"c3", "shell", "{}", 0, false, false, 1250}};
+    attempt.tools = {
+        {.id = "c2",
+         .name = "write_file",
+         .arguments = "{}",
+         .changed_workspace = true,
+         .duration_ms = 3},
+        {.id = "c3", .name = "shell", .arguments = "{}", .exit_code = 0, .duration_ms = 1250}};
     attempt.metadata = {"answered", 4200, 3, 2};
     attempt.previous_feedback = {"FAIL [incomplete]: the test is missing."};
-    rules = {{"AGENTS.md", "Always write tests.", 19, ""}, {"SOUL.md", "Be terse.", 9, ""}};
+    rules = {{.name = "AGENTS.md", .content = "Always write tests.", .size = 19},
+             {.name = "SOUL.md", .content = "Be terse.", .size = 9}};
   }
 
   Result<JudgeContext> assemble() { return assemble_judge_context(attempt, rules, options); }
@@ -154,9 +165,13 @@ TEST_F(JudgeContextTest, MetadataIsThisAttemptsOnly) {
 TEST_F(JudgeContextTest, MetadataShowsFailuresAndBoundsALongToolList) {
   attempt.tools.clear();
   for (int i = 0; i < 100; ++i) {
-    attempt.tools.push_back({"c", i % 2 == 0 ? "shell" : "read_file", "{}",
-                             i % 2 == 0 ? std::optional<int>(i == 98 ? 2 : 0) : std::nullopt,
-                             i == 99, false, 10});
+    attempt.tools.push_back(
+        {.id = "c",
+         .name = i % 2 == 0 ? "shell" : "read_file",
+         .arguments = "{}",
+         .exit_code = i % 2 == 0 ? std::optional<int>(i == 98 ? 2 : 0) : std::nullopt,
+         .is_error = i == 99,
+         .duration_ms = 10});
   }
   auto context = assemble();
   ASSERT_TRUE(context);
@@ -168,7 +183,8 @@ TEST_F(JudgeContextTest, MetadataShowsFailuresAndBoundsALongToolList) {
 }
 
 TEST_F(JudgeContextTest, HeartbeatRulesOnlyOnHeartbeatRuns) {
-  rules.insert(rules.begin(), {"HEARTBEAT.md", "Check the inbox every hour.", 27, ""});
+  rules.insert(rules.begin(),
+               {.name = "HEARTBEAT.md", .content = "Check the inbox every hour.", .size = 27});
   auto context = assemble();
   ASSERT_TRUE(context);
   EXPECT_THAT(context->user, Not(HasSubstr("HEARTBEAT.md")));
@@ -186,10 +202,11 @@ TEST_F(JudgeContextTest, HeartbeatRulesOnlyOnHeartbeatRuns) {
 
 TEST_F(JudgeContextTest, RulesAreCappedFairlyAndCutsAreNoted) {
   options.rules_chars = 1000;
-  rules = {{"AGENTS.md", std::string(5000, 'a'), 5000, ""},
-           {"SOUL.md", std::string(100, 's'), 100, ""},
-           {"BIG.md", std::string(900, 'b'), 20000, ""}, // only a prefix was read
-           {"LOCKED.md", "", 0, "Permission denied"}};
+  rules = {
+      {.name = "AGENTS.md", .content = std::string(5000, 'a'), .size = 5000},
+      {.name = "SOUL.md", .content = std::string(100, 's'), .size = 100},
+      {.name = "BIG.md", .content = std::string(900, 'b'), .size = 20000}, // only a prefix was read
+      {.name = "LOCKED.md", .error = "Permission denied"}};
   auto context = assemble();
   ASSERT_TRUE(context);
   const std::string text = section(context->user, "user_rules");
@@ -277,7 +294,7 @@ TEST_F(JudgeContextTest, TrimPriorityHistoryRulesFeedbackThenAnswer) {
   options.min_answer_chars = 100;
   attempt.answer = std::string(3000, 'a');
   attempt.previous_feedback = {std::string(900, '1'), std::string(900, '2')};
-  rules = {{"AGENTS.md", std::string(2000, 'r'), 2000, ""}};
+  rules = {{.name = "AGENTS.md", .content = std::string(2000, 'r'), .size = 2000}};
   auto full = assemble();
   ASSERT_TRUE(full);
   const std::string full_rules = section(full->user, "user_rules");
@@ -349,7 +366,7 @@ TEST_F(JudgeContextTest, TheRequestIsNeverTrimmed) {
   conversation[0].content = attempt.goal;
   attempt.conversation = conversation;
   attempt.answer = std::string(30'000, 'a');
-  rules = {{"AGENTS.md", std::string(8000, 'r'), 8000, ""}};
+  rules = {{.name = "AGENTS.md", .content = std::string(8000, 'r'), .size = 8000}};
   auto context = assemble();
   ASSERT_TRUE(context);
   EXPECT_EQ(section(context->user, "request"), attempt.goal + "\n");
@@ -436,13 +453,18 @@ TEST(JudgeContextProperty, NeverExceedsTheBudget) {
     attempt.conversation = conversation;
     attempt.attempt_begin = conversation.size() > 3 ? conversation.size() - 3 : 0;
     for (int i = count(rng); i > 0; --i) {
-      attempt.tools.push_back({"c", random_text(rng, 20), "{}", i, i % 3 == 0, false, i});
+      attempt.tools.push_back({.id = "c",
+                               .name = random_text(rng, 20),
+                               .arguments = "{}",
+                               .exit_code = i,
+                               .is_error = i % 3 == 0,
+                               .duration_ms = i});
       attempt.previous_feedback.push_back(random_text(rng, 2000));
     }
     std::vector<JudgeRulesFile> rules;
     for (const char* name : {"AGENTS.md", "SOUL.md", "HEARTBEAT.md"}) {
       std::string content = random_text(rng, 10'000);
-      rules.push_back({name, content, content.size(), ""});
+      rules.push_back({.name = name, .content = content, .size = content.size()});
     }
     attempt.heartbeat = round % 2 == 0;
     JudgeContextOptions options;

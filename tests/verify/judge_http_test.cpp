@@ -47,28 +47,22 @@ class JudgeHttpTest : public ::testing::TestWithParam<Api> {
 protected:
   JudgeHttpTest() {
     conversation = {
-        Message{Role::user, "Summarise notes.txt in three bullet points.", {}, {}, {}, {}, false},
-        Message{Role::assistant,
-                "",
-                {{"call_1", "read_file", R"({"path":"notes.txt"})"}},
-                {},
-                {},
-                {},
-                false},
-        Message{Role::tool,
-                "Meeting moved to Friday. Budget approved.",
-                {},
-                {},
-                "call_1",
-                "read_file",
-                false},
-        Message{Role::assistant, "- Meeting on Friday\n- Budget approved", {}, {}, {}, {}, false}};
+        Message{.role = Role::user, .content = "Summarise notes.txt in three bullet points."},
+        Message{.role = Role::assistant,
+                .tool_calls = {{"call_1", "read_file", R"({"path":"notes.txt"})"}}},
+        Message{.role = Role::tool,
+                .content = "Meeting moved to Friday. Budget approved.",
+                .tool_call_id = "call_1",
+                .tool_name = "read_file"},
+        Message{.role = Role::assistant, .content = "- Meeting on Friday\n- Budget approved"}};
     attempt.goal = conversation[0].content;
     attempt.answer = conversation.back().content;
     attempt.raw_answer = attempt.answer;
     attempt.conversation = conversation;
-    attempt.tools = {
-        {"call_1", "read_file", R"({"path":"notes.txt"})", std::nullopt, false, false, 2}};
+    attempt.tools = {{.id = "call_1",
+                      .name = "read_file",
+                      .arguments = R"({"path":"notes.txt"})",
+                      .duration_ms = 2}};
     attempt.metadata = {"answered", 1500, 2, 1};
     attempt.workspace = workspace.path();
     workspace.write("AGENTS.md", "Bullet points start with a dash.");

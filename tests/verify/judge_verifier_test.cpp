@@ -44,7 +44,7 @@ public:
   explicit RecordingProvider(std::vector<std::string> texts) {
     std::vector<llm::ScriptedTurn> turns;
     for (std::string& text : texts) {
-      turns.push_back({std::move(text), {}, {}});
+      turns.push_back({.text = std::move(text)});
     }
     m_scripted = std::make_unique<llm::ScriptedProvider>("judge-model", std::move(turns));
   }
@@ -74,20 +74,20 @@ llm::ChatResponse reply(std::string text, llm::StopReason stop = llm::StopReason
   response.message.role = Role::assistant;
   response.message.content = std::move(text);
   response.stop_reason = stop;
-  response.usage = {1200, 80, 0, 0};
+  response.usage = {.input_tokens = 1200, .output_tokens = 80};
   return response;
 }
 
 class JudgeVerifierTest : public ::testing::Test {
 protected:
   JudgeVerifierTest() {
-    conversation = {Message{Role::user, "List three prime numbers.", {}, {}, {}, {}, false},
-                    Message{Role::assistant, "2, 3 and 5.", {}, {}, {}, {}, false}};
+    conversation = {Message{.role = Role::user, .content = "List three prime numbers."},
+                    Message{.role = Role::assistant, .content = "2, 3 and 5."}};
     attempt.goal = conversation[0].content;
     attempt.answer = conversation[1].content;
     attempt.raw_answer = attempt.answer;
     attempt.conversation = conversation;
-    attempt.metadata = {"answered", 900, 1, 0};
+    attempt.metadata = {.stop_reason = "answered", .duration_ms = 900, .steps = 1};
     attempt.workspace = workspace.path();
   }
 
