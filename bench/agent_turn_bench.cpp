@@ -49,7 +49,7 @@ void BM_AgentTurn_OpenAiLoopback(benchmark::State& state) {
   http::CurlTransport transport;
   SystemClock clock;
   llm::ProviderConfig config;
-  config.spec = {"openai-compat", "bench-model"};
+  config.spec = {llm::ProviderKind::openai_compat, "bench-model"};
   config.base_url = server.base_url() + "/v1";
   auto provider = llm::make_provider(config, transport, clock);
   if (!provider) {
@@ -68,7 +68,8 @@ void BM_AgentTurn_OpenAiLoopback(benchmark::State& state) {
       server.push(turn);
     }
     agent::ReactAgent agent(**provider, registry, {.workspace = workspace.root()},
-                            {"openai-compat", "bench-model"}, {.max_steps = k_steps});
+                            {llm::ProviderKind::openai_compat, "bench-model"},
+                            {.max_steps = k_steps});
     std::vector<Message> conversation{{.role = Role::user, .content = "Fix the parser."}};
     const agent::AgentOutcome outcome = agent.run(conversation, cancel, sink, sink);
     if (outcome.stop != agent::AgentStop::answered || outcome.steps != k_steps) {

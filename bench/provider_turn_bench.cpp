@@ -56,7 +56,7 @@ void run_turn(benchmark::State& state, const std::string& provider_name, testing
   http::CurlTransport transport;
   SystemClock clock;
   llm::ProviderConfig config;
-  config.spec = {provider_name, "bench-model"};
+  config.spec = llm::parse_model_spec(provider_name + "/bench-model").value();
   config.base_url = server.base_url() + (provider_name == "anthropic" ? "" : "/v1");
   config.api_key = "sk-bench";
   auto provider = llm::make_provider(config, transport, clock);

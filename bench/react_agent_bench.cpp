@@ -54,7 +54,7 @@ void run_agent(benchmark::State& state, StepKind kind) {
   for (auto _ : state) {
     llm::ScriptedProvider provider("bench", turns);
     agent::ReactAgent agent(provider, registry, {.workspace = workspace.root()},
-                            {"scripted", "bench"}, {.max_steps = steps});
+                            {llm::ProviderKind::scripted, "bench"}, {.max_steps = steps});
     std::vector<Message> conversation{{.role = Role::user, .content = "Fix the parser."}};
     const agent::AgentOutcome outcome = agent.run(conversation, cancel, sink, sink);
     if (outcome.stop != agent::AgentStop::answered || outcome.steps != steps) {

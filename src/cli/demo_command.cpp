@@ -71,7 +71,8 @@ Result<int> demo_command(const RunArgs& args) {
   store::SessionStore* in_use = store.get();
   RunContext context(std::move(demo), workspace, std::move(config), std::move(store), in_use);
   const Result<int> code =
-      run_goal(context, banner, Model{.provider = provider.get(), .spec = {"scripted", "demo"}});
+      run_goal(context, banner,
+               Model{.provider = provider.get(), .spec = {llm::ProviderKind::scripted, "demo"}});
   if (!args.quiet) {
     std::fprintf(stderr, "the files are in %s\n", workspace.c_str());
   }

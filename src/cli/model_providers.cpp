@@ -63,13 +63,22 @@ Result<llm::ProviderConfig> ModelProviders::settings(const std::string& model,
       provider.base_url = m_config.base_url;
     }
   }
-  if (spec.provider == "anthropic") {
+  switch (spec.provider) {
+  case llm::ProviderKind::anthropic:
     provider.api_key = env_or_empty("ANTHROPIC_API_KEY");
-  } else if (spec.provider == "openai" || spec.provider == "openai-compat") {
+    break;
+  case llm::ProviderKind::openai:
     provider.api_key = env_or_empty("OPENAI_API_KEY");
-    if (provider.base_url.empty() && spec.provider == "openai") {
+    if (provider.base_url.empty()) {
       provider.base_url = env_or_empty("OPENAI_BASE_URL");
     }
+    break;
+  case llm::ProviderKind::openai_compat:
+    provider.api_key = env_or_empty("OPENAI_API_KEY");
+    break;
+  case llm::ProviderKind::ollama:
+  case llm::ProviderKind::scripted:
+    break;
   }
   provider.spec = std::move(spec);
   provider.retry.max_attempts = m_config.http.max_retries + 1;
@@ -86,7 +95,7 @@ void ModelProviders::start_http() {
 
 Result<Model> ModelProviders::make(const std::string& model, const std::string& base_url) {
   TRY_ASSIGN(llm::ProviderConfig config, settings(model, base_url));
-  if (config.spec.provider != "scripted") {
+  if (config.spec.provider != llm::ProviderKind::scripted) {
     start_http();
   }
   auto& transport = m_transports.emplace_back(std::make_unique<http::CurlTransport>());
@@ -97,7 +106,7 @@ Result<Model> ModelProviders::make(const std::string& model, const std::string& 
 
 Result<rlm::ProviderFactory> ModelProviders::factory(const std::string& model, const Model& agent) {
   TRY_ASSIGN(llm::ProviderConfig config, settings(model, {}));
-  if (config.spec.provider == "scripted") {
+  if (config.spec.provider == llm::ProviderKind::scripted) {
     return rlm::ProviderFactory([this, provider = agent.provider]() {
       return Result<std::unique_ptr<llm::Provider>>(
           std::make_unique<SharedProvider>(*provider, m_shared));

@@ -2,6 +2,7 @@
 
 #include "ralph/core/json.h"
 #include "ralph/core/time.h"
+#include "ralph/core/try.h"
 #include "ralph/loop/store_journal.h"
 #include "ralph/store/sqlite_session_store.h"
 
@@ -23,11 +24,8 @@ Result<std::unique_ptr<store::SessionStore>> open_store(const Config& config,
   const std::filesystem::path path = std::filesystem::path(config.store.path).is_absolute()
                                          ? std::filesystem::path(config.store.path)
                                          : workspace / config.store.path;
-  auto opened = store::SqliteSessionStore::open(path);
-  if (!opened) {
-    return tl::unexpected(opened.error());
-  }
-  return std::unique_ptr<store::SessionStore>(std::move(*opened));
+  TRY_ASSIGN(auto opened, store::SqliteSessionStore::open(path));
+  return std::unique_ptr<store::SessionStore>(std::move(opened));
 }
 
 Redactor run_redactor() {
@@ -57,13 +55,11 @@ store::SessionRow new_session_row(const std::string& id, const std::string& goal
 }
 
 Result<verify::ProtectedSnapshot> baseline_from_row(const store::SessionRow& row) {
-  auto parsed = parse_json(row.baseline_json, fmt::format("session {} baseline", row.id));
-  if (!parsed) {
-    return tl::unexpected(parsed.error());
-  }
+  TRY_ASSIGN(const nlohmann::json parsed,
+             parse_json(row.baseline_json, fmt::format("session {} baseline", row.id)));
   verify::ProtectedSnapshot snapshot;
-  if (parsed->is_object() && parsed->contains("protected") && (*parsed)["protected"].is_object()) {
-    for (const auto& [path, digest] : (*parsed)["protected"].items()) {
+  if (parsed.is_object() && parsed.contains("protected") && parsed["protected"].is_object()) {
+    for (const auto& [path, digest] : parsed["protected"].items()) {
       if (digest.is_string()) {
         snapshot.digests.emplace(path, digest.get<std::string>());
       }

@@ -74,12 +74,14 @@ Result<Model> judge_model(const Config& config, ModelProviders& models, Verifier
   const std::string& model = config.judge.model.empty() ? config.model : config.judge.model;
   TRY_ASSIGN(Model judge, models.make(model, config.judge.base_url));
   const auto agent = llm::parse_model_spec(config.model);
-  if (agent && agent->provider == judge.spec.provider && judge.spec.provider != "scripted") {
+  if (agent && agent->provider == judge.spec.provider &&
+      judge.spec.provider != llm::ProviderKind::scripted) {
     setup.warnings.push_back(fmt::format(
         "the judge ({}) is from the agent's own model family; a judge from another family (e.g. "
         "--judge {}) checks more independently",
         judge.spec.label(),
-        judge.spec.provider == "anthropic" ? "openai/gpt-4.1" : "anthropic/claude-sonnet-4-5"));
+        judge.spec.provider == llm::ProviderKind::anthropic ? "openai/gpt-4.1"
+                                                            : "anthropic/claude-sonnet-4-5"));
   }
   return judge;
 }

@@ -6,21 +6,14 @@
 
 #include <fmt/format.h>
 
-#include <array>
-
 namespace ralph::llm {
 namespace {
 
-constexpr std::array<std::string_view, 5> k_providers = {"openai", "anthropic", "ollama",
-                                                         "openai-compat", "scripted"};
 constexpr std::string_view k_accepted = "openai, anthropic, ollama, openai-compat, scripted";
 
 Error missing_key(const ModelSpec& spec, std::string_view variable) {
-  Error error;
-  error.kind = ErrorKind::config;
-  error.message =
-      fmt::format("{}/{} needs an API key: set {}", spec.provider, spec.model, variable);
-  return error;
+  return Error{.kind = ErrorKind::config,
+               .message = fmt::format("{} needs an API key: set {}", spec.label(), variable)};
 }
 
 } // namespace
@@ -32,35 +25,32 @@ Result<ModelSpec> parse_model_spec(std::string_view spec) {
                 fmt::format("model '{}' is not PROVIDER/MODEL (e.g. openai/gpt-4.1); providers: {}",
                             spec, k_accepted));
   }
-  ModelSpec out{std::string(spec.substr(0, slash)), std::string(spec.substr(slash + 1))};
-  for (std::string_view provider : k_providers) {
-    if (out.provider == provider) {
-      return out;
-    }
+  const std::string_view provider = spec.substr(0, slash);
+  const auto kind = value_of(k_provider_names, provider);
+  if (!kind) {
+    return fail(ErrorKind::usage, fmt::format("unknown provider '{}' in model '{}'; use one of: {}",
+                                              provider, spec, k_accepted));
   }
-  return fail(ErrorKind::usage, fmt::format("unknown provider '{}' in model '{}'; use one of: {}",
-                                            out.provider, spec, k_accepted));
+  return ModelSpec{.provider = *kind, .model = std::string(spec.substr(slash + 1))};
 }
 
 Result<std::unique_ptr<Provider>> make_provider(const ProviderConfig& config,
                                                 http::Transport& transport, Clock& clock) {
   const ModelSpec& spec = config.spec;
-  if (spec.provider == "openai") {
+  switch (spec.provider) {
+  case ProviderKind::openai:
     if (config.api_key.empty()) {
       return fail(missing_key(spec, "OPENAI_API_KEY"));
     }
     return std::make_unique<OpenAiProvider>(OpenAiDialect::openai(), config, transport, clock);
-  }
-  if (spec.provider == "anthropic") {
+  case ProviderKind::anthropic:
     if (config.api_key.empty()) {
       return fail(missing_key(spec, "ANTHROPIC_API_KEY"));
     }
     return std::make_unique<AnthropicProvider>(config, transport, clock);
-  }
-  if (spec.provider == "ollama") {
+  case ProviderKind::ollama:
     return std::make_unique<OpenAiProvider>(OpenAiDialect::ollama(), config, transport, clock);
-  }
-  if (spec.provider == "openai-compat") {
+  case ProviderKind::openai_compat:
     if (config.base_url.empty()) {
       return fail(ErrorKind::usage,
                   fmt::format("openai-compat/{} needs a base URL: the server's OpenAI-compatible "
@@ -68,12 +58,10 @@ Result<std::unique_ptr<Provider>> make_provider(const ProviderConfig& config,
                               spec.model));
     }
     return std::make_unique<OpenAiProvider>(OpenAiDialect::compat(), config, transport, clock);
-  }
-  if (spec.provider == "scripted") {
+  case ProviderKind::scripted:
     return ScriptedProvider::from_file(spec.model);
   }
-  return fail(ErrorKind::usage,
-              fmt::format("unknown provider '{}'; use one of: {}", spec.provider, k_accepted));
+  return fail(ErrorKind::internal, "unknown provider kind");
 }
 
 } // namespace ralph::llm

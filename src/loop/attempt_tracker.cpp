@@ -5,15 +5,6 @@
 #include <utility>
 
 namespace ralph::loop {
-namespace {
-
-// Tools that write files: a successful call is a change even when `stat` cannot tell (same
-// size within the file system's timestamp granularity).
-bool writes_files(const std::string& tool) {
-  return tool == "write_file" || tool == "edit_file";
-}
-
-} // namespace
 
 AttemptTracker::AttemptTracker(EventSink& downstream, BudgetTracker& budget, Clock& clock,
                                std::filesystem::path workspace, Journal* journal)
@@ -69,8 +60,8 @@ void AttemptTracker::tool_call_finished(int step, const ToolCall& call,
   if (!m_workspace.empty()) {
     const Fingerprint now = fingerprint_workspace(m_workspace);
     // An incomplete walk cannot prove nothing changed: assume it did.
-    record.changed_workspace = !now.complete || now.hash != m_fingerprint.hash ||
-                               (writes_files(record.name) && !record.is_error);
+    record.changed_workspace =
+        !now.complete || now.hash != m_fingerprint.hash || (result.wrote_files && !result.is_error);
     m_fingerprint = now;
   }
   if (m_journal != nullptr) {

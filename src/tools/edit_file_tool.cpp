@@ -162,6 +162,7 @@ private:
     updated.append(content, start);
     TRY(write_file_atomically(file.absolute, updated, path));
     ToolResult result;
+    result.wrote_files = true;
     result.content =
         positions.size() == 1
             ? fmt::format("replaced 1 occurrence in {} at line {}",

@@ -51,6 +51,7 @@ private:
     }
     TRY(write_file_atomically(file.absolute, content, path));
     ToolResult result;
+    result.wrote_files = true;
     result.content = fmt::format("{} {} ({} bytes)", existed ? "overwrote" : "created",
                                  file.workspace.relative(file.absolute), content.size());
     return result;

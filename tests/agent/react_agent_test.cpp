@@ -111,7 +111,7 @@ protected:
   }
 
   AgentOutcome run(int max_steps = 10, const CancelToken& cancel = CancelToken()) {
-    ReactAgent agent(provider, registry, tools::ToolContext{}, {"stub", "m"},
+    ReactAgent agent(provider, registry, tools::ToolContext{}, {llm::ProviderKind::scripted, "m"},
                      AgentSettings{.max_steps = max_steps});
     return agent.run(conversation, cancel, observer, sink);
   }
@@ -138,7 +138,7 @@ TEST_F(ReactAgentTest, AnswerWithoutToolsEndsTheAttempt) {
               ElementsAre("model_started", "text_delta", "text_delta", "agent_finished"));
   ASSERT_EQ(observer.model_calls.size(), 1U);
   EXPECT_EQ(observer.model_calls[0].step, 1);
-  EXPECT_EQ(observer.model_calls[0].model, "stub/m");
+  EXPECT_EQ(observer.model_calls[0].model, "scripted/m");
   EXPECT_EQ(observer.model_calls[0].stop_reason, llm::StopReason::end_turn);
   EXPECT_EQ(observer.model_calls[0].usage.input_tokens, 10);
 }

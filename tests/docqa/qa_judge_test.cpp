@@ -39,7 +39,8 @@ protected:
   }
   verify::Verdict judge() {
     const QaChecker checker(document, rules);
-    QaJudgeVerifier verifier(provider, checker, {"stub", "judge-model"}, settings, window_chars);
+    QaJudgeVerifier verifier(provider, checker, {llm::ProviderKind::scripted, "judge-model"},
+                             settings, window_chars);
     return verifier.verify(attempt, CancelToken());
   }
 

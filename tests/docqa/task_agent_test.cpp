@@ -45,7 +45,7 @@ std::string reasoned(const std::string& output, const std::string& memory) {
 class TaskAgentTest : public ::testing::Test {
 protected:
   TaskAgentTest() {
-    options.reasoner_model = {"stub", "reasoner"};
+    options.reasoner_model = {llm::ProviderKind::scripted, "reasoner"};
     options.memory_file = dir.path() / "notes.md";
     options.memory_chars = 200;
     conversation.push_back(Message{.role = Role::user, .content = "Find the root causes"});
@@ -145,7 +145,8 @@ TEST_F(TaskAgentTest, TheChecksWantAnOutputAndAMemoryUpdate) {
 TEST_F(TaskAgentTest, TheJudgeSeesTaskBriefMemoryAndOutput) {
   ledger.set(TaskRecord{.brief = "the brief", .output = "the output", .memory = "the memory"});
   reasoner.push("Reasoning.\nFAIL [incomplete]: name the second cause");
-  TaskJudgeVerifier judge(reasoner, ledger, {"stub", "judge"}, JudgeSettings{});
+  TaskJudgeVerifier judge(reasoner, ledger, {llm::ProviderKind::scripted, "judge"},
+                          JudgeSettings{});
   verify::Attempt checked;
   checked.goal = "Find the root causes";
   checked.answer = "the output";

@@ -15,7 +15,8 @@ using ::testing::HasSubstr;
 TEST(ModelSpec, SplitsAtTheFirstSlash) {
   auto spec = parse_model_spec("ollama/qwen3:8b");
   ASSERT_TRUE(spec) << spec.error().message;
-  EXPECT_EQ(spec->provider, "ollama");
+  EXPECT_EQ(spec->provider, ProviderKind::ollama);
+  EXPECT_EQ(spec->label(), "ollama/qwen3:8b");
   EXPECT_EQ(spec->model, "qwen3:8b");
 
   auto nested = parse_model_spec("openai-compat/org/model-7b");

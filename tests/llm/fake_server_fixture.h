@@ -8,6 +8,7 @@
 
 #include "ralph/http/curl_transport.h"
 #include "ralph/llm/anthropic_provider.h"
+#include "ralph/llm/factory.h"
 #include "ralph/llm/openai_provider.h"
 
 #include <gtest/gtest.h>
@@ -39,7 +40,7 @@ class FakeServerTest : public ::testing::Test {
 protected:
   ProviderConfig config(std::string provider, std::string base_url) {
     ProviderConfig out;
-    out.spec = {std::move(provider), "test-model"};
+    out.spec = parse_model_spec(provider + "/test-model").value();
     out.base_url = std::move(base_url);
     out.api_key = k_key;
     return out;

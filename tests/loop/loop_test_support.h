@@ -33,6 +33,7 @@ struct StubAttempt {
     std::string arguments;
     std::optional<int> exit_code;
     std::function<void()> effect;
+    bool wrote_files = false;
   };
   std::vector<Call> calls;
   // Time the attempt takes on the test's clock before it answers; it stops early, cancelled,
@@ -73,8 +74,10 @@ public:
       if (stub.effect) {
         stub.effect();
       }
-      observer.tool_call_finished(
-          1, call, tools::ToolResult{.content = "ran " + stub.name, .exit_code = stub.exit_code});
+      observer.tool_call_finished(1, call,
+                                  tools::ToolResult{.content = "ran " + stub.name,
+                                                    .exit_code = stub.exit_code,
+                                                    .wrote_files = stub.wrote_files});
       ++outcome.tool_calls;
     }
     for (int step = 1; step <= attempt.steps; ++step) {

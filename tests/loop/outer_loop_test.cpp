@@ -453,6 +453,22 @@ TEST_F(OuterLoopTest, VerifierFirstRunsMarkToolCallsThatChangedTheWorkspace) {
   EXPECT_EQ(tools[1].exit_code, 0);
 }
 
+TEST_F(OuterLoopTest, AToolThatSaysItWroteFilesChangedTheWorkspaceEvenWhenStatCannotTell) {
+  ralph::testing::TempDir ws;
+  options.workspace = ws.path();
+  options.evidence.enabled = true;
+  auto& check = verifier().then(Outcome::pass);
+  StubAttempt work = answer("done");
+  work.calls.push_back({"my_writer", "{}", std::nullopt, nullptr, true});
+  work.calls.push_back({"my_reader", "{}", std::nullopt, nullptr, false});
+  agent.push(work);
+  run();
+  ASSERT_EQ(check.attempts.size(), 1u);
+  ASSERT_EQ(check.attempts[0].tools.size(), 2u);
+  EXPECT_TRUE(check.attempts[0].tools[0].changed_workspace);
+  EXPECT_FALSE(check.attempts[0].tools[1].changed_workspace);
+}
+
 TEST_F(OuterLoopTest, CompletionMarkerIsStrippedFromTheDeliveredAnswer) {
   verifier().then(Outcome::pass);
   agent.push(answer("All green.\n<promise>DONE</promise>"));

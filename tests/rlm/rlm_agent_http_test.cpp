@@ -44,12 +44,12 @@ class RlmAgentHttp : public ::testing::Test {
 protected:
   RlmAgentHttp() {
     llm::ProviderConfig config;
-    config.spec = {"openai-compat", "main-model"};
+    config.spec = {llm::ProviderKind::openai_compat, "main-model"};
     config.base_url = server.base_url() + "/v1";
     auto made = llm::make_provider(config, transport, clock);
     EXPECT_TRUE(made) << made.error().message;
     provider = std::move(*made);
-    options.model = {"openai-compat", "main-model"};
+    options.model = {llm::ProviderKind::openai_compat, "main-model"};
     options.instructions = "Answer with the total.";
     options.document_name = "ledger.txt";
     options.document_bytes = 4096;

@@ -87,7 +87,7 @@ TEST(RlmAgentLua, TheModelsCodeAsksSubQueriesOverTheWire) {
   SystemClock clock; // the sub-queries of a batch run on helper threads
 
   llm::ProviderConfig config;
-  config.spec = {"openai-compat", "main-model"};
+  config.spec = {llm::ProviderKind::openai_compat, "main-model"};
   config.base_url = server.base_url() + "/v1";
   auto provider = llm::make_provider(config, transport, clock);
   ASSERT_TRUE(provider) << provider.error().message;
@@ -109,7 +109,7 @@ print("still here:", first))"));
   server.push(text_turn("ALPHA 100, BETA 250, GAMMA 75: 425 in total."));
 
   RlmOptions options;
-  options.model = {"openai-compat", "main-model"};
+  options.model = {llm::ProviderKind::openai_compat, "main-model"};
   options.sub_model = "openai-compat/sub-model";
   options.document_name = "ledger.txt";
   options.document_bytes = k_ledger.size();

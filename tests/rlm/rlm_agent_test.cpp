@@ -68,7 +68,7 @@ TEST_F(RlmAgentTest, AnswersAfterTwoExecutionsWithTheirOutputsAsToolResults) {
   EXPECT_EQ(finished[1].result.content, "ran: print(doc:sub(1, 10))");
   EXPECT_GE(finished[1].result.duration.count(), 0);
   ASSERT_EQ(observer.model_calls.size(), 3u);
-  EXPECT_EQ(observer.model_calls[2].model, "stub/m");
+  EXPECT_EQ(observer.model_calls[2].model, "scripted/m");
   ASSERT_EQ(sink.of<event::AgentFinished>().size(), 1u);
   EXPECT_EQ(sink.of<event::AgentFinished>()[0].stop, "answered");
 }

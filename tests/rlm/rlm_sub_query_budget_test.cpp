@@ -38,7 +38,7 @@ class RlmAgentSubQueries : public testing::RlmAgentFixture {
 protected:
   RlmAgentSubQueries() {
     options.settings.max_sub_queries = 5;
-    options.sub_model = "stub/sub";
+    options.sub_model = "scripted/sub";
     sub_query = [this](const SubQuery& query) -> Result<SubAnswer> {
       ++inner_calls;
       return SubAnswer{"answer to " + query.query, Usage{.input_tokens = 100, .output_tokens = 7}};
@@ -113,8 +113,8 @@ TEST_F(RlmAgentSubQueries, UsageIsCountedIntoTheOutcomeAndReported) {
   // Budgets count the model calls reported: the sub-queries come as one, on their own model.
   const auto& finished = observer.model_calls;
   ASSERT_EQ(finished.size(), 3u);
-  EXPECT_EQ(finished[0].model, "stub/m");
-  EXPECT_EQ(finished[1].model, "stub/sub");
+  EXPECT_EQ(finished[0].model, "scripted/m");
+  EXPECT_EQ(finished[1].model, "scripted/sub");
   EXPECT_FALSE(finished[1].stop_reason);
   EXPECT_EQ(finished[1].requests, 3);
   EXPECT_EQ(finished[1].usage.input_tokens, 300);

@@ -166,7 +166,7 @@ inline bool every_call_answered(const std::vector<Message>& conversation) {
 class RlmAgentFixture : public ::testing::Test {
 protected:
   RlmAgentFixture() {
-    options.model = {"stub", "m"};
+    options.model = {llm::ProviderKind::scripted, "m"};
     options.instructions = "Answer in three bullet points.";
     options.document_name = "contract.txt";
     options.document_bytes = 123456;

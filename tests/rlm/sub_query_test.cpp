@@ -61,7 +61,7 @@ class SubQueryTest : public ::testing::Test {
 protected:
   llm::ProviderConfig config() const {
     llm::ProviderConfig out;
-    out.spec = {"openai-compat", "sub-model"};
+    out.spec = {llm::ProviderKind::openai_compat, "sub-model"};
     out.base_url = server.base_url() + "/v1";
     return out;
   }
@@ -148,7 +148,7 @@ TEST_F(SubQueryTest, ACancelledTokenSendsNothing) {
 
 TEST_F(SubQueryTest, AProviderThatCannotBeBuiltIsAnError) {
   llm::ProviderConfig keyless;
-  keyless.spec = {"openai", "gpt-4.1"};
+  keyless.spec = {llm::ProviderKind::openai, "gpt-4.1"};
   const auto answer = provider_sub_query(ralph::testing::http_provider_factory(keyless, clock),
                                          {})(SubQuery{"Who?", "text"});
 

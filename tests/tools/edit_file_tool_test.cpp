@@ -34,6 +34,7 @@ TEST_F(EditFileToolTest, ReplacesAUniqueOccurrence) {
   const ToolResult result = edit(edit_args("a.py", "return 1", "return 2"));
   EXPECT_FALSE(result.is_error) << result.content;
   EXPECT_EQ(result.content, "replaced 1 occurrence in a.py at line 2");
+  EXPECT_TRUE(result.wrote_files);
   EXPECT_EQ(m_dir.read("a.py"), "def f():\n    return 2\n");
 }
 
@@ -41,6 +42,7 @@ TEST_F(EditFileToolTest, NotFoundLeavesTheFileUnchanged) {
   m_dir.write("a.txt", "alpha\nbeta\n");
   const ToolResult result = edit(edit_args("a.txt", "gamma", "delta"));
   EXPECT_TRUE(result.is_error);
+  EXPECT_FALSE(result.wrote_files);
   EXPECT_NE(result.content.find("old_text not found in a.txt"), std::string::npos);
   EXPECT_EQ(m_dir.read("a.txt"), "alpha\nbeta\n");
 }

@@ -26,6 +26,7 @@ TEST_F(WriteFileToolTest, CreatesTheFileAndItsParentDirectories) {
   const ToolResult result = write(R"({"path": "a/b/c.txt", "content": "hello\n"})");
   EXPECT_FALSE(result.is_error) << result.content;
   EXPECT_EQ(result.content, "created a/b/c.txt (6 bytes)");
+  EXPECT_TRUE(result.wrote_files);
   EXPECT_EQ(m_dir.read("a/b/c.txt"), "hello\n");
 }
 

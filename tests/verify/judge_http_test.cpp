@@ -68,16 +68,19 @@ protected:
     workspace.write("AGENTS.md", "Bullet points start with a dash.");
   }
 
-  std::string api_name() const { return GetParam() == Api::openai ? "openai" : "anthropic"; }
+  llm::ProviderKind kind() const {
+    return GetParam() == Api::openai ? llm::ProviderKind::openai : llm::ProviderKind::anthropic;
+  }
+  std::string api_name() const { return to_string(kind()); }
 
   Verdict judge() {
     llm::ProviderConfig config;
-    config.spec = {api_name(), "judge-model"};
+    config.spec = {kind(), "judge-model"};
     config.base_url = server.base_url() + (GetParam() == Api::openai ? "/v1" : "");
     config.api_key = k_key;
     auto provider = llm::make_provider(config, transport, clock);
     EXPECT_TRUE(provider) << provider.error().message;
-    JudgeVerifier verifier(**provider, {api_name(), "judge-model"}, options);
+    JudgeVerifier verifier(**provider, {kind(), "judge-model"}, options);
     return verifier.verify(attempt, cancel);
   }
 

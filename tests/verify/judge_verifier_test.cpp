@@ -92,7 +92,7 @@ protected:
   }
 
   Verdict run(llm::Provider& provider) {
-    JudgeVerifier judge(provider, {"scripted", "judge-model"}, options);
+    JudgeVerifier judge(provider, {llm::ProviderKind::scripted, "judge-model"}, options);
     return judge.verify(attempt, cancel);
   }
 
@@ -314,7 +314,7 @@ TEST_F(JudgeVerifierTest, OutputCutByTheTokenCapIsSaid) {
 
 TEST_F(JudgeVerifierTest, ConcurrentVerifiesShareTheProviderSafely) {
   RecordingProvider provider(std::vector<std::string>{"PASS", "PASS", "PASS", "PASS"});
-  JudgeVerifier judge(provider, {"scripted", "judge-model"}, options);
+  JudgeVerifier judge(provider, {llm::ProviderKind::scripted, "judge-model"}, options);
   std::vector<Verdict> verdicts(4);
   std::vector<std::thread> threads;
   for (std::size_t i = 0; i < verdicts.size(); ++i) {

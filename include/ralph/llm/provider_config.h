@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ralph/core/enum_names.h"
 #include "ralph/http/retry.h"
 
 #include <chrono>
@@ -7,13 +8,25 @@
 
 namespace ralph::llm {
 
-// "openai/gpt-4.1" -> {"openai", "gpt-4.1"}.
+// Which API a model is served through.
+enum class ProviderKind { openai, anthropic, ollama, openai_compat, scripted };
+inline constexpr EnumName<ProviderKind> k_provider_names[] = {
+    {ProviderKind::openai, "openai"},
+    {ProviderKind::anthropic, "anthropic"},
+    {ProviderKind::ollama, "ollama"},
+    {ProviderKind::openai_compat, "openai-compat"},
+    {ProviderKind::scripted, "scripted"}};
+inline const char* to_string(ProviderKind kind) {
+  return name_of(k_provider_names, kind);
+}
+
+// "openai/gpt-4.1" -> {openai, "gpt-4.1"}.
 struct ModelSpec {
-  std::string provider;
+  ProviderKind provider = ProviderKind::openai;
   std::string model;
 
   // "provider/model", as the user writes it (and as prices are keyed).
-  std::string label() const { return provider + "/" + model; }
+  std::string label() const { return std::string(to_string(provider)) + "/" + model; }
 };
 
 // What an HTTP provider needs besides the transport and the clock.

@@ -19,6 +19,9 @@ struct ToolResult {
   std::optional<int> exit_code; // for process-backed tools: the child's exit status
   bool timed_out = false;
   bool truncated = false;
+  // The call changed files by design (write_file, edit_file): a change even when the file's size
+  // and time stamp do not show it.
+  bool wrote_files = false;
   std::chrono::milliseconds duration{0};
 };
 
