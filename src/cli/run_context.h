@@ -35,7 +35,6 @@ public:
   static Result<std::unique_ptr<RunContext>> open(const RunArgs& args);
 
   const RunArgs& args() const { return m_args; }
-  RunArgs& args() { return m_args; }
   const std::filesystem::path& workspace() const { return m_workspace; }
   const Config& config() const { return m_config; }
   Config& config() { return m_config; }

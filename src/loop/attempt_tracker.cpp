@@ -14,7 +14,6 @@ AttemptTracker::AttemptTracker(EventSink& downstream, BudgetTracker& budget, Clo
 void AttemptTracker::begin(int iteration, CancelToken attempt_token) {
   m_iteration = iteration;
   m_attempt_token = std::move(attempt_token);
-  m_stopped_by_budget = false;
   m_stopped_by_journal = false;
   m_records.clear();
   if (!m_workspace.empty()) {
@@ -43,7 +42,6 @@ void AttemptTracker::model_call_finished(const agent::ModelCall& call) {
   on_event(agent::model_finished_event(call));
   warn_budgets();
   if (m_budget.exhausted(now)) {
-    m_stopped_by_budget = true;
     m_attempt_token.cancel();
   }
   stop_if_unrecorded();

@@ -40,8 +40,6 @@ public:
   void warn_budgets();
 
   std::vector<verify::ToolRecord> take_tool_records();
-  // True when this attempt was cancelled because a budget ran out.
-  bool stopped_by_budget() const { return m_stopped_by_budget; }
   // True when this attempt was cancelled because the journal could not record a step.
   bool stopped_by_journal() const { return m_stopped_by_journal; }
 
@@ -56,7 +54,6 @@ private:
   Journal* m_journal;
   int m_iteration = 0;
   CancelToken m_attempt_token;
-  bool m_stopped_by_budget = false;
   bool m_stopped_by_journal = false;
   Fingerprint m_fingerprint;
   std::vector<verify::ToolRecord> m_records;
