@@ -70,7 +70,7 @@ Result<int> demo_command(const RunArgs& args) {
   TRY_ASSIGN(std::unique_ptr<store::SessionStore> store, open_store(config, workspace));
   store::SessionStore* in_use = store.get();
   RunContext context(std::move(demo), workspace, std::move(config), std::move(store), in_use);
-  const Result<int> code =
+  Result<int> code =
       run_goal(context, banner,
                Model{.provider = provider.get(), .spec = {llm::ProviderKind::scripted, "demo"}});
   if (!args.quiet) {

@@ -30,4 +30,5 @@
   if (!RALPH_TRY_NAME_(__LINE__)) {                                                                \
     return tl::unexpected(std::move(RALPH_TRY_NAME_(__LINE__)).error());                           \
   }                                                                                                \
-  target = std::move(*RALPH_TRY_NAME_(__LINE__))
+  /* `target` may be a declaration (`auto x`): it cannot be parenthesised. */                      \
+  target = std::move(*RALPH_TRY_NAME_(__LINE__)) // NOLINT(bugprone-macro-parentheses)
