@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <filesystem>
 #include <string>
 #include <thread>
 #include <vector>
@@ -352,6 +353,14 @@ TEST(DemoEndToEnd, RunsWithoutKeyAndSaysTheModelIsScripted) {
   // The test the stand-in wrote really ran and passed in the temporary workspace.
   EXPECT_THAT(result.err, HasSubstr("ok: greets by name"));
   EXPECT_THAT(result.out, HasSubstr("both checks pass"));
+  // The demo keeps its workspace for the user to look at; the test does not.
+  const std::string marker = "the files are in ";
+  const std::size_t at = result.err.find(marker);
+  ASSERT_NE(at, std::string::npos);
+  const std::string dir =
+      result.err.substr(at + marker.size(), result.err.find('\n', at) - at - marker.size());
+  EXPECT_TRUE(dir.find("ralph-demo-") != std::string::npos) << dir;
+  std::filesystem::remove_all(dir);
 }
 
 } // namespace
