@@ -62,7 +62,8 @@ int main() {
   ralph::tools::PosixProcessRunner runner;
   const ralph::tools::Registry tools = ralph::tools::make_builtin_registry({}, runner);
   ralph::agent::ReactAgent agent(**provider, tools, {.workspace = workspace, .cancel = cancel},
-                                 {"scripted", "example"}, ralph::AgentSettings{});
+                                 {ralph::llm::ProviderKind::scripted, "example"},
+                                 ralph::AgentSettings{});
 
   std::vector<ralph::loop::VerifierEntry> verifiers;
   auto check = ralph::verify::make_command_verifier("grep -qx 'Hello, world!' hello.txt",
