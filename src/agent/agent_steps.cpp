@@ -6,19 +6,21 @@
 
 namespace ralph::agent {
 
+std::string stop_reason_name(const ModelCall& call) {
+  return call.stop_reason ? llm::to_string(*call.stop_reason) : "sub_queries";
+}
+
 ModelCall model_call(int step, const std::string& model, const llm::ChatResponse& response) {
   return ModelCall{
       .step = step, .model = model, .usage = response.usage, .stop_reason = response.stop_reason};
 }
 
 Event model_finished_event(const ModelCall& call) {
-  return Event{
-      .step = call.step,
-      .payload = event::ModelFinished{
-          .model = call.model,
-          .stop_reason = call.stop_reason ? llm::to_string(*call.stop_reason) : "sub_queries",
-          .usage = call.usage,
-          .requests = call.requests}};
+  return Event{.step = call.step,
+               .payload = event::ModelFinished{.model = call.model,
+                                               .stop_reason = stop_reason_name(call),
+                                               .usage = call.usage,
+                                               .requests = call.requests}};
 }
 
 Event tool_finished_event(int step, const ToolCall& call, const tools::ToolResult& result) {

@@ -61,10 +61,11 @@ Result<Explorer> explorer(RunContext& context, const Model& model,
                           const rlm::MappedDocument& document, std::string instructions) {
   const Config& config = context.config();
   const std::string sub_model = config.rlm.sub_model.empty() ? config.model : config.rlm.sub_model;
-  TRY_ASSIGN(rlm::ProviderFactory factory, context.models().factory(sub_model, model));
-  TRY_ASSIGN(const llm::ProviderConfig sub_settings, context.models().settings(sub_model, {}));
+  TRY_ASSIGN(llm::ProviderConfig sub_settings, context.models().settings(sub_model, {}));
+  std::string sub_label = sub_settings.spec.label();
   rlm::SubQueryOptions sub_options;
   sub_options.model = sub_settings.spec.model;
+  rlm::ProviderFactory factory = context.models().factory(std::move(sub_settings), model);
   sub_options.max_tokens = config.rlm.sub_max_tokens;
   sub_options.cancel = context.cancel();
   const std::string_view text = document.text();
@@ -74,7 +75,7 @@ Result<Explorer> explorer(RunContext& context, const Model& model,
                         return rlm::make_lua_sandbox(text, std::move(fn), settings);
                       },
                   .options = rlm::RlmOptions{.model = model.spec,
-                                             .sub_model = sub_settings.spec.label(),
+                                             .sub_model = std::move(sub_label),
                                              .instructions = std::move(instructions),
                                              .document_name = document.path().filename().string(),
                                              .document_bytes = document.size(),

@@ -104,8 +104,7 @@ Result<Model> ModelProviders::make(const std::string& model, const std::string& 
   return Model{&made, std::move(config.spec)};
 }
 
-Result<rlm::ProviderFactory> ModelProviders::factory(const std::string& model, const Model& agent) {
-  TRY_ASSIGN(llm::ProviderConfig config, settings(model, {}));
+rlm::ProviderFactory ModelProviders::factory(llm::ProviderConfig config, const Model& agent) {
   if (config.spec.provider == llm::ProviderKind::scripted) {
     return rlm::ProviderFactory([this, provider = agent.provider]() {
       return Result<std::unique_ptr<llm::Provider>>(

@@ -37,12 +37,12 @@ public:
   // agent's provider, else the provider's default.
   Result<Model> make(const std::string& model, const std::string& base_url = {});
 
-  // Providers for `model` made on demand, one per call, for sub-queries on helper threads. A
-  // scripted model shares `agent`'s provider, one call at a time, so that one script holds the
-  // whole run in order.
-  Result<rlm::ProviderFactory> factory(const std::string& model, const Model& agent);
+  // Providers for the model of `config` (from settings()) made on demand, one per call, for
+  // sub-queries on helper threads. A scripted model shares `agent`'s provider, one call at a
+  // time, so that one script holds the whole run in order.
+  rlm::ProviderFactory factory(llm::ProviderConfig config, const Model& agent);
 
-  // The settings for `model` with its key: what make() builds from. Exposed for factories.
+  // The settings for `model` with its key: what make() and factory() build from.
   Result<llm::ProviderConfig> settings(const std::string& model, const std::string& base_url);
 
 private:

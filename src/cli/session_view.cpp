@@ -36,11 +36,6 @@ std::string age(const std::string& iso, std::chrono::system_clock::time_point no
   return when ? short_age(now - *when) : "?";
 }
 
-json parsed_or_text(const std::string& text) {
-  json value = json::parse(text, nullptr, false);
-  return value.is_discarded() ? json(text) : value;
-}
-
 const char* mark(Outcome result) {
   switch (result) {
   case Outcome::pass:
@@ -189,7 +184,7 @@ std::string session_record_json(const store::SessionRecord& record) {
          {"skip_reason", attempt.skip_reason},
          {"passed", attempt.passed},
          {"feedback", attempt.feedback},
-         {"messages", parsed_or_text(attempt.messages_json)},
+         {"messages", store::json_or_text(attempt.messages_json)},
          {"tool_calls", std::move(tools)},
          {"verdicts", std::move(verdicts)}});
   }
@@ -212,7 +207,7 @@ std::string session_record_json(const store::SessionRecord& record) {
       {"usage", {{"input_tokens", row.input_tokens}, {"output_tokens", row.output_tokens}}},
       {"cost_usd", row.cost_usd > 0 && row.cost_known ? json(row.cost_usd) : json()},
       {"elapsed_ms", row.elapsed_ms},
-      {"config", parsed_or_text(row.config_json)},
+      {"config", store::json_or_text(row.config_json)},
       {"attempts", std::move(attempts)},
       {"model_calls", std::move(calls)},
   };

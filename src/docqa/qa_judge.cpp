@@ -109,14 +109,17 @@ verify::Verdict QaJudgeVerifier::verify(const verify::Attempt& attempt, const Ca
   const auto started = std::chrono::steady_clock::now();
   verify::Verdict verdict;
   verdict.verifier = name();
-  const auto finish = [&](verify::Outcome result, verify::Category category, std::string feedback) {
-    verdict.result = result;
-    verdict.category = std::move(category);
-    verdict.feedback = std::move(feedback);
+  const auto timed = [&] {
     verdict.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                               std::chrono::steady_clock::now() - started)
                               .count();
     return verdict;
+  };
+  const auto finish = [&](verify::Outcome result, verify::Category category, std::string feedback) {
+    verdict.result = result;
+    verdict.category = std::move(category);
+    verdict.feedback = std::move(feedback);
+    return timed();
   };
   const QaReport report = m_checker.check(attempt.answer);
   const GroundedDocument& document = m_checker.document();
@@ -134,7 +137,7 @@ verify::Verdict QaJudgeVerifier::verify(const verify::Attempt& attempt, const Ca
   const auto response =
       m_client.ask(std::string(k_system), std::move(user), k_schema, "verdict", cancel, verdict);
   if (!response) {
-    return finish(verdict.result, verdict.category, verdict.feedback);
+    return timed(); // ask() wrote the error into the verdict
   }
   const std::string& text = response->message.content;
   auto reply = parse_reply(text);

@@ -2,6 +2,7 @@
 
 #include "records.h"
 
+#include "ralph/agent/agent_steps.h"
 #include "ralph/core/json.h"
 #include "ralph/core/message_json.h"
 #include "ralph/core/time.h"
@@ -69,7 +70,7 @@ void StoreJournal::model_call(int iteration, const agent::ModelCall& call,
   row.model = call.model;
   row.input_tokens = call.usage.input_tokens;
   row.output_tokens = call.usage.output_tokens;
-  row.stop_reason = call.stop_reason ? llm::to_string(*call.stop_reason) : "sub_queries";
+  row.stop_reason = agent::stop_reason_name(call);
   row.at = now();
   count(counters);
   keep(m_store.add_model_call(row, m_session));

@@ -7,21 +7,21 @@ namespace {
 
 using json = nlohmann::json;
 
-json parsed_or_text(const std::string& text) {
-  json value = json::parse(text, nullptr, false);
-  return value.is_discarded() ? json(text) : value;
-}
-
 json usage_json(std::int64_t input, std::int64_t output) {
   return {{"input_tokens", input}, {"output_tokens", output}};
 }
 
 } // namespace
 
+json json_or_text(const std::string& text) {
+  json value = json::parse(text, nullptr, false);
+  return value.is_discarded() ? json(text) : value;
+}
+
 json tool_call_json(const ToolCallRow& tool) {
   return {{"id", tool.call_id},
           {"name", tool.name},
-          {"arguments", parsed_or_text(tool.arguments)},
+          {"arguments", json_or_text(tool.arguments)},
           {"result", tool.result},
           {"exit_code", tool.exit_code ? json(*tool.exit_code) : json()},
           {"is_error", tool.is_error},
@@ -42,7 +42,7 @@ json verdict_json(const VerdictRow& verdict) {
       {"model", verdict.model},
       {"usage", usage_json(verdict.input_tokens, verdict.output_tokens)},
       {"duration_ms", verdict.duration_ms},
-      {"evidence", verdict.evidence_json.empty() ? json() : parsed_or_text(verdict.evidence_json)},
+      {"evidence", verdict.evidence_json.empty() ? json() : json_or_text(verdict.evidence_json)},
       {"output", verdict.output},
       {"at", verdict.at}};
 }

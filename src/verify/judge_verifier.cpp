@@ -21,14 +21,17 @@ Verdict JudgeVerifier::verify(const Attempt& attempt, const CancelToken& cancel)
   const JudgeSettings& settings = m_client.settings();
   Verdict verdict;
   verdict.verifier = name();
-  const auto finish = [&](Outcome result, Category category, std::string feedback) {
-    verdict.result = result;
-    verdict.category = std::move(category);
-    verdict.feedback = std::move(feedback);
+  const auto timed = [&] {
     verdict.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                               std::chrono::steady_clock::now() - started)
                               .count();
     return verdict;
+  };
+  const auto finish = [&](Outcome result, Category category, std::string feedback) {
+    verdict.result = result;
+    verdict.category = std::move(category);
+    verdict.feedback = std::move(feedback);
+    return timed();
   };
 
   const std::vector<std::string> names =
@@ -46,7 +49,7 @@ Verdict JudgeVerifier::verify(const Attempt& attempt, const CancelToken& cancel)
   auto response = m_client.ask(std::move(context->system), std::move(context->user),
                                judge_verdict_schema(), "judge_verdict", cancel, verdict);
   if (!response) {
-    return finish(verdict.result, verdict.category, std::move(verdict.feedback));
+    return timed(); // ask() wrote the error into the verdict
   }
   JudgeReply reply = parse_judge_reply(response->message.content);
   verdict.reasoning = std::move(reply.reasoning);

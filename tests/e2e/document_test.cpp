@@ -115,6 +115,21 @@ TEST_F(DocumentEndToEnd, QaPassesOnTheSecondAttemptAfterAStraightApostropheIsCau
   EXPECT_THAT(judged, HasSubstr("Evidence from contract.txt"));
   EXPECT_THAT(judged, HasSubstr("[E1] bytes 0-"));
   EXPECT_TRUE(std::filesystem::exists(workspace.path() / "traces" / "iter-02.json"));
+
+  // The sub-query is recorded as a call on the model that answered it: what its tokens cost.
+  const auto list = run_ralph({"sessions", "list", "--json"}, workspace.path());
+  ASSERT_EQ(list.exit_code, 0) << list.err;
+  const std::string id = json::parse(list.out).at(0).at("id");
+  const auto show = run_ralph({"sessions", "show", id, "--json"}, workspace.path());
+  ASSERT_EQ(show.exit_code, 0) << show.err;
+  const json record = json::parse(show.out);
+  std::vector<std::string> sub_query_models;
+  for (const auto& call : record.at("model_calls")) {
+    if (call.at("stop_reason") == "sub_queries") {
+      sub_query_models.push_back(call.at("model"));
+    }
+  }
+  EXPECT_EQ(sub_query_models, std::vector<std::string>{"openai-compat/generator"});
 }
 
 TEST_F(DocumentEndToEnd, QaRejectsTrivialAndPromptQuotesAndRunsOutOfAttempts) {

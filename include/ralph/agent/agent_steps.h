@@ -24,6 +24,9 @@ namespace ralph::agent {
 // The fact of a model call that returned `response`, made for model `model` ("provider/model").
 ModelCall model_call(int step, const std::string& model, const llm::ChatResponse& response);
 
+// How a model call stopped, as shown and recorded: the stop reason's name, or "sub_queries".
+std::string stop_reason_name(const ModelCall& call);
+
 // The events that show a fact; emitted by whoever observes the facts (the loop).
 Event model_finished_event(const ModelCall& call);
 Event tool_finished_event(int step, const ToolCall& call, const tools::ToolResult& result);

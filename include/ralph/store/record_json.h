@@ -13,6 +13,9 @@ namespace ralph::store {
 // Arguments, evidence and messages recorded as JSON text come out as JSON values (as text when
 // they do not parse).
 
+// `text` as the JSON value it holds, or as a JSON string when it does not parse.
+nlohmann::json json_or_text(const std::string& text);
+
 // {id, name, arguments, result, exit_code (null when none), is_error, changed_workspace,
 // duration_ms, at}
 nlohmann::json tool_call_json(const ToolCallRow& tool);
