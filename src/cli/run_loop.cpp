@@ -108,10 +108,16 @@ Result<int> run_loop(RunContext& context, const std::string& banner, LoopRun& ru
   const loop::LoopResult result = outer.run(conversation, context.cancel(), events, state);
 
   const RunReport report = make_report(session_id, result);
+  // Each error is said once: as it happened (the view's error line), or in the summary line, or,
+  // when --quiet leaves both out, here.
+  bool error_said = false;
   if (report.status == Status::failed && report.error) {
-    std::fprintf(stderr, "ralph: error: %s\n", report.error->message.c_str());
-  } else if (report.status == Status::interrupted) {
-    std::fprintf(stderr, "ralph: interrupted\n");
+    error_said = view.error_shown(report.error->message) || view.error_shown(report.reason);
+    if (args.quiet) {
+      std::fprintf(stderr, "ralph: error: %s\n", report.error->message.c_str());
+    }
+  } else if (report.status == Status::interrupted && args.quiet) {
+    std::fprintf(stderr, "ralph: interrupted: %s\n", report.reason.c_str());
   }
   if (journal && journal->failure()) {
     std::fprintf(stderr, "ralph: error: the session record is incomplete: %s\n",
@@ -127,7 +133,7 @@ Result<int> run_loop(RunContext& context, const std::string& banner, LoopRun& ru
   } else {
     print_answer(stdout, view, report);
   }
-  view.note(summary_line(report));
+  view.note(summary_line(report, !error_said));
   return exit_code(report.status);
 }
 

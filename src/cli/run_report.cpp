@@ -12,6 +12,7 @@ RunReport make_report(std::string session_id, const loop::LoopResult& result) {
   report.session_id = std::move(session_id);
   report.status = result.status;
   report.reason = result.reason;
+  report.verified = result.verified;
   report.iterations = static_cast<int>(result.attempts.size());
   report.best_iteration = result.best_iteration;
   for (const auto& attempt : result.attempts) {
@@ -58,6 +59,7 @@ void print_json_report(std::FILE* out, const RunReport& report) {
       {"session_id", report.session_id},
       {"status", to_string(report.status)},
       {"reason", report.reason},
+      {"verified", report.verified},
       {"iterations", report.iterations},
       {"best_iteration", report.best_iteration},
       {"answer", report.answer},
@@ -70,6 +72,9 @@ void print_json_report(std::FILE* out, const RunReport& report) {
       {"tool_calls", report.tool_calls},
       {"duration_ms", report.duration_ms},
   };
+  if (report.usage.estimated) {
+    result["usage"]["estimated"] = true;
+  }
   if (report.error) {
     result["error"] = {{"kind", to_string(report.error->kind)}, {"message", report.error->message}};
   }
@@ -88,16 +93,17 @@ void print_answer(std::FILE* out, const TerminalView& view, const RunReport& rep
   std::fflush(out);
 }
 
-std::string summary_line(const RunReport& report) {
+std::string summary_line(const RunReport& report, bool with_reason) {
   std::string line = to_string(report.status);
-  if (!report.reason.empty()) {
+  if (with_reason && !report.reason.empty() && report.reason != line) {
     line += " · " + report.reason;
   }
-  line += fmt::format(" · {} attempt{} · {} step{} · {} tool call{} · {} in / {} out tokens",
+  const char* about = report.usage.estimated ? "~" : "";
+  line += fmt::format(" · {} attempt{} · {} step{} · {} tool call{} · {}{} in / {}{} out tokens{}",
                       report.iterations, report.iterations == 1 ? "" : "s", report.steps,
                       report.steps == 1 ? "" : "s", report.tool_calls,
-                      report.tool_calls == 1 ? "" : "s", report.usage.input_tokens,
-                      report.usage.output_tokens);
+                      report.tool_calls == 1 ? "" : "s", about, report.usage.input_tokens, about,
+                      report.usage.output_tokens, report.usage.estimated ? " (estimated)" : "");
   if (report.cost_usd) {
     line += fmt::format(" · ${:.4f}", *report.cost_usd);
   }

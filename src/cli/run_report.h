@@ -19,6 +19,7 @@ struct RunReport {
   std::string session_id;
   Status status = Status::failed;
   std::string reason;
+  bool verified = false; // every verifier passed the delivered answer
   int iterations = 0;
   int best_iteration = 0;
   int steps = 0;
@@ -40,7 +41,7 @@ void print_json_report(std::FILE* out, const RunReport& report);
 // For a person: the answer when it was not streamed already, and the budget notice.
 void print_answer(std::FILE* out, const TerminalView& view, const RunReport& report);
 
-// The closing summary line.
-std::string summary_line(const RunReport& report);
+// The closing summary line; `with_reason` false leaves out the reason (an error said already).
+std::string summary_line(const RunReport& report, bool with_reason = true);
 
 } // namespace ralph::cli

@@ -60,6 +60,22 @@ std::string indented(std::string_view text, int lines, std::string_view prefix) 
   return out;
 }
 
+// A completed session says whether its answer was verified: "completed" alone would claim it.
+std::string status_text(const store::SessionRow& row) {
+  if (row.status == Status::completed && !row.verified) {
+    return "completed, unverified";
+  }
+  return to_string(row.status);
+}
+
+json usage_json(const store::SessionRow& row) {
+  json usage = {{"input_tokens", row.input_tokens}, {"output_tokens", row.output_tokens}};
+  if (row.usage_estimated) {
+    usage["estimated"] = true;
+  }
+  return usage;
+}
+
 } // namespace
 
 std::string render_session_list(const std::vector<store::SessionRow>& sessions,
@@ -67,27 +83,29 @@ std::string render_session_list(const std::vector<store::SessionRow>& sessions,
   if (sessions.empty()) {
     return "no sessions recorded in this workspace\n";
   }
-  std::string out = fmt::format("{:<28} {:<16} {:>5} {:>8} {:>10} {:>5}  {}\n", "ID", "STATUS",
+  std::string out = fmt::format("{:<28} {:<21} {:>5} {:>8} {:>10} {:>5}  {}\n", "ID", "STATUS",
                                 "ITER", "TOKENS", "COST", "AGE", "GOAL");
   for (const auto& row : sessions) {
-    out +=
-        fmt::format("{:<28} {:<16} {:>5} {:>8} {:>10} {:>5}  {}\n", row.id, to_string(row.status),
-                    row.iterations, tokens(row.input_tokens + row.output_tokens), cost(row),
-                    age(row.updated_at, now), first_line(row.goal, k_goal_width));
+    out += fmt::format("{:<28} {:<21} {:>5} {:>8} {:>10} {:>5}  {}\n", row.id, status_text(row),
+                       row.iterations,
+                       (row.usage_estimated ? "~" : "") +
+                           tokens(row.input_tokens + row.output_tokens),
+                       cost(row), age(row.updated_at, now), first_line(row.goal, k_goal_width));
   }
   return out;
 }
 
 std::string render_session(const store::SessionRecord& record) {
   const store::SessionRow& row = record.session;
-  std::string out = fmt::format("session {} · {}{}\n", row.id, to_string(row.status),
+  std::string out = fmt::format("session {} · {}{}\n", row.id, status_text(row),
                                 row.reason.empty() ? "" : " · " + row.reason);
   out += fmt::format("goal:      {}\n", row.goal);
   out += fmt::format("model:     {}\n", row.model);
   out += fmt::format("workspace: {}\n", row.workspace);
   out += fmt::format("created:   {} · updated {}\n", row.created_at, row.updated_at);
-  out += fmt::format("spent:     {} in / {} out tokens · {} · {:.1f} s\n", row.input_tokens,
-                     row.output_tokens, cost(row), static_cast<double>(row.elapsed_ms) / 1000.0);
+  out += fmt::format("spent:     {} in / {} out tokens{} · {} · {:.1f} s\n", row.input_tokens,
+                     row.output_tokens, row.usage_estimated ? " (estimated)" : "", cost(row),
+                     static_cast<double>(row.elapsed_ms) / 1000.0);
   for (const auto& attempt : record.attempts) {
     out += fmt::format(
         "\n── attempt {} · {} · {} step{} · {} tool call{} · {:.1f} s{} ──\n", attempt.iteration,
@@ -142,9 +160,10 @@ std::string session_list_json(const std::vector<store::SessionRow>& sessions) {
          {"goal", row.goal},
          {"status", to_string(row.status)},
          {"reason", row.reason},
+         {"verified", row.verified},
          {"model", row.model},
          {"iterations", row.iterations},
-         {"usage", {{"input_tokens", row.input_tokens}, {"output_tokens", row.output_tokens}}},
+         {"usage", usage_json(row)},
          {"cost_usd", row.cost_usd > 0 && row.cost_known ? json(row.cost_usd) : json()},
          {"created_at", row.created_at},
          {"updated_at", row.updated_at}});
@@ -197,6 +216,7 @@ std::string session_record_json(const store::SessionRecord& record) {
       {"goal", row.goal},
       {"status", to_string(row.status)},
       {"reason", row.reason},
+      {"verified", row.verified},
       {"answer", row.answer},
       {"model", row.model},
       {"workspace", row.workspace},
@@ -204,7 +224,7 @@ std::string session_record_json(const store::SessionRecord& record) {
       {"updated_at", row.updated_at},
       {"iterations", row.iterations},
       {"best_iteration", row.best_iteration},
-      {"usage", {{"input_tokens", row.input_tokens}, {"output_tokens", row.output_tokens}}},
+      {"usage", usage_json(row)},
       {"cost_usd", row.cost_usd > 0 && row.cost_known ? json(row.cost_usd) : json()},
       {"elapsed_ms", row.elapsed_ms},
       {"config", store::json_or_text(row.config_json)},

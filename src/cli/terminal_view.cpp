@@ -33,6 +33,25 @@ std::string format_duration(std::chrono::milliseconds duration) {
   return fmt::format("{:.1f} s", static_cast<double>(ms) / 1000.0);
 }
 
+// A nearly spent budget, in words: how much of what is left.
+std::string budget_words(const event::BudgetWarning& e) {
+  switch (e.budget) {
+  case BudgetKind::iterations:
+    return fmt::format("last attempt ({:.0f} of {:.0f})", e.used + 1, e.limit);
+  case BudgetKind::tokens:
+    return fmt::format("{}% of the token budget used ({:.0f} of {:.0f} tokens)", e.percent, e.used,
+                       e.limit);
+  case BudgetKind::cost:
+    return fmt::format("{}% of the cost budget used (${:.2f} of ${:.2f})", e.percent, e.used,
+                       e.limit);
+  case BudgetKind::time:
+    return fmt::format("{}% of the time budget used ({:.0f} of {:.0f} s)", e.percent, e.used,
+                       e.limit);
+  default:
+    return fmt::format("{}% of the {} budget used", e.percent, to_string(e.budget));
+  }
+}
+
 } // namespace
 
 TerminalView::TerminalView(std::FILE* out, std::FILE* err, TerminalOptions options)
@@ -130,7 +149,12 @@ struct TerminalView::Show {
     view.m_streamed_this_step = false;
   }
   void operator()(const event::Warning& e) const { note(paint(k_yellow, "warning: " + e.text)); }
-  void operator()(const event::Failure& e) const { note(paint(k_red, "error: " + e.message)); }
+  void operator()(const event::Failure& e) const {
+    note(paint(k_red, "error: " + e.message));
+    if (view.m_options.progress) {
+      view.m_last_error = e.message;
+    }
+  }
   void operator()(const event::AgentFinished&) const { view.end_text_line(); }
   void operator()(const event::AttemptStarted& e) const {
     if (e.max_iterations > 1) {
@@ -166,8 +190,7 @@ struct TerminalView::Show {
          first_line(e.text, k_argument_width));
   }
   void operator()(const event::BudgetWarning& e) const {
-    note(paint(k_yellow,
-               fmt::format("  ! {}% of the {} budget used", e.percent, to_string(e.budget))));
+    note(paint(k_yellow, "  · " + budget_words(e)));
   }
   void operator()(const event::ModelFinished&) const {}
   void operator()(const event::VerifierStarted&) const {}

@@ -26,6 +26,8 @@ public:
 
   // True when text of the latest model call reached `out` (so the answer was shown).
   bool answer_shown() const { return m_streamed_this_step; }
+  // True when an error event with this message was shown (so it need not be said again).
+  bool error_shown(const std::string& message) const { return m_last_error == message; }
 
   // True when stderr is a terminal that accepts colour (and NO_COLOR is unset).
   static bool color_wanted(std::FILE* err);
@@ -42,6 +44,7 @@ private:
   bool m_text_line_open = false; // `out` holds text not yet ended by a newline
   bool m_thinking_shown = false;
   bool m_streamed_this_step = false; // text of the current model call reached `out`
+  std::string m_last_error;          // the message of the last error event shown
 };
 
 } // namespace ralph::cli

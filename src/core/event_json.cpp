@@ -35,6 +35,9 @@ public:
     if (usage.input_tokens + usage.output_tokens > 0) {
       m_out["usage"] = {{"input_tokens", usage.input_tokens},
                         {"output_tokens", usage.output_tokens}};
+      if (usage.estimated) {
+        m_out["usage"]["estimated"] = true;
+      }
     }
   }
   void call(const ToolCall& call) {
@@ -108,10 +111,13 @@ public:
   void operator()(const event::BudgetWarning& e) {
     m_out["budget"] = to_string(e.budget);
     m_out["percent"] = e.percent;
+    m_out["used"] = e.used;
+    m_out["limit"] = e.limit;
   }
   void operator()(const event::RunEnded& e) {
     m_out["status"] = to_string(e.status);
     text("reason", e.reason);
+    m_out["verified"] = e.verified;
     number("attempts", e.attempts);
     usage(e.usage);
     ms("duration_ms", e.duration);

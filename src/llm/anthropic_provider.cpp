@@ -5,6 +5,7 @@
 #include "llm/anthropic_stream.h"
 #include "llm/base_url.h"
 #include "llm/exchange.h"
+#include "llm/usage_estimate.h"
 
 namespace ralph::llm {
 
@@ -31,10 +32,10 @@ Result<ChatResponse> AnthropicProvider::chat(const ChatRequest& request, StreamO
   const ExchangeContext context{name(), m_config.api_key, m_config.retry, m_transport, m_clock};
   if (request.stream) {
     AnthropicStreamReader reader(m_config.api_key, observer);
-    return exchange(context, http_request, reader, observer, cancel);
+    return with_usage(request, exchange(context, http_request, reader, observer, cancel));
   }
   AnthropicBodyReader reader(m_config.api_key, observer);
-  return exchange(context, http_request, reader, observer, cancel);
+  return with_usage(request, exchange(context, http_request, reader, observer, cancel));
 }
 
 } // namespace ralph::llm

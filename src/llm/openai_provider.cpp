@@ -2,6 +2,7 @@
 
 #include "llm/base_url.h"
 #include "llm/exchange.h"
+#include "llm/usage_estimate.h"
 #include "llm/openai_request.h"
 #include "llm/openai_response.h"
 #include "llm/openai_stream.h"
@@ -61,10 +62,10 @@ Result<ChatResponse> OpenAiProvider::chat(const ChatRequest& request, StreamObse
                                 m_clock};
   if (request.stream) {
     OpenAiStreamReader reader(m_dialect.name, m_config.api_key, observer);
-    return exchange(context, http_request, reader, observer, cancel);
+    return with_usage(request, exchange(context, http_request, reader, observer, cancel));
   }
   OpenAiBodyReader reader(m_dialect.name, m_config.api_key, observer);
-  return exchange(context, http_request, reader, observer, cancel);
+  return with_usage(request, exchange(context, http_request, reader, observer, cancel));
 }
 
 } // namespace ralph::llm

@@ -1,5 +1,7 @@
 #include "ralph/llm/scripted_provider.h"
 
+#include "llm/usage_estimate.h"
+
 #include "ralph/core/json.h"
 #include "ralph/core/text.h"
 #include "ralph/core/try.h"
@@ -109,24 +111,6 @@ Result<ScriptedTurn> parse_turn(const json& item, std::string_view where, std::s
     turn.tool_calls.push_back(std::move(call));
   }
   return turn;
-}
-
-std::int64_t estimate_tokens(std::size_t bytes) {
-  return static_cast<std::int64_t>((bytes + 3) / 4);
-}
-
-std::size_t request_bytes(const ChatRequest& request) {
-  std::size_t bytes = request.system.size();
-  for (const Message& message : request.messages) {
-    bytes += message.content.size();
-    for (const ToolCall& call : message.tool_calls) {
-      bytes += call.name.size() + call.arguments.size();
-    }
-  }
-  for (const ToolSpec& tool : request.tools) {
-    bytes += tool.name.size() + tool.description.size() + tool.parameters.size();
-  }
-  return bytes;
 }
 
 // Delivers `text` in pieces cut on UTF-8 boundaries.

@@ -1,5 +1,8 @@
 #include "attempt_tracker.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "ralph/agent/agent_steps.h"
 
 #include <utility>
@@ -22,8 +25,26 @@ void AttemptTracker::begin(int iteration, CancelToken attempt_token) {
 }
 
 void AttemptTracker::warn_budgets() {
-  for (const auto& [kind, percent] : m_budget.new_warnings(m_clock.now())) {
-    show(event::BudgetWarning{.budget = kind, .percent = percent});
+  for (const BudgetUse& use : m_budget.new_warnings(m_clock.now())) {
+    const double percent = use.limit > 0 ? std::min(use.used / use.limit, 1.0) * 100 : 0;
+    show(event::BudgetWarning{.budget = use.budget,
+                              .percent = static_cast<int>(std::lround(percent)),
+                              .used = use.used,
+                              .limit = use.limit});
+  }
+}
+
+void AttemptTracker::count_verifier_usage(const std::string& model, const Usage& usage) {
+  m_budget.add(model, usage);
+  warn_if_estimated(usage);
+}
+
+void AttemptTracker::warn_if_estimated(const Usage& usage) {
+  if (usage.estimated && !m_warned_estimate) {
+    m_warned_estimate = true;
+    show(event::Warning{.text = "the model server reports no token usage: token counts are "
+                                "estimated from the text (about 4 bytes per token) and the "
+                                "budgets count the estimate"});
   }
 }
 
@@ -40,6 +61,7 @@ void AttemptTracker::model_call_finished(const agent::ModelCall& call) {
     m_journal->model_call(m_iteration, call, m_budget.counters(now));
   }
   on_event(agent::model_finished_event(call));
+  warn_if_estimated(call.usage);
   warn_budgets();
   if (m_budget.exhausted(now)) {
     m_attempt_token.cancel();

@@ -36,8 +36,10 @@ public:
 
   // Shows one of the loop's own events.
   void show(EventPayload payload) { on_event(Event{.payload = std::move(payload)}); }
-  // Shows budget_warning events for budgets that reached 80% since the last call.
+  // Shows budget_warning events for budgets that are nearly spent, each once.
   void warn_budgets();
+  // Counts a verifier's model calls, as the agent's are counted.
+  void count_verifier_usage(const std::string& model, const Usage& usage);
 
   std::vector<verify::ToolRecord> take_tool_records();
   // True when this attempt was cancelled because the journal could not record a step.
@@ -46,6 +48,8 @@ public:
 private:
   // A step the journal could not record must not be followed by more unrecorded ones.
   void stop_if_unrecorded();
+  // Says once per run that token counts are estimates, when the first one is.
+  void warn_if_estimated(const Usage& usage);
 
   EventSink& m_downstream;
   BudgetTracker& m_budget;
@@ -55,6 +59,7 @@ private:
   int m_iteration = 0;
   CancelToken m_attempt_token;
   bool m_stopped_by_journal = false;
+  bool m_warned_estimate = false;
   Fingerprint m_fingerprint;
   std::vector<verify::ToolRecord> m_records;
 };

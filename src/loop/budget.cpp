@@ -77,18 +77,56 @@ std::optional<BudgetKind> BudgetTracker::exhausted(time_point now) const {
   return std::nullopt;
 }
 
-std::vector<std::pair<BudgetKind, int>> BudgetTracker::new_warnings(time_point now) {
-  std::vector<std::pair<BudgetKind, int>> out;
-  for (BudgetKind kind :
-       {BudgetKind::iterations, BudgetKind::tokens, BudgetKind::cost, BudgetKind::time}) {
-    const double used = fraction(kind, now);
-    if (used >= k_warning_fraction &&
-        std::find(m_warned.begin(), m_warned.end(), kind) == m_warned.end()) {
-      m_warned.push_back(kind);
-      out.emplace_back(kind, static_cast<int>(std::lround(std::min(used, 1.0) * 100)));
+std::vector<BudgetUse> BudgetTracker::new_warnings(time_point now) {
+  std::vector<BudgetUse> out;
+  const auto once = [&](BudgetKind kind) {
+    if (std::find(m_warned.begin(), m_warned.end(), kind) != m_warned.end()) {
+      return false;
+    }
+    m_warned.push_back(kind);
+    return true;
+  };
+  // The last attempt starting is worth a word; a run of one attempt has no other.
+  if (m_max_iterations > 1 && m_iteration >= m_max_iterations && once(BudgetKind::iterations)) {
+    out.push_back({BudgetKind::iterations, used(BudgetKind::iterations, now),
+                   static_cast<double>(m_max_iterations)});
+  }
+  for (BudgetKind kind : {BudgetKind::tokens, BudgetKind::cost, BudgetKind::time}) {
+    if (fraction(kind, now) >= k_warning_fraction && once(kind)) {
+      out.push_back({kind, used(kind, now), limit(kind)});
     }
   }
   return out;
+}
+
+double BudgetTracker::used(BudgetKind kind, time_point now) const {
+  switch (kind) {
+  case BudgetKind::iterations:
+    return std::max(0, m_iteration - 1); // attempts finished
+  case BudgetKind::tokens:
+    return static_cast<double>(m_usage.input_tokens + m_usage.output_tokens);
+  case BudgetKind::cost:
+    return m_cost;
+  case BudgetKind::time:
+    return static_cast<double>(elapsed(now).count()) / 1000.0;
+  default:
+    return 0;
+  }
+}
+
+double BudgetTracker::limit(BudgetKind kind) const {
+  switch (kind) {
+  case BudgetKind::iterations:
+    return m_max_iterations;
+  case BudgetKind::tokens:
+    return static_cast<double>(m_settings.max_tokens);
+  case BudgetKind::cost:
+    return m_settings.max_cost_usd;
+  case BudgetKind::time:
+    return static_cast<double>(m_settings.max_time.count()) / 1000.0;
+  default:
+    return 0;
+  }
 }
 
 BudgetTracker::time_point BudgetTracker::deadline() const {

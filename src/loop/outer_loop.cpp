@@ -11,6 +11,7 @@
 
 #include <climits>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <chrono>
@@ -29,6 +30,37 @@ std::optional<std::string> blocked_reason(std::string_view answer) {
     return std::nullopt;
   }
   return std::string(trim(last.substr(k_prefix.size())));
+}
+
+// Why a passing attempt ends the run. Errors forgiven by fail_open checked nothing, so they are
+// named, and a run that only they let through is "delivered unverified".
+std::string passed_reason(const AttemptRecord& record) {
+  std::vector<std::string> forgiven;
+  std::vector<std::string> passed;
+  for (const verify::Verdict& verdict : record.verdicts) {
+    if (verdict.result == verify::Outcome::pass) {
+      passed.push_back(verdict.verifier);
+    } else {
+      const std::string_view category = verdict.category.name();
+      forgiven.push_back(fmt::format("{} error{}, fail_open", verdict.verifier,
+                                     category.empty() ? "" : fmt::format(" ({})", category)));
+    }
+  }
+  if (forgiven.empty()) {
+    return fmt::format("verified on attempt {}", record.iteration);
+  }
+  if (passed.empty()) {
+    return fmt::format("delivered unverified: {}", fmt::join(forgiven, "; "));
+  }
+  return fmt::format("delivered partly verified on attempt {}: {}; passed: {}", record.iteration,
+                     fmt::join(forgiven, "; "), fmt::join(passed, ", "));
+}
+
+// True when every verdict of a verified attempt passed: nothing was let through unchecked.
+bool fully_verified(const AttemptRecord& record) {
+  return record.verified && record.passed && !record.verdicts.empty() &&
+         std::all_of(record.verdicts.begin(), record.verdicts.end(),
+                     [](const verify::Verdict& v) { return v.result == verify::Outcome::pass; });
 }
 
 int score(const AttemptRecord& attempt) {
@@ -154,7 +186,7 @@ private:
   // Interrupted, out of budget, failed, blocked, or nothing to verify with.
   void end_without_verdict(const AttemptRecord& record) {
     if (m_cancel.cancelled()) {
-      m_ending = {Status::interrupted, "interrupted"};
+      m_ending = {Status::interrupted, fmt::format("stopped during attempt {}", record.iteration)};
     } else if (m_tracker.stopped_by_journal()) {
       m_ending = {Status::failed, "the session record could not be written: " +
                                       journal()->failure().value_or(Error{}).message};
@@ -236,7 +268,7 @@ private:
     record.passed = std::none_of(record.verdicts.begin(), record.verdicts.end(),
                                  [](const auto& v) { return verdict_failed(v); });
     for (const auto& verdict : record.verdicts) {
-      m_budget.add(verdict.model, verdict.usage);
+      m_tracker.count_verifier_usage(verdict.model, verdict.usage);
       m_tracker.show(event::VerdictGiven{.verifier = verdict.verifier,
                                          .result = verdict.result,
                                          .category = std::string(verdict.category.name()),
@@ -256,9 +288,10 @@ private:
           return v.result == verify::Outcome::fail && v.category == verify::Category::blocked;
         });
     if (m_cancel.cancelled()) {
-      m_ending = {Status::interrupted, "interrupted"};
+      m_ending = {Status::interrupted,
+                  fmt::format("stopped while verifying attempt {}", record.iteration)};
     } else if (record.passed) {
-      m_ending = {Status::completed, fmt::format("verified on attempt {}", record.iteration)};
+      m_ending = {Status::completed, passed_reason(record)};
     } else if (blocking != record.verdicts.end()) {
       m_ending = {Status::blocked, fmt::format("{} says the goal is blocked: {}",
                                                blocking->verifier, blocking->feedback)};
@@ -316,6 +349,8 @@ private:
     const std::vector<verify::Verdict> no_verdicts;
     const AttemptRecord* last = m_result.attempts.empty() ? nullptr : &m_result.attempts.back();
     m_result.answer = last != nullptr ? last->answer : std::string();
+    m_result.verified =
+        m_ending.status == Status::completed && last != nullptr && fully_verified(*last);
     if (m_ending.status == Status::budget_exhausted && m_ending.budget) {
       m_result.notice = budget_notice(static_cast<int>(m_result.attempts.size()), *m_ending.budget,
                                       last != nullptr ? last->verdicts : no_verdicts);
@@ -336,6 +371,7 @@ private:
 
     m_tracker.show(event::RunEnded{.status = m_result.status,
                                    .reason = m_result.reason,
+                                   .verified = m_result.verified,
                                    .attempts = static_cast<int>(m_result.attempts.size()),
                                    .usage = m_result.usage,
                                    .duration = std::chrono::milliseconds(m_result.duration_ms)});

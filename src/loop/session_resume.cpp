@@ -47,6 +47,7 @@ Result<ResumedRun> resume_from_record(const store::SessionRecord& record) {
   out.state.runtime_summary = point.runtime_summary;
   out.state.spent.usage.input_tokens = session.input_tokens;
   out.state.spent.usage.output_tokens = session.output_tokens;
+  out.state.spent.usage.estimated = session.usage_estimated;
   out.state.spent.cost_usd = session.cost_usd;
   out.state.spent.cost_known = session.cost_known;
   out.state.spent.elapsed_ms = session.elapsed_ms;

@@ -41,6 +41,7 @@ void StoreJournal::count(const BudgetCounters& counters) {
   m_session.cost_usd = counters.cost_usd;
   m_session.cost_known = counters.cost_known;
   m_session.elapsed_ms = counters.elapsed_ms;
+  m_session.usage_estimated = counters.usage.estimated;
   m_session.updated_at = now();
 }
 
@@ -158,6 +159,8 @@ void StoreJournal::finished(const LoopResult& result) {
   m_session.cost_usd = result.cost_usd;
   m_session.cost_known = result.cost_known;
   m_session.elapsed_ms = result.duration_ms;
+  m_session.verified = result.verified;
+  m_session.usage_estimated = result.usage.estimated;
   m_session.best_iteration = result.best_iteration;
   m_session.owner_pid = 0;
   m_session.updated_at = now();

@@ -120,9 +120,18 @@ ALTER TABLE verdicts ADD COLUMN kind TEXT NOT NULL DEFAULT '';
 UPDATE verdicts SET kind = 'command' WHERE verifier LIKE 'command: %';
 )sql";
 
+// Whether every verifier passed the delivered answer (a fail_open error checks nothing), and
+// whether the token counts are estimates (the server reported no usage). Older sessions did not
+// know: they read as unverified with reported usage.
+constexpr std::string_view k_schema_3 = R"sql(
+ALTER TABLE sessions ADD COLUMN verified INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE sessions ADD COLUMN usage_estimated INTEGER NOT NULL DEFAULT 0;
+)sql";
+
 constexpr Migration k_session_schema[] = {
     {1, k_schema_1},
     {2, k_schema_2},
+    {3, k_schema_3},
 };
 
 Result<bool> has_tables(Database& db) {

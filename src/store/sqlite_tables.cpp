@@ -13,7 +13,7 @@ namespace {
 #define RALPH_SESSION_COLUMNS                                                                      \
   "id, goal, workspace, model, status, reason, answer, created_at, updated_at, config_json, "      \
   "baseline_json, resume_json, iterations, best_iteration, input_tokens, output_tokens, "          \
-  "cost_usd, cost_known, elapsed_ms, owner_pid"
+  "cost_usd, cost_known, elapsed_ms, owner_pid, verified, usage_estimated"
 #define RALPH_ATTEMPT_COLUMNS                                                                      \
   "session_id, iteration, finished, started_at, finished_at, start_json, messages_json, answer, "  \
   "stop, steps, tool_calls, input_tokens, output_tokens, duration_ms, verified, skip_reason, "     \
@@ -33,6 +33,7 @@ void bind_session(Statement& s, const SessionRow& row) {
   s.bind(row.config_json).bind(row.baseline_json).bind(row.resume_json);
   s.bind(row.iterations).bind(row.best_iteration).bind(row.input_tokens).bind(row.output_tokens);
   s.bind(row.cost_usd).bind(row.cost_known).bind(row.elapsed_ms).bind(row.owner_pid);
+  s.bind(row.verified).bind(row.usage_estimated);
 }
 
 SessionRow read_session(const Statement& s) {
@@ -59,6 +60,8 @@ SessionRow read_session(const Statement& s) {
   row.cost_known = s.boolean(17);
   row.elapsed_ms = s.integer(18);
   row.owner_pid = s.integer(19);
+  row.verified = s.boolean(20);
+  row.usage_estimated = s.boolean(21);
   return row;
 }
 
@@ -205,7 +208,7 @@ Result<bool> changed_any(Result<std::int64_t> changed) {
 Result<void> insert_session(Database& db, const SessionRow& session) {
   return done(execute(db,
                       "INSERT INTO sessions (" RALPH_SESSION_COLUMNS ") VALUES (?1, ?2, ?3, ?4, "
-                      "?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
+                      "?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)",
                       "create session", [&](Statement& s) { bind_session(s, session); }));
 }
 
@@ -216,7 +219,8 @@ Result<bool> update_session(Database& db, const SessionRow& session) {
       "UPDATE sessions SET goal = ?2, workspace = ?3, model = ?4, status = ?5, reason = ?6, "
       "answer = ?7, updated_at = ?9, config_json = ?10, baseline_json = ?11, resume_json = ?12, "
       "iterations = ?13, best_iteration = ?14, input_tokens = ?15, output_tokens = ?16, "
-      "cost_usd = ?17, cost_known = ?18, elapsed_ms = ?19, owner_pid = ?20 WHERE id = ?1",
+      "cost_usd = ?17, cost_known = ?18, elapsed_ms = ?19, owner_pid = ?20, verified = ?21, "
+      "usage_estimated = ?22 WHERE id = ?1",
       "update session", [&](Statement& s) { bind_session(s, session); }));
 }
 
@@ -224,12 +228,13 @@ Result<bool> update_session_counters(Database& db, const SessionRow& session) {
   return changed_any(execute(
       db,
       "UPDATE sessions SET updated_at = ?2, iterations = ?3, best_iteration = ?4, "
-      "input_tokens = ?5, output_tokens = ?6, cost_usd = ?7, cost_known = ?8, elapsed_ms = ?9 "
-      "WHERE id = ?1",
+      "input_tokens = ?5, output_tokens = ?6, cost_usd = ?7, cost_known = ?8, elapsed_ms = ?9, "
+      "usage_estimated = ?10 WHERE id = ?1",
       "update session counters", [&](Statement& s) {
         s.bind(session.id).bind(session.updated_at).bind(session.iterations);
         s.bind(session.best_iteration).bind(session.input_tokens).bind(session.output_tokens);
         s.bind(session.cost_usd).bind(session.cost_known).bind(session.elapsed_ms);
+        s.bind(session.usage_estimated);
       }));
 }
 

@@ -66,12 +66,45 @@ TEST_F(OuterLoopTest, WithoutVerifiersOneAttemptCompletes) {
   EXPECT_EQ(result.answer, "done");
 }
 
+TEST_F(OuterLoopTest, AnAnswerWithNoVerdictIsNotVerified) {
+  agent.push(answer("done"));
+  const auto result = run();
+  EXPECT_EQ(result.status, Status::completed);
+  EXPECT_FALSE(result.verified);
+  EXPECT_FALSE(sink.of<event::RunEnded>().front().verified);
+}
+
+TEST_F(OuterLoopTest, OnlyErrorsLetThroughByFailOpenDeliverUnverified) {
+  verifier("judge", ErrorPolicy::fail_open).then(Outcome::error, "timeout", "judge timed out");
+  agent.push(answer("done"));
+  const auto result = run();
+  EXPECT_EQ(result.status, Status::completed);
+  EXPECT_FALSE(result.verified);
+  EXPECT_EQ(result.reason, "delivered unverified: judge error (timeout), fail_open");
+  EXPECT_FALSE(sink.of<event::RunEnded>().front().verified);
+  EXPECT_EQ(sink.of<event::RunEnded>().front().reason, result.reason);
+}
+
+TEST_F(OuterLoopTest, AForgivenErrorBesideAPassIsNamed) {
+  verifier("command: make check").then(Outcome::pass);
+  verifier("judge", ErrorPolicy::fail_open).then(Outcome::error, "malformed", "not JSON");
+  agent.push(answer("done"));
+  const auto result = run();
+  EXPECT_EQ(result.status, Status::completed);
+  EXPECT_FALSE(result.verified) << "the judge checked nothing";
+  EXPECT_EQ(result.reason, "delivered partly verified on attempt 1: judge error (malformed), "
+                           "fail_open; passed: command: make check");
+}
+
 TEST_F(OuterLoopTest, PassingFirstTimeCompletesWithEventsInOrder) {
   verifier().then(Outcome::pass);
   agent.push(answer("done"));
   const auto result = run();
 
   EXPECT_EQ(result.status, Status::completed);
+  EXPECT_TRUE(result.verified);
+  EXPECT_TRUE(sink.of<event::RunEnded>().front().verified);
+  EXPECT_EQ(result.reason, "verified on attempt 1");
   EXPECT_EQ(result.best_iteration, 1);
   EXPECT_THAT(sink.names(),
               ::testing::ElementsAre("attempt_started", "model_finished", "attempt_finished",
@@ -393,6 +426,7 @@ TEST_F(OuterLoopTest, UserCancelIsInterruptedNotABudget) {
   const auto result = run(cancel);
   canceller.join();
   EXPECT_EQ(result.status, Status::interrupted);
+  EXPECT_EQ(result.reason, "stopped during attempt 1");
 }
 
 TEST_F(OuterLoopTest, AgentFailureEndsTheRunAsFailed) {
@@ -404,7 +438,7 @@ TEST_F(OuterLoopTest, AgentFailureEndsTheRunAsFailed) {
   EXPECT_THAT(result.error->message, HasSubstr("no attempt scripted"));
 }
 
-TEST_F(OuterLoopTest, IterationWarningAtEightyPercent) {
+TEST_F(OuterLoopTest, IterationWarningWhenTheLastAttemptStarts) {
   options.loop.max_iterations = 5;
   verifier().then(Outcome::fail, "incomplete", "no");
   for (int i = 0; i < 5; ++i) {
@@ -413,9 +447,20 @@ TEST_F(OuterLoopTest, IterationWarningAtEightyPercent) {
   run();
   const auto warnings = sink.all<event::BudgetWarning>();
   ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_EQ(warnings[0].iteration, 4);
-  EXPECT_EQ(warnings[0].get<event::BudgetWarning>()->budget, BudgetKind::iterations);
-  EXPECT_EQ(warnings[0].get<event::BudgetWarning>()->percent, 80);
+  EXPECT_EQ(warnings[0].iteration, 5);
+  const auto* warning = warnings[0].get<event::BudgetWarning>();
+  EXPECT_EQ(warning->budget, BudgetKind::iterations);
+  EXPECT_EQ(warning->used, 4) << "attempts finished when the last one starts";
+  EXPECT_EQ(warning->limit, 5);
+  EXPECT_EQ(warning->percent, 80);
+}
+
+TEST_F(OuterLoopTest, ASingleAttemptRunHasNoIterationWarning) {
+  options.loop.max_iterations = 1;
+  verifier().then(Outcome::fail, "incomplete", "no");
+  agent.push(answer("only"));
+  run();
+  EXPECT_TRUE(sink.of<event::BudgetWarning>().empty());
 }
 
 TEST_F(OuterLoopTest, BestAttemptIsTheOneWithTheMostPassingVerdicts) {

@@ -138,11 +138,14 @@ struct FeedbackGiven {
   std::string text;
 };
 
-// A budget is nearly spent.
+// A budget is nearly spent: a token, cost or time budget at 80%, or the last of several
+// attempts starting.
 struct BudgetWarning {
   static constexpr const char* k_name = "budget_warning";
   BudgetKind budget = BudgetKind::tokens;
   int percent = 0;
+  double used = 0;  // attempts finished, tokens, US dollars, seconds or sub-queries
+  double limit = 0; // in the same unit
 };
 
 // The run ended.
@@ -150,6 +153,7 @@ struct RunEnded {
   static constexpr const char* k_name = "status";
   Status status = Status::failed;
   std::string reason;
+  bool verified = false; // every verifier passed the delivered answer (see LoopResult)
   int attempts = 0;
   Usage usage;
   std::chrono::milliseconds duration{0};

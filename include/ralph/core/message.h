@@ -60,12 +60,15 @@ struct Usage {
   std::int64_t output_tokens = 0;
   std::int64_t cache_read_tokens = 0;
   std::int64_t cache_write_tokens = 0;
+  // The server reported no usage: the counts were estimated from the text sent and received.
+  bool estimated = false;
 
   Usage& operator+=(const Usage& other) {
     input_tokens += other.input_tokens;
     output_tokens += other.output_tokens;
     cache_read_tokens += other.cache_read_tokens;
     cache_write_tokens += other.cache_write_tokens;
+    estimated = estimated || other.estimated;
     return *this;
   }
 };

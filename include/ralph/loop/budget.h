@@ -20,6 +20,13 @@ struct BudgetCounters {
   std::int64_t elapsed_ms = 0;
 };
 
+// How much of one budget is used: attempts finished, tokens, US dollars or seconds.
+struct BudgetUse {
+  BudgetKind budget = BudgetKind::tokens;
+  double used = 0;
+  double limit = 0;
+};
+
 // Counts what a run spends against its limits (`settings`, and `max_iterations` attempts), with
 // times from the run's Clock. Not thread-safe: the loop feeds it from its own thread.
 class BudgetTracker {
@@ -44,13 +51,16 @@ public:
 
   // The first token, cost or time budget that is used up (iterations are the loop's to count).
   std::optional<BudgetKind> exhausted(time_point now) const;
-  // Budgets that reached 80% since the last call, each reported once, with the percent used.
-  std::vector<std::pair<BudgetKind, int>> new_warnings(time_point now);
+  // Budgets close to spent since the last call, each reported once: a token, cost or time budget
+  // at 80%, and the iterations when the last of several attempts starts.
+  std::vector<BudgetUse> new_warnings(time_point now);
   // When the time budget runs out; time_point::max() without one.
   time_point deadline() const;
 
 private:
   double fraction(BudgetKind kind, time_point now) const;
+  double used(BudgetKind kind, time_point now) const;
+  double limit(BudgetKind kind) const;
 
   BudgetSettings m_settings;
   int m_max_iterations;

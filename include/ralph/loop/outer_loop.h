@@ -60,6 +60,10 @@ struct AttemptRecord {
 struct LoopResult {
   Status status = Status::failed;
   std::string reason; // one line: why the loop ended
+  // Every verifier passed the delivered answer. False when it was delivered with no verdict
+  // (no verifier, trigger, verify_final off) or when a verifier's error was let through by
+  // fail_open: such an error checked nothing.
+  bool verified = false;
   std::string answer; // what is delivered: the last answer, plus a notice when a budget ran out
   std::string notice; // the notice alone (empty unless a budget ran out)
   std::vector<AttemptRecord> attempts;
