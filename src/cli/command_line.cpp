@@ -163,7 +163,11 @@ void add_loop_options(CLI::App& command, RunArgs& args) {
   flags.add_list("--keyword", "loop.keywords", "WORD",
                  "a trigger keyword for --trigger keywords (repeatable)");
   flags.add_switch("--heartbeat", "loop.heartbeat", "true",
-                   "this run is a periodic check-in (HEARTBEAT.md applies; verified)");
+                   "this run is a periodic check-in (HEARTBEAT.md applies)");
+  flags.add_switch("--verify-heartbeat", "loop.verify_heartbeat", "true",
+                   "verify heartbeat runs (a lazy HEARTBEAT_OK is judged like any answer)");
+  flags.add("--progress-interval", "display.progress_interval", "SECONDS",
+            "off a terminal, a progress line this often during a long phase (0: never)");
   flags.add_switch("--no-verify-final", "loop.verify_final", "false",
                    "deliver the last attempt without verifying it");
   flags.add_list("--protect", "verify.protect", "GLOB",

@@ -122,11 +122,7 @@ Result<int> run_document(RunContext& context, const std::string& banner) {
   TRY_ASSIGN(VerifierSetup verifiers,
              build_verifiers(config, context.workspace(), context.runner(), context.models(),
                              context.session().baseline, false));
-  if (config.judge.model.empty() && !config.judge.on_agent_model) {
-    verifiers.warnings.emplace_back(
-        "no --judge given: the validator runs on the generator's model; a model of another family "
-        "(e.g. --judge anthropic/claude-sonnet-4-5) checks more independently");
-  }
+  // judge_model() warns (once) when the validator runs on the generator's model or family.
   TRY_ASSIGN(const Model judge, judge_model(config, context.models(), verifiers));
 
   const docqa::GroundedDocument grounded(parts.options.document_name, document->text());

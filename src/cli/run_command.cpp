@@ -12,11 +12,33 @@
 namespace ralph::cli {
 namespace {
 
-// The agent's system prompt: the configured or built-in one, and in verifier-first runs how to
-// claim completion.
-std::string system_prompt(const Config& config) {
+// The user's rules files for the agent, as the judge sees them (each capped at
+// judge.rules_chars): without them the agent would be judged by rules it never read.
+std::string instructions_section(const std::vector<verify::JudgeRulesFile>& rules) {
+  std::string out;
+  for (const verify::JudgeRulesFile& file : rules) {
+    if (!file.error.empty() || file.content.empty()) {
+      continue;
+    }
+    out += fmt::format("\n\n## {}\n{}", file.name, file.content);
+    if (file.size > file.content.size()) {
+      out += fmt::format("\n[... {} of {} bytes shown]", file.content.size(), file.size);
+    }
+  }
+  if (out.empty()) {
+    return out;
+  }
+  return "\n\n# Instructions from the workspace\nThe user's files below are part of your "
+         "instructions; your work is judged by them." +
+         out;
+}
+
+// The agent's system prompt: the configured or built-in one, the user's rules files, and in
+// verifier-first runs how to claim completion.
+std::string system_prompt(const Config& config, const std::vector<verify::JudgeRulesFile>& rules) {
   std::string prompt = config.agent.system_prompt.empty() ? agent::default_system_prompt()
                                                           : config.agent.system_prompt;
+  prompt += instructions_section(rules);
   if (config.evidence.enabled) {
     prompt += verify::completion_instructions(config.evidence.marker);
     if (!config.evidence.instructions.empty()) {
@@ -36,7 +58,7 @@ Result<int> run_goal(RunContext& context, const std::string& banner, const Model
                              context.session().baseline, true));
   const tools::Registry registry = tools::make_builtin_registry(config.tools, context.runner());
   AgentSettings settings = config.agent;
-  settings.system_prompt = system_prompt(config);
+  settings.system_prompt = system_prompt(config, verifiers.rules);
   agent::ReactAgent agent(
       *model.provider, registry,
       tools::ToolContext{.workspace = context.workspace(), .cancel = context.cancel()}, model.spec,

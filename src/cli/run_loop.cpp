@@ -30,14 +30,16 @@ private:
   std::vector<EventSink*> m_sinks;
 };
 
-loop::LoopOptions loop_options(const RunContext& context) {
+loop::LoopOptions loop_options(const RunContext& context,
+                               std::vector<verify::JudgeRulesFile> rules) {
   const Config& config = context.config();
   return loop::LoopOptions{.goal = context.args().goal,
                            .workspace = context.workspace(),
                            .loop = config.loop,
                            .budget = config.budget,
                            .prices = config.prices,
-                           .evidence = config.evidence};
+                           .evidence = config.evidence,
+                           .rules = std::move(rules)};
 }
 
 // The session's row, created (or, when resuming, taken over by this process) before the run.
@@ -67,7 +69,10 @@ Result<int> run_loop(RunContext& context, const std::string& banner, LoopRun& ru
   TerminalView view(stdout, stderr,
                     {.stream_text = !args.json && run.stream_text,
                      .progress = !args.quiet,
-                     .color = TerminalView::color_wanted(stderr)});
+                     .color = TerminalView::color_wanted(stderr),
+                     .live = TerminalView::live_wanted(stderr),
+                     .progress_interval = std::chrono::duration_cast<std::chrono::milliseconds>(
+                         context.config().display.progress_interval)});
   const std::string session_id = session.existing ? session.existing->id : new_session_id();
   const Redactor redactor = run_redactor();
   Fanout events;
@@ -95,8 +100,9 @@ Result<int> run_loop(RunContext& context, const std::string& banner, LoopRun& ru
     view.note("warning: " + warning);
   }
 
-  loop::OuterLoop outer(run.agent, std::move(run.verifiers.entries), loop_options(context),
-                        context.clock(), journal.get());
+  loop::OuterLoop outer(run.agent, std::move(run.verifiers.entries),
+                        loop_options(context, std::move(run.verifiers.rules)), context.clock(),
+                        journal.get());
   std::vector<Message> conversation;
   loop::LoopState state;
   if (session.resumed) {

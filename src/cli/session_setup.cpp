@@ -10,11 +10,29 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <fstream>
 #include <unistd.h>
 
 extern char** environ;
 
 namespace ralph::cli {
+namespace {
+
+// Sessions hold whole conversations, tool output and verify logs: a `.ralph/` folder keeps
+// itself out of git, all but the configuration a team may want to share. An existing file is
+// the user's and is left alone.
+void keep_out_of_git(const std::filesystem::path& folder) {
+  const std::filesystem::path path = folder / ".gitignore";
+  std::error_code ec;
+  if (folder.filename() != ".ralph" || std::filesystem::exists(path, ec)) {
+    return;
+  }
+  std::ofstream out(path);
+  out << "# Written by ralph: sessions hold whole conversations; keep them out of git.\n"
+         "*\n!.gitignore\n!config.toml\n";
+}
+
+} // namespace
 
 Result<std::unique_ptr<store::SessionStore>> open_store(const Config& config,
                                                         const std::filesystem::path& workspace) {
@@ -25,6 +43,7 @@ Result<std::unique_ptr<store::SessionStore>> open_store(const Config& config,
                                          ? std::filesystem::path(config.store.path)
                                          : workspace / config.store.path;
   TRY_ASSIGN(auto opened, store::SqliteSessionStore::open(path));
+  keep_out_of_git(path.parent_path());
   return std::unique_ptr<store::SessionStore>(std::move(opened));
 }
 

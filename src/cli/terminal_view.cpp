@@ -5,6 +5,7 @@
 #include "ralph/core/text.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -55,7 +56,28 @@ std::string budget_words(const event::BudgetWarning& e) {
 } // namespace
 
 TerminalView::TerminalView(std::FILE* out, std::FILE* err, TerminalOptions options)
-    : m_out(out), m_err(err), m_options(options) {}
+    : m_out(out), m_err(err), m_options(options), m_out_shares_screen(isatty(fileno(out)) != 0) {
+  if (m_options.progress && (m_options.live || m_options.progress_interval.count() > 0)) {
+    m_status_thread = std::thread([this] { tick(); });
+  }
+}
+
+TerminalView::~TerminalView() {
+  {
+    const std::lock_guard lock(m_mutex);
+    m_stopping = true;
+    clear_status();
+  }
+  m_wake.notify_all();
+  if (m_status_thread.joinable()) {
+    m_status_thread.join();
+  }
+}
+
+bool TerminalView::live_wanted(std::FILE* err) {
+  const char* term = std::getenv("TERM");
+  return isatty(fileno(err)) != 0 && (term == nullptr || std::strcmp(term, "dumb") != 0);
+}
 
 bool TerminalView::color_wanted(std::FILE* err) {
   const char* no_color = std::getenv("NO_COLOR");
@@ -80,25 +102,98 @@ void TerminalView::end_text_line() {
 }
 
 void TerminalView::note(const std::string& line) {
+  const std::lock_guard lock(m_mutex);
+  print_line(line);
+}
+
+void TerminalView::print_line(const std::string& line) {
   if (!m_options.progress) {
     return;
   }
+  clear_status();
   end_text_line();
   fmt::print(m_err, "{}\n", line);
   std::fflush(m_err);
+}
+
+void TerminalView::set_phase(std::string phase) {
+  if (phase != m_phase) {
+    m_phase = std::move(phase);
+    m_phase_since = steady::now();
+    m_last_progress = m_phase_since;
+  }
+}
+
+void TerminalView::clear_status() {
+  if (m_status_drawn) {
+    std::fputs("\r\x1b[K", m_err);
+    std::fflush(m_err);
+    m_status_drawn = false;
+  }
+}
+
+std::string TerminalView::status_text(steady::time_point now) const {
+  const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(now - m_phase_since);
+  std::string text = m_phase;
+  if (m_max_iterations > 1) {
+    text = fmt::format("attempt {}/{} · {}", m_iteration, m_max_iterations, text);
+  }
+  text += " · " + format_duration(elapsed);
+  if (m_tokens > 0) {
+    text += fmt::format(" · {} tokens", m_tokens);
+  }
+  return text;
+}
+
+void TerminalView::tick() {
+  // Long enough that quick steps never flash a line; a live line redraws often enough to move.
+  constexpr auto k_moment = std::chrono::seconds(1);
+  constexpr auto k_redraw = std::chrono::milliseconds(100);
+  constexpr std::string_view k_frames[] = {"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"};
+  const auto period = m_options.live ? k_redraw
+                                     : std::min<std::chrono::milliseconds>(
+                                           m_options.progress_interval, std::chrono::seconds(1)) /
+                                           4;
+  std::unique_lock lock(m_mutex);
+  while (!m_stopping) {
+    m_wake.wait_for(lock, period);
+    const auto now = steady::now();
+    if (m_stopping || m_phase.empty()) {
+      continue;
+    }
+    if (m_options.live) {
+      // Text streaming to the same screen is progress enough; a line there would cut into it.
+      if (now - m_phase_since < k_moment || (m_text_line_open && m_out_shares_screen)) {
+        continue;
+      }
+      m_frame = (m_frame + 1) % static_cast<int>(std::size(k_frames));
+      fmt::print(m_err, "\r\x1b[K{} {}", paint(k_cyan, std::string(k_frames[m_frame])),
+                 paint(k_dim, status_text(now)));
+      std::fflush(m_err);
+      m_status_drawn = true;
+    } else if (now - m_last_progress >= m_options.progress_interval) {
+      m_last_progress = now;
+      end_text_line();
+      fmt::print(m_err, "  … {}\n", status_text(now));
+      std::fflush(m_err);
+    }
+  }
 }
 
 struct TerminalView::Show {
   TerminalView& view;
   const Event& event;
 
-  void note(const std::string& line) const { view.note(line); }
+  void note(const std::string& line) const { view.print_line(line); }
   std::string paint(const char* code, const std::string& text) const {
     return view.paint(code, text);
   }
 
   void operator()(const event::TextDelta& e) const {
     if (view.m_options.stream_text && !e.text.empty()) {
+      if (view.m_out_shares_screen) {
+        view.clear_status();
+      }
       std::fwrite(e.text.data(), 1, e.text.size(), view.m_out);
       std::fflush(view.m_out);
       view.m_text_line_open = e.text.back() != '\n';
@@ -197,8 +292,53 @@ struct TerminalView::Show {
   void operator()(const event::RunEnded&) const {}
 };
 
+// What each event says about what runs now.
+struct TerminalView::Phase {
+  TerminalView& view;
+  const Event& event;
+
+  void operator()(const event::AttemptStarted& e) const {
+    view.m_iteration = event.iteration;
+    view.m_max_iterations = e.max_iterations;
+  }
+  void operator()(const event::ModelStarted&) const { view.set_phase("waiting for the model"); }
+  void operator()(const event::ThinkingDelta&) const { view.set_phase("the model is thinking"); }
+  void operator()(const event::TextDelta&) const { view.set_phase("the model is writing"); }
+  void operator()(const event::ModelFinished& e) const {
+    view.m_tokens += e.usage.input_tokens + e.usage.output_tokens;
+    view.set_phase({});
+  }
+  void operator()(const event::ToolStarted& e) const {
+    view.set_phase(fmt::format("running {} {}", e.call.name,
+                               summarize_arguments(e.call.name, e.call.arguments, 60)));
+  }
+  void operator()(const event::VerifierStarted& e) const {
+    view.m_verifying.push_back(e.verifier);
+    view.set_phase(fmt::format("verifying: {}", fmt::join(view.m_verifying, ", ")));
+  }
+  void operator()(const event::VerdictGiven& e) const {
+    const auto done = std::find(view.m_verifying.begin(), view.m_verifying.end(), e.verifier);
+    if (done != view.m_verifying.end()) {
+      view.m_verifying.erase(done);
+    }
+    view.set_phase(view.m_verifying.empty()
+                       ? std::string()
+                       : fmt::format("verifying: {}", fmt::join(view.m_verifying, ", ")));
+    view.m_tokens += e.usage.input_tokens + e.usage.output_tokens;
+  }
+  void operator()(const event::ToolFinished&) const { view.set_phase({}); }
+  void operator()(const event::Retry& e) const {
+    view.set_phase(fmt::format("waiting to retry ({})", first_line(e.reason, 60)));
+  }
+  void operator()(const event::AttemptFinished&) const { view.set_phase({}); }
+  void operator()(const event::RunEnded&) const { view.set_phase({}); }
+  template <typename Other> void operator()(const Other&) const {}
+};
+
 void TerminalView::on_event(const Event& event) {
+  const std::lock_guard lock(m_mutex);
   std::visit(Show{*this, event}, event.payload);
+  std::visit(Phase{*this, event}, event.payload);
 }
 
 } // namespace ralph::cli

@@ -6,6 +6,7 @@
 #include "ralph/verify/command_verifier.h"
 #include "ralph/verify/evidence_verifier.h"
 #include "ralph/verify/exec_verifier.h"
+#include "ralph/verify/judge_rules.h"
 #include "ralph/verify/judge_verifier.h"
 
 #include <fmt/format.h>
@@ -74,14 +75,19 @@ Result<Model> judge_model(const Config& config, ModelProviders& models, Verifier
   const std::string& model = config.judge.model.empty() ? config.model : config.judge.model;
   TRY_ASSIGN(Model judge, models.make(model, config.judge.base_url));
   const auto agent = llm::parse_model_spec(config.model);
-  if (agent && agent->provider == judge.spec.provider &&
-      judge.spec.provider != llm::ProviderKind::scripted) {
+  if (!agent || judge.spec.provider == llm::ProviderKind::scripted) {
+    return judge;
+  }
+  // By who trained the models, not by who serves them: openai-compat/claude-… is Anthropic's.
+  const std::string_view family = llm::model_family(judge.spec);
+  const bool same_model = agent->label() == judge.spec.label();
+  if (same_model || (!family.empty() && family == llm::model_family(*agent))) {
     setup.warnings.push_back(fmt::format(
-        "the judge ({}) is from the agent's own model family; a judge from another family (e.g. "
-        "--judge {}) checks more independently",
+        "the judge ({}) is {}; a judge from another family (e.g. --judge {}) checks more "
+        "independently",
         judge.spec.label(),
-        judge.spec.provider == llm::ProviderKind::anthropic ? "openai/gpt-4.1"
-                                                            : "anthropic/claude-sonnet-4-5"));
+        same_model ? "the agent's own model" : fmt::format("of the agent's family ({})", family),
+        family == "anthropic" ? "openai/gpt-4.1" : "anthropic/claude-sonnet-4-5"));
   }
   return judge;
 }
@@ -91,6 +97,9 @@ Result<VerifierSetup> build_verifiers(const Config& config, const std::filesyste
                                       const std::optional<verify::ProtectedSnapshot>& baseline,
                                       bool with_judge) {
   VerifierSetup setup;
+  setup.rules = verify::read_judge_rules(
+      workspace, verify::judge_rules_file_names(config.judge.rules_files, config.loop.heartbeat),
+      config.judge.rules_chars);
   TRY(add_protected(setup, config.verify, workspace, baseline));
   TRY(add_checks(setup, config.checks, workspace));
   for (const auto& command : config.verify.commands) {
@@ -110,7 +119,9 @@ Result<VerifierSetup> build_verifiers(const Config& config, const std::filesyste
                       (config.loop.enabled && setup.entries.empty());
   if (with_judge && judged) {
     TRY_ASSIGN(const Model judge, judge_model(config, models, setup));
-    add(setup, std::make_unique<verify::JudgeVerifier>(*judge.provider, judge.spec, config.judge),
+    add(setup,
+        std::make_unique<verify::JudgeVerifier>(*judge.provider, judge.spec, config.judge,
+                                                setup.rules),
         config.judge.policy);
   }
   return setup;

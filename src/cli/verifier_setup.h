@@ -6,6 +6,7 @@
 #include "ralph/core/error.h"
 #include "ralph/loop/outer_loop.h"
 #include "ralph/tools/process_runner.h"
+#include "ralph/verify/judge_context.h"
 #include "ralph/verify/protected_paths.h"
 
 #include <filesystem>
@@ -20,6 +21,9 @@ struct VerifierSetup {
   std::vector<loop::VerifierEntry> entries;
   std::vector<std::string> warnings;  // e.g. a judge of the agent's own family
   verify::ProtectedSnapshot baseline; // what --protect covered before the first attempt
+  // The user's rules files (AGENTS.md, SOUL.md; HEARTBEAT.md first on heartbeat runs) as read
+  // before the first attempt: the agent's system prompt and the judge both use this copy.
+  std::vector<verify::JudgeRulesFile> rules;
 };
 
 // The verifiers `config` asks for: protected paths, checks, commands, external programs,

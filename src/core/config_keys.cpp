@@ -211,6 +211,8 @@ std::vector<Key> make_keys() {
       bool_key("loop.heartbeat", [](Config& c) -> bool& { return c.loop.heartbeat; }),
       bool_key("loop.verify_heartbeat",
                [](Config& c) -> bool& { return c.loop.trigger.verify_heartbeat; }),
+      seconds_key("display.progress_interval", 0, 86400,
+                  [](Config& c) -> Duration& { return c.display.progress_interval; }),
       bool_key("loop.verify_final", [](Config& c) -> bool& { return c.loop.verify_final; }),
       int_key<int>("loop.stall_after", 2, 1000,
                    [](Config& c) -> int& { return c.loop.stall_after; }),

@@ -7,6 +7,7 @@
 
 #include "ralph/core/text.h"
 #include "ralph/verify/completion_marker.h"
+#include "ralph/verify/judge_rules.h"
 #include "ralph/verify/trigger.h"
 
 #include <climits>
@@ -154,6 +155,7 @@ private:
                                           .duration = std::chrono::milliseconds(record.duration_ms),
                                           .usage = record.usage});
 
+    report_changed_rules(iteration);
     end_without_verdict(record);
     bool retry_unverified = false;
     if (m_ending.status == Status::active) {
@@ -180,6 +182,27 @@ private:
       if (const auto failure = journal()->failure(); failure && m_ending.status == Status::active) {
         m_ending = {Status::failed, "the session record could not be written: " + failure->message};
       }
+    }
+  }
+
+  // The rules stay the user's: a changed copy is not what the agent and the judge go by.
+  void report_changed_rules(int iteration) {
+    for (const verify::JudgeRulesFile& start : m_options.rules) {
+      if (!start.error.empty() || std::find(m_rules_changed.begin(), m_rules_changed.end(),
+                                            start.name) != m_rules_changed.end()) {
+        continue;
+      }
+      const std::string names[] = {start.name};
+      const auto now =
+          verify::read_judge_rules(m_options.workspace, names, start.content.size() + 1);
+      if (now.size() == 1 && now[0].content == start.content && now[0].size == start.size) {
+        continue;
+      }
+      m_rules_changed.push_back(start.name);
+      m_tracker.show(event::Warning{
+          .text = fmt::format("attempt {} changed {}; the agent and the judge keep the rules as "
+                              "they were when the run started",
+                              iteration, start.name)});
     }
   }
 
@@ -228,7 +251,9 @@ private:
     } else if (const auto trigger =
                    verify::decide_trigger(m_options.loop.trigger, m_options.evidence.marker,
                                           m_outcome.answer, m_options.loop.heartbeat);
-               !trigger.verify) {
+               !trigger.verify && !failed_verification_before()) {
+      // Once an attempt failed verification, the trigger cannot let a later one through: an
+      // agent could drop the keyword or marker to be delivered unverified.
       record.skip_reason = trigger.reason;
     } else if (record.iteration == m_max_iterations && !m_options.loop.verify_final) {
       record.skip_reason = "final attempt not verified (verify_final is off)";
@@ -394,6 +419,12 @@ private:
     }
   }
 
+  bool failed_verification_before() const {
+    // The attempt being decided is already in the list, unverified so far.
+    return std::any_of(m_result.attempts.begin(), m_result.attempts.end(),
+                       [](const AttemptRecord& a) { return a.verified && !a.passed; });
+  }
+
   Journal* journal() const { return m_loop.m_journal; }
 
   std::int64_t ms_since(Clock::time_point start) const {
@@ -413,6 +444,7 @@ private:
   std::vector<std::string> m_feedback_given;
   std::string m_runtime_summary;
   agent::AgentOutcome m_outcome;
+  std::vector<std::string> m_rules_changed; // reported once each
   LoopResult m_result;
   Ending m_ending;
 };

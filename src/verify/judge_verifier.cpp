@@ -13,8 +13,9 @@
 
 namespace ralph::verify {
 
-JudgeVerifier::JudgeVerifier(llm::Provider& provider, llm::ModelSpec model, JudgeSettings settings)
-    : m_client(provider, std::move(model), std::move(settings)) {}
+JudgeVerifier::JudgeVerifier(llm::Provider& provider, llm::ModelSpec model, JudgeSettings settings,
+                             std::optional<std::vector<JudgeRulesFile>> rules)
+    : m_client(provider, std::move(model), std::move(settings)), m_rules(std::move(rules)) {}
 
 Verdict JudgeVerifier::verify(const Attempt& attempt, const CancelToken& cancel) {
   const auto started = std::chrono::steady_clock::now();
@@ -34,10 +35,11 @@ Verdict JudgeVerifier::verify(const Attempt& attempt, const CancelToken& cancel)
     return timed();
   };
 
-  const std::vector<std::string> names =
-      judge_rules_file_names(settings.rules_files, attempt.heartbeat);
   const std::vector<JudgeRulesFile> rules =
-      read_judge_rules(attempt.workspace, names, settings.rules_chars);
+      m_rules ? *m_rules
+              : read_judge_rules(attempt.workspace,
+                                 judge_rules_file_names(settings.rules_files, attempt.heartbeat),
+                                 settings.rules_chars);
   JudgeContextOptions budget;
   budget.context_chars = settings.context_chars;
   budget.rules_chars = settings.rules_chars;

@@ -35,10 +35,13 @@ TEST(EventJson, EachPayloadHasItsOwnFields) {
   EXPECT_EQ(out["policy"], "fail_open");
   EXPECT_FALSE(out.contains("exit_code"));
 
-  Event warning{.payload = event::BudgetWarning{.budget = BudgetKind::sub_queries, .percent = 80}};
-  EXPECT_EQ(
-      event_to_json(warning),
-      nlohmann::json({{"type", "budget_warning"}, {"budget", "sub-queries"}, {"percent", 80}}));
+  Event warning{.payload = event::BudgetWarning{
+                    .budget = BudgetKind::sub_queries, .percent = 80, .used = 8, .limit = 10}};
+  EXPECT_EQ(event_to_json(warning), nlohmann::json({{"type", "budget_warning"},
+                                                    {"budget", "sub-queries"},
+                                                    {"percent", 80},
+                                                    {"used", 8.0},
+                                                    {"limit", 10.0}}));
 }
 
 } // namespace

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <sstream>
 #include <string>
@@ -195,6 +196,71 @@ TEST_F(LoopEndToEnd, MalformedJudgeOutputIsAnErrorUnderBothPolicies) {
   const auto closed = run(with_judge({"--max-iterations", "1"}));
   EXPECT_EQ(closed.exit_code, 3) << closed.err;
   EXPECT_EQ(parse(closed)["verdicts"][0]["policy"], "fail_closed");
+}
+
+TEST_F(LoopEndToEnd, AnAnswerOnlyAFailOpenErrorLetThroughIsDeliveredUnverified) {
+  agent.push(text_turn("Answer."));
+  judge.push(text_turn("Looks reasonable to me overall."));
+  std::vector<std::string> plain = args(with_judge({}));
+  plain.erase(std::find(plain.begin(), plain.end(), "--json"));
+  const auto shown = run_ralph(plain, cwd.path(), {{"ANTHROPIC_API_KEY", "sk-ant-test-key"}});
+  EXPECT_EQ(shown.exit_code, 0) << shown.err;
+  EXPECT_THAT(shown.err, HasSubstr("completed · delivered unverified: judge error (malformed), "
+                                   "fail_open"));
+  EXPECT_THAT(shown.err, Not(HasSubstr("verified on attempt")));
+
+  agent.push(text_turn("Answer."));
+  judge.push(text_turn("Looks reasonable to me overall."));
+  const auto out = parse(run(with_judge({})));
+  EXPECT_EQ(out["status"], "completed");
+  EXPECT_EQ(out["verified"], false);
+  EXPECT_EQ(out["reason"], "delivered unverified: judge error (malformed), fail_open");
+
+  const auto listed =
+      run_ralph({"sessions", "list", "--workspace", workspace.path().string()}, cwd.path());
+  EXPECT_THAT(listed.out, HasSubstr("completed, unverified")) << listed.err;
+  const auto show = run_ralph({"sessions", "show", out["session_id"].get<std::string>(),
+                               "--workspace", workspace.path().string(), "--json"},
+                              cwd.path());
+  EXPECT_EQ(json::parse(show.out)["verified"], false) << show.err;
+}
+
+TEST_F(LoopEndToEnd, APassingJudgeVerifies) {
+  agent.push(text_turn("Answer."));
+  judge.push(text_turn("PASS"));
+  const auto out = parse(run(with_judge({})));
+  EXPECT_EQ(out["verified"], true);
+  EXPECT_EQ(out["reason"], "verified on attempt 1");
+}
+
+TEST_F(LoopEndToEnd, WithoutReportedUsageTokensAreEstimatedAndTheBudgetHolds) {
+  // A server that reports no usage: before, the counts stayed 0 and the budget never fired.
+  for (int i = 0; i < 4; ++i) {
+    FakeTurn turn = tool_turn("shell", {{"command", "echo step"}});
+    turn.no_usage = true;
+    agent.push(turn);
+  }
+  const auto events_path = cwd.path() / "events.ndjson";
+  std::vector<std::string> plain =
+      args({"--token-budget", "300", "--max-steps", "4", "--events", events_path.string()});
+  plain.erase(std::find(plain.begin(), plain.end(), "--json"));
+  const auto shown = run_ralph(plain, cwd.path());
+  EXPECT_EQ(shown.exit_code, 3) << shown.err;
+  EXPECT_THAT(shown.err, HasSubstr("tokens budget ran out"));
+  EXPECT_THAT(shown.err, HasSubstr("(estimated)"));
+  const std::string warning = "reports no token usage";
+  const auto first = shown.err.find(warning);
+  ASSERT_NE(first, std::string::npos) << shown.err;
+  EXPECT_EQ(shown.err.find(warning, first + 1), std::string::npos) << "warned once";
+  EXPECT_LT(agent.requests().size(), 4u) << "the budget stopped the attempt";
+  EXPECT_THAT(cwd.read("events.ndjson"), HasSubstr(R"("estimated":true)"));
+
+  FakeTurn answer = text_turn("Done.");
+  answer.no_usage = true;
+  agent.push(answer);
+  const auto out = parse(run({}));
+  EXPECT_GT(out["usage"]["input_tokens"].get<int>(), 0);
+  EXPECT_EQ(out["usage"]["estimated"], true);
 }
 
 TEST_F(LoopEndToEnd, ContradictoryJudgeOutputIsNeverAPass) {
@@ -496,6 +562,48 @@ TEST_F(LoopEndToEnd, ExternalVerifierProgramGetsTheAttemptAndGivesTheVerdict) {
   EXPECT_EQ(attempt["iteration"], 2);
   EXPECT_EQ(attempt["goal"], "make add.sh add");
   EXPECT_EQ(attempt["previous_feedback"].size(), 1u);
+}
+
+TEST_F(LoopEndToEnd, TheRulesFilesReachTheAgentAndTheJudgeKeepsTheUsersCopy) {
+  workspace.write("AGENTS.md", "RULE-ORIGINAL: every answer names the file it changed.\n");
+  agent.push(tool_turn("write_file", {{"path", "AGENTS.md"}, {"content", "RULE-REWRITTEN\n"}}));
+  agent.push(text_turn("Changed add.sh."));
+  judge.push(text_turn("PASS"));
+  const auto out = run(with_judge({}));
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+
+  const auto system = json::parse(agent.requests().at(0).body)["messages"][0];
+  EXPECT_EQ(system["role"], "system");
+  EXPECT_THAT(system["content"].get<std::string>(), HasSubstr("RULE-ORIGINAL"));
+  const std::string judged = json::parse(judge.requests().at(0).body)["messages"][0]["content"];
+  const std::size_t begin = judged.find("<user_rules>");
+  const std::string rules = judged.substr(begin, judged.find("</user_rules>") - begin);
+  EXPECT_THAT(rules, HasSubstr("RULE-ORIGINAL"));
+  EXPECT_THAT(rules, Not(HasSubstr("RULE-REWRITTEN")));
+  EXPECT_THAT(out.err, HasSubstr("attempt 1 changed AGENTS.md"));
+}
+
+TEST_F(LoopEndToEnd, TheFamilyWarningGoesByWhoMadeTheModel) {
+  // Claude served through an OpenAI-compatible proxy, judged by Claude: the same family.
+  agent.push(text_turn("Answer."));
+  judge.push(text_turn("PASS"));
+  std::vector<std::string> same = args(with_judge({}));
+  same[3] = "openai-compat/claude-sonnet-4-5";
+  const auto warned = run_ralph(same, cwd.path(), {{"ANTHROPIC_API_KEY", "sk-ant-test-key"}});
+  ASSERT_EQ(warned.exit_code, 0) << warned.err;
+  const std::string warning = "of the agent's family (anthropic)";
+  const auto first = warned.err.find(warning);
+  ASSERT_NE(first, std::string::npos) << warned.err;
+  EXPECT_EQ(warned.err.find(warning, first + 1), std::string::npos) << "once";
+
+  // Another family behind the same kind of provider prefix: no warning.
+  agent.push(text_turn("Answer."));
+  judge.push(text_turn("PASS"));
+  std::vector<std::string> other = args(with_judge({}));
+  other[3] = "openai-compat/gpt-4.1";
+  const auto quiet = run_ralph(other, cwd.path(), {{"ANTHROPIC_API_KEY", "sk-ant-test-key"}});
+  ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
+  EXPECT_THAT(quiet.err, Not(HasSubstr("family")));
 }
 
 TEST_F(LoopEndToEnd, SeedVariablesTurnOnAJudgeOnTheAgentsModel) {

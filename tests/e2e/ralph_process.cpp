@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <fcntl.h>
 #include <fstream>
+#include <poll.h>
 #include <spawn.h>
 #include <sstream>
 #include <stdexcept>
@@ -35,7 +36,8 @@ bool is_credential(const std::string& entry) {
 } // namespace
 
 RalphProcess::RalphProcess(const std::vector<std::string>& args, const std::filesystem::path& cwd,
-                           const std::map<std::string, std::string>& env) {
+                           const std::map<std::string, std::string>& env, Streams streams)
+    : m_streams(streams) {
   std::string pattern = (std::filesystem::temp_directory_path() / "ralph-e2e-XXXXXX").string();
   if (mkdtemp(pattern.data()) == nullptr) {
     throw std::runtime_error("mkdtemp failed");
@@ -77,13 +79,38 @@ RalphProcess::RalphProcess(const std::vector<std::string>& args, const std::file
   const auto out_path = (m_dir / "stdout").string();
   const auto err_path = (m_dir / "stderr").string();
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                   0644);
-  posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                   0644);
+  int child_end = -1; // our copy of the child's writing end, closed once it started
+  if (streams == Streams::terminal) {
+    m_live_fd = posix_openpt(O_RDWR | O_NOCTTY);
+    if (m_live_fd < 0 || fcntl(m_live_fd, F_SETFD, FD_CLOEXEC) != 0 || grantpt(m_live_fd) != 0 ||
+        unlockpt(m_live_fd) != 0) {
+      throw std::runtime_error("cannot open a pseudo-terminal");
+    }
+    const std::string terminal = ptsname(m_live_fd);
+    posix_spawn_file_actions_addopen(&actions, 1, terminal.c_str(), O_RDWR | O_NOCTTY, 0);
+    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  } else {
+    posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                     0644);
+    if (streams == Streams::stderr_pipe) {
+      int fds[2];
+      if (pipe2(fds, O_CLOEXEC) != 0) {
+        throw std::runtime_error("cannot make a pipe");
+      }
+      m_live_fd = fds[0];
+      child_end = fds[1];
+      posix_spawn_file_actions_adddup2(&actions, child_end, 2);
+    } else {
+      posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                       0644);
+    }
+  }
   posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
   const int rc = posix_spawn(&m_pid, argv[0], &actions, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
+  if (child_end >= 0) {
+    ::close(child_end);
+  }
   if (rc != 0) {
     throw std::runtime_error("cannot start " + argv_strings[0]);
   }
@@ -95,8 +122,33 @@ RalphProcess::~RalphProcess() {
     int status = 0;
     waitpid(m_pid, &status, 0);
   }
+  if (m_live_fd >= 0) {
+    ::close(m_live_fd);
+  }
   std::error_code ec;
   std::filesystem::remove_all(m_dir, ec);
+}
+
+bool RalphProcess::read_until(const std::string& needle, std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (m_live.find(needle) == std::string::npos) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (m_live_fd < 0 || left.count() <= 0) {
+      return false;
+    }
+    pollfd ready{.fd = m_live_fd, .events = POLLIN, .revents = 0};
+    if (::poll(&ready, 1, static_cast<int>(left.count())) <= 0) {
+      continue;
+    }
+    char buffer[4096];
+    const ssize_t got = ::read(m_live_fd, buffer, sizeof buffer);
+    if (got <= 0) {
+      return false; // the end (EIO on a terminal whose last writer closed it)
+    }
+    m_live.append(buffer, static_cast<std::size_t>(got));
+  }
+  return true;
 }
 
 void RalphProcess::signal(int sig) const {
@@ -110,8 +162,20 @@ RalphOutput RalphProcess::wait() {
   m_waited = true;
   RalphOutput result;
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  result.out = slurp(m_dir / "stdout");
-  result.err = slurp(m_dir / "stderr");
+  if (m_streams == Streams::files) {
+    result.out = slurp(m_dir / "stdout");
+    result.err = slurp(m_dir / "stderr");
+    return result;
+  }
+  // The child is gone: whatever it wrote is buffered; read it all without blocking.
+  const int flags = fcntl(m_live_fd, F_GETFL);
+  fcntl(m_live_fd, F_SETFL, flags | O_NONBLOCK);
+  char buffer[4096];
+  for (ssize_t got = 0; (got = ::read(m_live_fd, buffer, sizeof buffer)) > 0;) {
+    m_live.append(buffer, static_cast<std::size_t>(got));
+  }
+  result.out = m_streams == Streams::terminal ? m_live : slurp(m_dir / "stdout");
+  result.err = m_live;
   return result;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -15,24 +16,43 @@ struct RalphOutput {
   std::string err;
 };
 
+// Where a ralph process writes.
+enum class Streams {
+  files,       // stdout and stderr to files, read after the end
+  stderr_pipe, // stdout to a file; stderr to a pipe the test reads as it runs
+  terminal,    // stdout and stderr to one pseudo-terminal the test reads as it runs
+};
+
 // Runs the real `ralph` binary with stdout and stderr sent to files, so a test can read them
-// after the process ends, or signal it while it runs.
+// after the process ends, or signal it while it runs; or to a pipe or a pseudo-terminal, so a
+// test can follow what it shows live.
 class RalphProcess {
 public:
   // `env` entries are added to (or replace in) a copy of this process's environment; keys of
   // provider credentials are removed first so a developer's real keys never reach a test.
   RalphProcess(const std::vector<std::string>& args, const std::filesystem::path& cwd,
-               const std::map<std::string, std::string>& env = {});
+               const std::map<std::string, std::string>& env = {},
+               Streams streams = Streams::files);
   ~RalphProcess();
   RalphProcess(const RalphProcess&) = delete;
   RalphProcess& operator=(const RalphProcess&) = delete;
 
   pid_t pid() const { return m_pid; }
   void signal(int sig) const;
+  // Live streams only: reads until what was read contains `needle` (true) or `timeout` passed
+  // or the stream ended (false).
+  bool read_until(const std::string& needle, std::chrono::milliseconds timeout);
+  // Everything read from the live stream so far.
+  const std::string& live() const { return m_live; }
+  // Waits for the end; a live stream is read to its end and returned as `err` (for a terminal,
+  // stdout and stderr together).
   RalphOutput wait();
 
 private:
   std::filesystem::path m_dir;
+  Streams m_streams;
+  int m_live_fd = -1; // the pipe's or the terminal's reading end
+  std::string m_live;
   pid_t m_pid = -1;
   bool m_waited = false;
 };

@@ -12,6 +12,7 @@
 
 #include <csignal>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -125,6 +126,27 @@ TEST_F(SessionEndToEnd, ARunIsRecordedAndShownWithEveryAttemptVerdictAndFeedback
   EXPECT_EQ(record["attempts"][0]["tool_calls"][0]["name"], "write_file");
   EXPECT_EQ(record["config"]["verify.commands"][0], "sh test.sh");
   EXPECT_EQ(recorded_tokens(record), tokens_of(record["usage"]));
+  EXPECT_EQ(record["verified"], true);
+}
+
+TEST_F(SessionEndToEnd, TheRecordKeepsItselfOutOfGitButNotTheConfiguration) {
+  workspace.write(".ralph/config.toml", "[agent]\nmax_steps = 5\n");
+  agent->push(text_turn("Done."));
+  ASSERT_EQ(ralph(run_args({})).exit_code, 0);
+  ASSERT_EQ(std::system(("cd " + workspace.path().string() +
+                         " && git init -q . && git add -A && git status --porcelain > status.txt")
+                            .c_str()),
+            0);
+  const std::string status = workspace.read("status.txt");
+  EXPECT_THAT(status, HasSubstr(".ralph/config.toml"));
+  EXPECT_THAT(status, HasSubstr(".ralph/.gitignore"));
+  EXPECT_THAT(status, Not(HasSubstr("ralph.db")));
+
+  // A .gitignore of the user's own is theirs.
+  workspace.write(".ralph/.gitignore", "mine\n");
+  agent->push(text_turn("Done."));
+  ASSERT_EQ(ralph(run_args({})).exit_code, 0);
+  EXPECT_EQ(workspace.read(".ralph/.gitignore"), "mine\n");
 }
 
 TEST_F(SessionEndToEnd, KilledBeforeTheModelAnswersResumesAtThatAttemptWithBudgetsCarriedOn) {

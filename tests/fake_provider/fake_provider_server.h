@@ -52,6 +52,7 @@ struct FakeTurn {
   std::string retry_after; // non-empty: a `retry-after` header, verbatim ("2", an HTTP-date)
   std::chrono::milliseconds first_byte_delay{0}; // wait before answering at all
   std::string stop_reason; // overrides finish_reason / stop_reason (e.g. "length", "refusal")
+  bool no_usage = false;   // OpenAI: no usage in the body or stream (servers that report none)
   std::map<std::string, std::string> headers; // extra response headers, e.g. x-should-retry
   int status = 0;                             // custom_error only
   std::string error_body;                     // custom_error only

@@ -326,12 +326,12 @@ WireAnswer openai_stream(const FakeTurn& turn, const WireRequest& request, OpenA
                                                {"delta", Json::object()},
                                                {"logprobs", nullptr},
                                                {"finish_reason", openai_finish_reason(turn)}}}));
-  if (flavor == OpenAiFlavor::llama_cpp) {
+  if (flavor == OpenAiFlavor::llama_cpp && !turn.no_usage) {
     finish["usage"] = openai_usage(turn, request); // old llama.cpp: on the finish chunk
     finish["timings"] = llama_timings(turn, request);
   }
   writes.push_back(data_event(finish));
-  if (request.include_usage && flavor != OpenAiFlavor::llama_cpp) {
+  if (request.include_usage && flavor != OpenAiFlavor::llama_cpp && !turn.no_usage) {
     Json usage = chunks.chunk(Json::array());
     usage["usage"] = openai_usage(turn, request);
     writes.push_back(data_event(usage));
@@ -372,16 +372,19 @@ WireAnswer openai_body(const FakeTurn& turn, const WireRequest& request, OpenAiF
     }
     message["tool_calls"] = std::move(tool_calls);
   }
-  const Json body{{"id", "chatcmpl-fake-" + std::to_string(request.number)},
-                  {"object", "chat.completion"},
-                  {"created", k_created},
-                  {"model", request.model},
-                  {"choices", Json::array({Json{{"index", 0},
-                                                {"message", std::move(message)},
-                                                {"logprobs", nullptr},
-                                                {"finish_reason", openai_finish_reason(turn)}}})},
-                  {"usage", openai_usage(turn, request)},
-                  {"system_fingerprint", "fp_fake"}};
+  Json body{{"id", "chatcmpl-fake-" + std::to_string(request.number)},
+            {"object", "chat.completion"},
+            {"created", k_created},
+            {"model", request.model},
+            {"choices", Json::array({Json{{"index", 0},
+                                          {"message", std::move(message)},
+                                          {"logprobs", nullptr},
+                                          {"finish_reason", openai_finish_reason(turn)}}})},
+            {"usage", openai_usage(turn, request)},
+            {"system_fingerprint", "fp_fake"}};
+  if (turn.no_usage) {
+    body.erase("usage");
+  }
   WireAnswer answer;
   answer.writes.push_back(body.dump());
   apply_body_fault(answer, turn.fault,

@@ -30,6 +30,26 @@ TEST(ModelSpec, SplitsAtTheFirstSlash) {
   EXPECT_TRUE(parse_model_spec("openai/gpt-4.1"));
 }
 
+TEST(ModelFamily, IsWhoMadeTheModelNotWhoServesIt) {
+  const auto family = [](std::string_view spec) {
+    return std::string(model_family(*parse_model_spec(spec)));
+  };
+  EXPECT_EQ(family("anthropic/claude-sonnet-4-5"), "anthropic");
+  EXPECT_EQ(family("openai-compat/claude-3-5-sonnet"), "anthropic");
+  EXPECT_EQ(family("openai-compat/anthropic/claude-opus-4"), "anthropic") << "OpenRouter";
+  EXPECT_EQ(family("openai-compat/anthropic.claude-3-haiku-v1:0"), "anthropic") << "Bedrock";
+  EXPECT_EQ(family("openai/gpt-4.1"), "openai");
+  EXPECT_EQ(family("openai-compat/gpt-oss-20b"), "openai");
+  EXPECT_EQ(family("openai/o3-mini"), "openai");
+  EXPECT_EQ(family("ollama/qwen3:8b"), "qwen");
+  EXPECT_EQ(family("ollama/llama3.1"), "meta");
+  EXPECT_EQ(family("openai-compat/gemini-2.5-pro"), "google");
+  EXPECT_EQ(family("anthropic/some-new-name"), "anthropic") << "the provider when the name says "
+                                                               "nothing";
+  EXPECT_EQ(family("openai-compat/my-model"), "");
+  EXPECT_EQ(family("openai-compat/o3x-custom"), "") << "o3 is a whole name";
+}
+
 TEST(ModelSpec, UnknownProviderListsTheAcceptedOnes) {
   auto spec = parse_model_spec("gemini/pro");
   ASSERT_FALSE(spec);

@@ -270,6 +270,19 @@ TEST_F(OuterLoopTest, KeywordTriggerDeliversUnverifiedWhenNoKeywordAppears) {
             "no trigger keyword in the answer");
 }
 
+TEST_F(OuterLoopTest, AfterAFailedVerificationDroppingTheKeywordDoesNotSkipIt) {
+  options.loop.trigger.mode = TriggerMode::keywords;
+  options.loop.trigger.keywords = {"done"};
+  options.loop.max_iterations = 3;
+  auto& check = verifier().then(Outcome::fail, "incomplete", "no").then(Outcome::pass);
+  agent.push(answer("done: all fixed"));
+  agent.push(answer("Here it is, without the word."));
+  const auto result = run();
+  EXPECT_EQ(check.attempts.size(), 2u) << "the second attempt is verified too";
+  EXPECT_TRUE(result.verified);
+  EXPECT_TRUE(result.attempts[1].skip_reason.empty());
+}
+
 TEST_F(OuterLoopTest, EmptyAnswerIsRetriedWithoutAVerifierCall) {
   auto& check = verifier().then(Outcome::pass);
   agent.push(answer("   "));

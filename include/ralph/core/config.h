@@ -20,6 +20,7 @@ struct Config {
   ToolSettings tools;
   HttpSettings http;
   StoreSettings store;
+  DisplaySettings display;
   LoopSettings loop;
   BudgetSettings budget;
   VerifySettings verify;

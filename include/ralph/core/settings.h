@@ -105,6 +105,13 @@ struct ToolSettings {
   std::size_t output_limit = 30000; // bytes of tool output given back to the model
 };
 
+// How a run is shown.
+struct DisplaySettings {
+  // Off a terminal, a progress line this often during a long phase (seed 003's progress
+  // heartbeat); 0: never. A terminal gets a live status line instead.
+  Duration progress_interval = std::chrono::seconds(8);
+};
+
 // Where sessions are recorded.
 struct StoreSettings {
   std::string path = ".ralph/ralph.db"; // relative to the workspace

@@ -29,6 +29,11 @@ struct ModelSpec {
   std::string label() const { return std::string(to_string(provider)) + "/" + model; }
 };
 
+// Who trained the model, from its name ("claude-…" is Anthropic's wherever it is served, "gpt-…"
+// OpenAI's, "gemini-…" Google's, …), else from the provider (anthropic, openai); empty when
+// neither tells. A judge of another family catches mistakes the agent's family shares.
+std::string_view model_family(const ModelSpec& spec);
+
 // What an HTTP provider needs besides the transport and the clock.
 struct ProviderConfig {
   ModelSpec spec;

@@ -7,6 +7,7 @@
 #include "ralph/core/status.h"
 #include "ralph/loop/budget.h"
 #include "ralph/loop/journal.h"
+#include "ralph/verify/judge_context.h"
 #include "ralph/verify/verifier.h"
 
 #include <cstdint>
@@ -36,6 +37,9 @@ struct LoopOptions {
   // `evidence.enabled` (verifier-first runs) the loop also marks the tool calls that changed the
   // workspace, for the evidence verifier, and reminds the agent of the marker in feedback.
   EvidenceSettings evidence;
+  // The user's rules files as read before the first attempt (what the agent and the judge were
+  // given). An attempt that changes one is reported with a warning event.
+  std::vector<verify::JudgeRulesFile> rules;
   // Set by library users whose answers may already have reached someone (streamed to a chat):
   // such an answer cannot be taken back, so it is not verified.
   std::function<bool()> already_delivered;

@@ -4,6 +4,7 @@
 #include "ralph/llm/provider.h"
 #include "ralph/llm/provider_config.h"
 #include "ralph/verify/judge_client.h"
+#include "ralph/verify/judge_context.h"
 #include "ralph/verify/verifier.h"
 
 #include <chrono>
@@ -17,7 +18,9 @@
 namespace ralph::verify {
 
 // The LLM judge: one tool-less, non-streaming model call per attempt, over a budgeted context
-// (see assemble_judge_context) with the user's rules files read from the attempt's workspace.
+// (see assemble_judge_context) with the user's rules files: as read once at the start of the
+// run (`rules`), so an agent that rewrites AGENTS.md is still judged by the user's rules; without
+// them, read from the attempt's workspace at each verdict.
 // Maps the outcome to a Verdict: pass, fail with the judge's category and feedback, or error —
 // "timeout" past settings.timeout, "provider_error" with the provider's message, "malformed" for
 // output that is no clear verdict (never a silent pass), "context_budget" when the request alone
@@ -29,7 +32,8 @@ public:
   // `model` is what `provider` serves. The call is tool-less, at temperature 0, at most
   // `settings.max_tokens` long, within `settings.timeout` (retries included); the prompt fits
   // `settings.context_chars`, the rules files `settings.rules_chars`.
-  JudgeVerifier(llm::Provider& provider, llm::ModelSpec model, JudgeSettings settings);
+  JudgeVerifier(llm::Provider& provider, llm::ModelSpec model, JudgeSettings settings,
+                std::optional<std::vector<JudgeRulesFile>> rules = std::nullopt);
 
   std::string name() const override { return "judge"; }
   VerifierKind kind() const override { return VerifierKind::judge; }
@@ -37,6 +41,7 @@ public:
 
 private:
   JudgeClient m_client;
+  std::optional<std::vector<JudgeRulesFile>> m_rules;
 };
 
 } // namespace ralph::verify
