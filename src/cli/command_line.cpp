@@ -1,6 +1,12 @@
 // The only file that includes CLI11 (it costs seconds of compile time per file).
 #include "cli/command_line.h"
 
+#include "cli/usage_hint.h"
+
+#include "ralph/core/config.h"
+#include "ralph/core/quantity.h"
+#include "ralph/core/text.h"
+
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -9,20 +15,6 @@
 
 namespace ralph::cli {
 namespace {
-
-// "10m" -> "600"; text that is not a duration is passed on for the key table to reject.
-std::string seconds_text(const std::string& value) {
-  if (value.size() < 2) {
-    return value;
-  }
-  const char unit = value.back();
-  const int scale = unit == 's' ? 1 : unit == 'm' ? 60 : unit == 'h' ? 3600 : 0;
-  const std::string number = value.substr(0, value.size() - 1);
-  if (scale == 0 || number.find_first_not_of("0123456789") != std::string::npos) {
-    return value;
-  }
-  return std::to_string(std::stoll(number) * scale);
-}
 
 // Adds a flag whose value becomes a configuration override, validated with the key table so
 // flags, files and variables give the same errors.
@@ -57,17 +49,6 @@ public:
         ->type_name(type)
         ->allow_extra_args(false);
   }
-  // A duration in seconds: "90", "90s", "10m", "2h".
-  void add_duration(const std::string& flag, const std::string& key, const std::string& help) {
-    m_command
-        .add_option_function<std::string>(
-            flag,
-            [args = &m_args, flag, key](const std::string& value) {
-              args->overrides.push_back({key, seconds_text(value), flag});
-            },
-            help)
-        ->type_name("DURATION");
-  }
   void add_switch(const std::string& flag, const std::string& key, const std::string& value,
                   const std::string& help) {
     m_command.add_flag_callback(
@@ -100,7 +81,8 @@ void add_agent_options(CLI::App& command, RunArgs& args, StepsOf steps = StepsOf
     flags.add("--max-steps", "rlm.max_steps", "N",
               "most model calls in one attempt's exploration (default 80)");
   }
-  flags.add("--max-tokens", "agent.max_tokens", "N", "output token cap of each model call");
+  flags.add("--max-tokens", "agent.max_tokens", "N",
+            "output token cap of each model call: 4096, 8k");
   flags.add("--temperature", "agent.temperature", "T", "sampling temperature (0 to 2)");
   flags.add_switch("--no-stream", "agent.stream", "false",
                    "ask for whole responses instead of streams");
@@ -121,11 +103,11 @@ void add_bounds_and_records(CLI::App& command, RunArgs& args) {
   OverrideFlags flags(command, args);
   flags.add("--max-iterations", "loop.max_iterations", "N", "most attempts (default 3)");
   flags.add("--token-budget", "budget.max_tokens", "N",
-            "most input+output tokens over the run, the judge's included");
+            "most input+output tokens over the run, the judge's included: 200000, 200k, 2M");
   flags.add("--cost-budget", "budget.max_cost_usd", "USD",
-            "most spend over the run (needs [prices] in the configuration)");
-  flags.add_duration("--time-budget", "budget.max_time",
-                     "most wall time of the run: 90, 90s, 10m, 2h");
+            "most spend over the run: 5, 0.50 (needs [prices] in the configuration)");
+  flags.add("--time-budget", "budget.max_time", "DURATION",
+            "most wall time of the run: 90 (seconds), 90s, 1.5m, 2h, 1h30m");
   command.add_option("--events", args.events_file, "write every event to FILE as NDJSON")
       ->type_name("FILE");
   command
@@ -207,6 +189,111 @@ void add_document_options(CLI::App& command, RunArgs& args) {
   add_bounds_and_records(command, args);
 }
 
+// The commands the parser went into, from `ralph` down.
+std::vector<const CLI::App*> command_chain(const CLI::App& app) {
+  std::vector<const CLI::App*> chain{&app};
+  for (;;) {
+    const std::vector<CLI::App*> entered = chain.back()->get_subcommands();
+    if (entered.empty()) {
+      return chain;
+    }
+    chain.push_back(entered.front());
+  }
+}
+
+// "ralph sessions list": the command as a person types it, for the start of a message.
+std::string command_words(const std::vector<const CLI::App*>& chain) {
+  std::string words;
+  for (const CLI::App* command : chain) {
+    words += words.empty() ? command->get_name() : " " + command->get_name();
+  }
+  return words;
+}
+
+std::vector<std::string> subcommand_names(const CLI::App& command) {
+  std::vector<std::string> names;
+  for (const CLI::App* sub : command.get_subcommands([](const CLI::App*) { return true; })) {
+    names.push_back(sub->get_name());
+    names.insert(names.end(), sub->get_aliases().begin(), sub->get_aliases().end());
+  }
+  return names;
+}
+
+std::vector<std::string> option_names(const CLI::App& command) {
+  std::vector<std::string> names;
+  for (const CLI::Option* option : command.get_options()) {
+    for (const std::string& name : option->get_lnames()) {
+      names.push_back("--" + name);
+    }
+    for (const std::string& name : option->get_snames()) {
+      names.push_back("-" + name);
+    }
+  }
+  return names;
+}
+
+// The first word of the command line that no command took, explained where it was typed;
+// nullopt when every word was taken.
+std::optional<std::string> explain_leftover(const CLI::App& app) {
+  std::vector<const CLI::App*> chain;
+  for (const CLI::App* command : command_chain(app)) {
+    chain.push_back(command);
+    const std::vector<std::string> left = command->remaining();
+    if (left.empty()) {
+      continue;
+    }
+    const std::string words = command_words(chain);
+    const std::string& first = left.front();
+    if (first.size() > 1 && first.front() == '-') {
+      return unknown_option(words, first, option_names(*command));
+    }
+    if (const auto commands = subcommand_names(*command); !commands.empty()) {
+      return unknown_command(words, first, commands);
+    }
+    // `ralph run fix the bug` is the likeliest way to get here.
+    const bool takes_goal = command->get_option_no_throw("goal") != nullptr;
+    return unexpected_argument(words, first,
+                               takes_goal ? "the goal is one argument: put it in quotes" : "");
+  }
+  return std::nullopt;
+}
+
+// Any other parse error, as one line in the command it happened in.
+std::string explain_parse_error(const CLI::App& app, const CLI::ParseError& error) {
+  const std::vector<const CLI::App*> chain = command_chain(app);
+  const std::string words = command_words(chain);
+  if (const auto commands = subcommand_names(*chain.back()); !commands.empty()) {
+    return usage_problem(words,
+                         fmt::format("a command is required ({})", fmt::join(commands, ", ")));
+  }
+  return usage_problem(words, error.what());
+}
+
+// What parsing cannot see: an empty goal or query, and flag values the configuration keys
+// reject (checked here so the message names the flag as typed). Sets prune's age.
+std::optional<std::string> check_values(const std::string& words, const std::string& older_than,
+                                        ParsedCommand& parsed) {
+  if (parsed.name == CommandName::sessions_prune) {
+    const auto age = parse_duration(older_than);
+    if (!age) {
+      return fmt::format("{}: --older-than '{}': expected {} or 30d", words, older_than,
+                         k_duration_forms);
+    }
+    parsed.sessions.older_than = *age;
+  }
+  const bool document = parsed.name == CommandName::qa || parsed.name == CommandName::task;
+  if ((parsed.name == CommandName::run || document) && trim(parsed.run.goal).empty()) {
+    return usage_problem(words, document ? "--query is empty; ask a question or give a task"
+                                         : "the goal is empty; say what to do, in words");
+  }
+  for (const ConfigOverride& flag : parsed.run.overrides) {
+    if (const auto reason = check_config_text(flag.key, flag.value)) {
+      return fmt::format("{}: {} '{}': {}", words, flag.flag, flag.value, *reason);
+    }
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 ParsedCommand parse_command_line(int argc, char** argv) {
@@ -216,6 +303,7 @@ ParsedCommand parse_command_line(int argc, char** argv) {
                "ralph");
   app.set_version_flag("--version", std::string("ralph ") + RALPH_VERSION);
   app.require_subcommand(1);
+  app.allow_extras(); // inherited by every command added below
   app.footer("Run `ralph COMMAND --help` for the options of a command.\n"
              "Exit codes: 0 completed, 1 failed, 2 usage or configuration error, 3 budget "
              "exhausted, 4 blocked, 5 stalled, 130 interrupted.");
@@ -279,9 +367,10 @@ ParsedCommand parse_command_line(int argc, char** argv) {
               "raise the attempts allowed (needed to resume a session that used them all)");
     flags.add("--max-steps", "agent.max_steps", "N", "most model calls in one attempt");
     flags.add("--base-url", "base_url", "URL", "the model's server, when it moved");
-    flags.add("--token-budget", "budget.max_tokens", "N", "raise the token budget");
+    flags.add("--token-budget", "budget.max_tokens", "N", "raise the token budget: 200k, 2M");
     flags.add("--cost-budget", "budget.max_cost_usd", "USD", "raise the cost budget");
-    flags.add_duration("--time-budget", "budget.max_time", "raise the time budget: 90s, 10m, 2h");
+    flags.add("--time-budget", "budget.max_time", "DURATION",
+              "raise the time budget: 90s, 1.5m, 2h");
   }
   resume->add_flag("--json", parsed.run.json, "print only a JSON result object on stdout");
   resume->add_flag("--quiet,-q", parsed.run.quiet, "no progress on stderr");
@@ -298,11 +387,13 @@ ParsedCommand parse_command_line(int argc, char** argv) {
   rm->add_option("id", parsed.sessions.id, "the session id (or a unique prefix)")->required();
   add_store_options(rm);
   CLI::App* prune = sessions->add_subcommand("prune", "delete sessions not updated for a while");
-  prune->add_option("--older-than", parsed.sessions.older_than, "e.g. 30d, 12h, 90m")
+  std::string older_than;
+  prune->add_option("--older-than", older_than, "a duration: 30d, 12h, 90m, 1h30m")
       ->type_name("AGE")
       ->required();
   add_store_options(prune);
 
+  std::optional<std::string> parse_error;
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -312,10 +403,13 @@ ParsedCommand parse_command_line(int argc, char** argv) {
     parsed.exit_code = app.exit(e);
     return parsed;
   } catch (const CLI::ParseError& e) {
-    // One line, then where to look; CLI11's own output is several lines of help.
-    std::fprintf(stderr, "ralph: error: %s\nRun `ralph --help` for usage.\n", e.what());
-    parsed.exit_code = 2;
-    return parsed;
+    parse_error = explain_parse_error(app, e);
+  }
+  // Words no command took were kept (allow_extras) rather than thrown as one reversed list; the
+  // first of them explains more than what it caused (a required option left unset, ...).
+  std::optional<std::string> problem = explain_leftover(app);
+  if (!problem) {
+    problem = parse_error;
   }
   const std::pair<CLI::App*, CommandName> commands[] = {
       {run, CommandName::run},
@@ -333,6 +427,13 @@ ParsedCommand parse_command_line(int argc, char** argv) {
     if (command->parsed()) {
       parsed.name = name;
     }
+  }
+  if (!problem) {
+    problem = check_values(command_words(command_chain(app)), older_than, parsed);
+  }
+  if (problem) {
+    std::fprintf(stderr, "%s\n", problem->c_str());
+    parsed.exit_code = 2;
   }
   return parsed;
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -43,16 +44,17 @@ enum class CommandName {
 // Options of `ralph sessions ...` besides those of a run (workspace, config, --json, budgets).
 struct SessionsArgs {
   std::string id;
-  bool yes = false;       // resume without asking
-  std::string out_dir;    // export
-  std::string older_than; // prune: "30d", "12h", "90m"
+  bool yes = false;                        // resume without asking
+  std::string out_dir;                     // export
+  std::chrono::milliseconds older_than{0}; // prune: sessions not updated for this long
 };
 
 struct ParsedCommand {
   CommandName name = CommandName::none;
   RunArgs run;
   SessionsArgs sessions;
-  // Set when parsing already decided the outcome (help printed: 0; bad usage: 2).
+  // Set when parsing already decided the outcome (help printed: 0; bad usage, its one line
+  // printed: 2).
   int exit_code = -1;
 };
 

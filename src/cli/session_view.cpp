@@ -60,13 +60,6 @@ std::string indented(std::string_view text, int lines, std::string_view prefix) 
   return out;
 }
 
-// A completed session says whether its answer was verified: "completed" alone would claim it.
-std::string status_text(const store::SessionRow& row) {
-  if (row.status == Status::completed && !row.verified) {
-    return "completed, unverified";
-  }
-  return to_string(row.status);
-}
 
 json usage_json(const store::SessionRow& row) {
   json usage = {{"input_tokens", row.input_tokens}, {"output_tokens", row.output_tokens}};
@@ -78,16 +71,33 @@ json usage_json(const store::SessionRow& row) {
 
 } // namespace
 
+std::string shown_status(const store::SessionRow& row, const OwnerCheck& running) {
+  if (row.status == Status::active && (row.owner_pid <= 0 || !running(row.owner_pid))) {
+    return "stopped";
+  }
+  return to_string(row.status);
+}
+
+// For a person, a completed session also says whether its answer was verified: "completed"
+// alone would claim it.
+std::string status_text(const store::SessionRow& row, const OwnerCheck& running) {
+  if (row.status == Status::completed && !row.verified) {
+    return "completed, unverified";
+  }
+  return shown_status(row, running);
+}
+
 std::string render_session_list(const std::vector<store::SessionRow>& sessions,
-                                std::chrono::system_clock::time_point now) {
+                                std::chrono::system_clock::time_point now,
+                                const OwnerCheck& running) {
   if (sessions.empty()) {
     return "no sessions recorded in this workspace\n";
   }
   std::string out = fmt::format("{:<28} {:<21} {:>5} {:>8} {:>10} {:>5}  {}\n", "ID", "STATUS",
                                 "ITER", "TOKENS", "COST", "AGE", "GOAL");
   for (const auto& row : sessions) {
-    out += fmt::format("{:<28} {:<21} {:>5} {:>8} {:>10} {:>5}  {}\n", row.id, status_text(row),
-                       row.iterations,
+    out += fmt::format("{:<28} {:<21} {:>5} {:>8} {:>10} {:>5}  {}\n", row.id,
+                       status_text(row, running), row.iterations,
                        (row.usage_estimated ? "~" : "") +
                            tokens(row.input_tokens + row.output_tokens),
                        cost(row), age(row.updated_at, now), first_line(row.goal, k_goal_width));
@@ -95,10 +105,15 @@ std::string render_session_list(const std::vector<store::SessionRow>& sessions,
   return out;
 }
 
-std::string render_session(const store::SessionRecord& record) {
+std::string render_session(const store::SessionRecord& record, const OwnerCheck& running) {
   const store::SessionRow& row = record.session;
-  std::string out = fmt::format("session {} · {}{}\n", row.id, status_text(row),
-                                row.reason.empty() ? "" : " · " + row.reason);
+  const std::string status = status_text(row, running);
+  std::string reason = row.reason;
+  if (reason.empty() && row.status == Status::active && status != to_string(row.status)) {
+    reason = "its process ended before the session did; `ralph sessions resume` continues it";
+  }
+  std::string out =
+      fmt::format("session {} · {}{}\n", row.id, status, reason.empty() ? "" : " · " + reason);
   out += fmt::format("goal:      {}\n", row.goal);
   out += fmt::format("model:     {}\n", row.model);
   out += fmt::format("workspace: {}\n", row.workspace);
@@ -152,13 +167,14 @@ std::string render_session(const store::SessionRecord& record) {
   return out;
 }
 
-std::string session_list_json(const std::vector<store::SessionRow>& sessions) {
+std::string session_list_json(const std::vector<store::SessionRow>& sessions,
+                              const OwnerCheck& running) {
   json out = json::array();
   for (const auto& row : sessions) {
     out.push_back(
         {{"id", row.id},
          {"goal", row.goal},
-         {"status", to_string(row.status)},
+         {"status", shown_status(row, running)},
          {"reason", row.reason},
          {"verified", row.verified},
          {"model", row.model},
@@ -171,7 +187,7 @@ std::string session_list_json(const std::vector<store::SessionRow>& sessions) {
   return out.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-std::string session_record_json(const store::SessionRecord& record) {
+std::string session_record_json(const store::SessionRecord& record, const OwnerCheck& running) {
   const store::SessionRow& row = record.session;
   json attempts = json::array();
   for (const auto& attempt : record.attempts) {
@@ -214,7 +230,7 @@ std::string session_record_json(const store::SessionRecord& record) {
   const json out = {
       {"id", row.id},
       {"goal", row.goal},
-      {"status", to_string(row.status)},
+      {"status", shown_status(row, running)},
       {"reason", row.reason},
       {"verified", row.verified},
       {"answer", row.answer},

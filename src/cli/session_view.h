@@ -3,21 +3,33 @@
 #include "ralph/store/session_store.h"
 
 #include <chrono>
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 namespace ralph::cli {
 
+// Whether the process a session names as its owner is still running it (session_owner.h).
+using OwnerCheck = std::function<bool(std::int64_t pid)>;
+
+// The status a person is shown: the recorded one, or "stopped" for a session recorded `active`
+// whose process is gone (killed, or ended by SIGPIPE) and so will never finish it; `sessions
+// resume` continues such a session.
+std::string shown_status(const store::SessionRow& row, const OwnerCheck& running);
+
 // `ralph sessions list`: one line per session (id, status, attempts, tokens, cost, age, goal).
 std::string render_session_list(const std::vector<store::SessionRow>& sessions,
-                                std::chrono::system_clock::time_point now);
+                                std::chrono::system_clock::time_point now,
+                                const OwnerCheck& running);
 
 // `ralph sessions show ID`: the session, then every attempt with its tool calls, answer,
 // verdicts and the feedback sent back.
-std::string render_session(const store::SessionRecord& record);
+std::string render_session(const store::SessionRecord& record, const OwnerCheck& running);
 
 // The same as JSON (`--json`).
-std::string session_list_json(const std::vector<store::SessionRow>& sessions);
-std::string session_record_json(const store::SessionRecord& record);
+std::string session_list_json(const std::vector<store::SessionRow>& sessions,
+                              const OwnerCheck& running);
+std::string session_record_json(const store::SessionRecord& record, const OwnerCheck& running);
 
 } // namespace ralph::cli

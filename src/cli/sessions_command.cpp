@@ -3,6 +3,7 @@
 #include "cli/document_command.h"
 #include "cli/run_command.h"
 #include "cli/run_context.h"
+#include "cli/session_owner.h"
 #include "cli/session_setup.h"
 #include "cli/session_view.h"
 
@@ -14,13 +15,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <csignal>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <string>
-#include <unistd.h>
 
 namespace ralph::cli {
 namespace {
@@ -58,41 +55,6 @@ Result<store::SessionRecord> load(store::SessionStore& store, const std::string&
     return fail(ErrorKind::usage, fmt::format("session {} was removed", row.id));
   }
   return std::move(*record);
-}
-
-// A process that is still running ralph: a killed session's pid may have been reused since.
-bool runs_ralph(std::int64_t pid) {
-  if (pid <= 0 || pid == getpid()) {
-    return false;
-  }
-  if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) {
-    return false;
-  }
-  std::ifstream cmdline(fmt::format("/proc/{}/cmdline", pid), std::ios::binary);
-  std::string text(4096, '\0');
-  cmdline.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<std::size_t>(cmdline.gcount()));
-  return text.empty() || text.find("ralph") != std::string::npos;
-}
-
-// "30d" -> 30 days; nullopt for anything else.
-std::optional<std::chrono::seconds> parse_age(const std::string& text) {
-  if (text.size() < 2 || text.find_first_not_of("0123456789") != text.size() - 1) {
-    return std::nullopt;
-  }
-  const long long count = std::stoll(text.substr(0, text.size() - 1));
-  switch (text.back()) {
-  case 's':
-    return std::chrono::seconds(count);
-  case 'm':
-    return std::chrono::minutes(count);
-  case 'h':
-    return std::chrono::hours(count);
-  case 'd':
-    return std::chrono::hours(24 * count);
-  default:
-    return std::nullopt;
-  }
 }
 
 // A limit of 0 is none: lifting a limit raises it.
@@ -228,16 +190,16 @@ Result<int> sessions_command(const ParsedCommand& command) {
   switch (command.name) {
   case CommandName::sessions_list: {
     TRY_ASSIGN(const std::vector<store::SessionRow> rows, store.list_sessions());
-    const std::string text = command.run.json
-                                 ? session_list_json(rows) + "\n"
-                                 : render_session_list(rows, std::chrono::system_clock::now());
+    const std::string text =
+        command.run.json ? session_list_json(rows, runs_ralph) + "\n"
+                         : render_session_list(rows, std::chrono::system_clock::now(), runs_ralph);
     std::fputs(text.c_str(), stdout);
     return 0;
   }
   case CommandName::sessions_show: {
     TRY_ASSIGN(const store::SessionRecord record, load(store, sessions.id));
-    const std::string text =
-        command.run.json ? session_record_json(record) + "\n" : render_session(record);
+    const std::string text = command.run.json ? session_record_json(record, runs_ralph) + "\n"
+                                              : render_session(record, runs_ralph);
     std::fputs(text.c_str(), stdout);
     return 0;
   }
@@ -256,13 +218,7 @@ Result<int> sessions_command(const ParsedCommand& command) {
     return 0;
   }
   case CommandName::sessions_prune: {
-    const auto age = parse_age(sessions.older_than);
-    if (!age) {
-      return fail(ErrorKind::usage, fmt::format("--older-than {}: expected a number and s, m, h or "
-                                                "d (e.g. 30d)",
-                                                sessions.older_than));
-    }
-    const std::string cutoff = iso8601_utc(std::chrono::system_clock::now() - *age);
+    const std::string cutoff = iso8601_utc(std::chrono::system_clock::now() - sessions.older_than);
     TRY_ASSIGN(const std::vector<std::string> removed, store.prune(cutoff));
     std::printf("removed %zu session(s) not updated since %s\n", removed.size(), cutoff.c_str());
     return 0;

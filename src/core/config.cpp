@@ -253,6 +253,19 @@ Result<void> set_config_value(Config& config, std::string_view key, std::string_
   return assign(config, *entry, *value, source, source, 0);
 }
 
+std::optional<std::string> check_config_text(std::string_view key, std::string_view text) {
+  const Key* entry = config_detail::find_key(key);
+  if (entry == nullptr) {
+    return fmt::format("unknown key '{}'", key);
+  }
+  const auto value = config_detail::parse_text(*entry, text);
+  Config scratch;
+  if (!value || config_detail::assign(scratch, *entry, *value)) {
+    return "expected " + config_detail::expected(*entry);
+  }
+  return std::nullopt;
+}
+
 Result<void> append_config_value(Config& config, std::string_view key, std::string_view text,
                                  const std::string& source) {
   const Key* entry = config_detail::find_key(key);

@@ -1,5 +1,6 @@
 #include "config_keys.h"
 
+#include "ralph/core/quantity.h"
 #include "ralph/core/text.h"
 
 #include <fmt/format.h>
@@ -97,10 +98,27 @@ Key size_key(std::string_view path, double min, double max, Access<std::size_t> 
   return int_key<std::size_t>(path, min, max, access);
 }
 
+// Seconds in files and records (fractions allowed: 0.5), or a duration as text ("1.5m").
 Key seconds_key(std::string_view path, double min, double max, Access<Duration> access) {
-  return integer_key(
-      path, min, max, access, [](std::int64_t v) { return Duration(std::chrono::seconds(v)); },
-      [](Duration v) { return std::chrono::duration_cast<std::chrono::seconds>(v).count(); });
+  Key key = make_key(path, ValueKind::number, min, max);
+  key.unit = Unit::seconds;
+  key.set = [access](Config& c, const Value& v) {
+    access(c) = Duration(std::llround(as_number(v) * 1000.0));
+  };
+  // Whole seconds stay integers, so records written before fractions were allowed read the same.
+  key.get = [access](const Config& c) -> std::optional<Value> {
+    const auto ms = field(access, c).count();
+    if (ms % 1000 == 0) {
+      return static_cast<std::int64_t>(ms / 1000);
+    }
+    return static_cast<double>(ms) / 1000.0;
+  };
+  return key;
+}
+
+Key with_unit(Key key, Unit unit) {
+  key.unit = unit;
+  return key;
 }
 
 Key mebibytes_key(std::string_view path, double min, double max, Access<std::size_t> access) {
@@ -183,8 +201,9 @@ std::vector<Key> make_keys() {
       string_key("base_url", [](Config& c) -> S& { return c.base_url; }),
       int_key<int>("agent.max_steps", 1, 100000,
                    [](Config& c) -> int& { return c.agent.max_steps; }),
-      int_key<int>("agent.max_tokens", 1, 10'000'000,
-                   [](Config& c) -> int& { return c.agent.max_tokens; }),
+      with_unit(int_key<int>("agent.max_tokens", 1, 10'000'000,
+                             [](Config& c) -> int& { return c.agent.max_tokens; }),
+                Unit::tokens),
       optional_number_key("agent.temperature", 0, 2,
                           [](Config& c) -> std::optional<double>& { return c.agent.temperature; }),
       bool_key("agent.stream", [](Config& c) -> bool& { return c.agent.stream; }),
@@ -218,10 +237,12 @@ std::vector<Key> make_keys() {
                    [](Config& c) -> int& { return c.loop.stall_after; }),
       size_key("loop.runtime_summary_chars", 200, k_max_int,
                [](Config& c) -> Z& { return c.loop.runtime_summary_chars; }),
-      int_key<I64>("budget.max_tokens", 0, 1e15,
-                   [](Config& c) -> I64& { return c.budget.max_tokens; }),
-      number_key("budget.max_cost_usd", 0, 1e9,
-                 [](Config& c) -> double& { return c.budget.max_cost_usd; }),
+      with_unit(int_key<I64>("budget.max_tokens", 0, 1e15,
+                             [](Config& c) -> I64& { return c.budget.max_tokens; }),
+                Unit::tokens),
+      with_unit(number_key("budget.max_cost_usd", 0, 1e9,
+                           [](Config& c) -> double& { return c.budget.max_cost_usd; }),
+                Unit::usd),
       seconds_key("budget.max_time", 0, 1e9,
                   [](Config& c) -> Duration& { return c.budget.max_time; }),
       list_key("verify.commands", [](Config& c) -> L& { return c.verify.commands; }),
@@ -239,8 +260,9 @@ std::vector<Key> make_keys() {
       list_key("verify.protect", [](Config& c) -> L& { return c.verify.protect; }),
       judge_model_key(),
       string_key("judge.base_url", [](Config& c) -> S& { return c.judge.base_url; }),
-      int_key<int>("judge.max_tokens", 16, 100000,
-                   [](Config& c) -> int& { return c.judge.max_tokens; }),
+      with_unit(int_key<int>("judge.max_tokens", 16, 100000,
+                             [](Config& c) -> int& { return c.judge.max_tokens; }),
+                Unit::tokens),
       seconds_key("judge.timeout", 1, 3600, [](Config& c) -> Duration& { return c.judge.timeout; }),
       size_key("judge.context_chars", 2000, k_max_int,
                [](Config& c) -> Z& { return c.judge.context_chars; }),
@@ -289,8 +311,9 @@ std::vector<Key> make_keys() {
       size_key("rlm.output_chars", 100, k_max_int,
                [](Config& c) -> Z& { return c.rlm.output_chars; }),
       string_key("rlm.sub_model", [](Config& c) -> S& { return c.rlm.sub_model; }),
-      int_key<int>("rlm.sub_max_tokens", 16, 100000,
-                   [](Config& c) -> int& { return c.rlm.sub_max_tokens; }),
+      with_unit(int_key<int>("rlm.sub_max_tokens", 16, 100000,
+                             [](Config& c) -> int& { return c.rlm.sub_max_tokens; }),
+                Unit::tokens),
       string_key("task.mem_file", [](Config& c) -> S& { return c.task.mem_file; }),
       size_key("task.memory_chars", 100, k_max_int,
                [](Config& c) -> Z& { return c.task.memory_chars; }),
@@ -341,21 +364,21 @@ std::string show(const Value& value) {
       value);
 }
 
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) {
-    row[j] = j;
-  }
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
+// A bound in seconds as a person writes it: "1s", "90s", "1h", "7d".
+std::string seconds_text(double seconds) {
+  const auto whole = static_cast<std::int64_t>(seconds);
+  for (const auto& [size, unit] :
+       {std::pair<std::int64_t, const char*>{86400, "d"}, {3600, "h"}, {60, "m"}}) {
+    if (whole >= size && whole % size == 0) {
+      return fmt::format("{}{}", whole / size, unit);
     }
   }
-  return row[b.size()];
+  return fmt::format("{}s", whole);
+}
+
+// A bound as a whole number ("1000000000", not "1e+09").
+std::string count_text(double count) {
+  return std::to_string(static_cast<std::int64_t>(count));
 }
 
 } // namespace
@@ -375,11 +398,28 @@ const Key* find_key(std::string_view path) {
 }
 
 std::string expected(const Key& key) {
+  // A lower bound of 0 on a measured quantity is a budget's "no limit".
+  const auto range = [&key](std::string_view forms, std::string (*show_bound)(double)) {
+    if (key.min == 0) {
+      return fmt::format("{} (0: no limit)", forms);
+    }
+    return fmt::format("{}, from {} to {}", forms, show_bound(key.min), show_bound(key.max));
+  };
+  switch (key.unit) {
+  case Unit::seconds:
+    return range(k_duration_forms, seconds_text);
+  case Unit::tokens:
+    return range(k_count_forms, count_text);
+  case Unit::usd:
+    return range(k_usd_forms, count_text);
+  case Unit::none:
+    break;
+  }
   switch (key.kind) {
   case ValueKind::boolean:
     return "true or false";
   case ValueKind::integer:
-    return fmt::format("an integer from {} to {}", key.min, key.max);
+    return fmt::format("an integer from {} to {}", count_text(key.min), count_text(key.max));
   case ValueKind::number:
     return fmt::format("a number from {} to {}", key.min, key.max);
   case ValueKind::string:
@@ -396,6 +436,14 @@ std::string expected(const Key& key) {
 }
 
 std::optional<std::string> assign(Config& config, const Key& key, const Value& value) {
+  const bool numeric = key.kind == ValueKind::integer || key.kind == ValueKind::number;
+  if (const auto* text = std::get_if<std::string>(&value); numeric && text != nullptr) {
+    const auto parsed = parse_text(key, *text);
+    if (!parsed) {
+      return fmt::format("expected {}, got \"{}\"", expected(key), *text);
+    }
+    return assign(config, key, *parsed);
+  }
   const bool kind_ok =
       (key.kind == ValueKind::boolean && std::holds_alternative<bool>(value)) ||
       (key.kind == ValueKind::integer && std::holds_alternative<std::int64_t>(value)) ||
@@ -450,14 +498,19 @@ std::optional<Value> parse_text(const Key& key, std::string_view text) {
     return std::nullopt;
   }
   case ValueKind::integer: {
-    std::int64_t value = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc{} || end != text.data() + text.size() || text.empty()) {
-      return std::nullopt;
-    }
-    return Value(value);
+    const auto count = parse_count(text);
+    return count ? std::optional<Value>(*count) : std::nullopt;
   }
   case ValueKind::number: {
+    if (key.unit == Unit::seconds) {
+      const auto duration = parse_duration(text);
+      return duration ? std::optional<Value>(static_cast<double>(duration->count()) / 1000.0)
+                      : std::nullopt;
+    }
+    if (key.unit == Unit::usd) {
+      const auto usd = parse_usd(text);
+      return usd ? std::optional<Value>(*usd) : std::nullopt;
+    }
     double value = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (ec != std::errc{} || end != text.data() + text.size() || text.empty()) {

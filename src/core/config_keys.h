@@ -18,6 +18,10 @@ namespace ralph::config_detail {
 
 enum class ValueKind { boolean, integer, number, string, string_list, price_table };
 
+// What a number measures, for the forms its text may take and the words of its errors. Integers
+// of every unit take counts ("200k", core/quantity.h).
+enum class Unit { none, seconds, tokens, usd };
+
 // A setting as the front ends read it: text in files, variables and flags becomes one of these,
 // then the key turns it into its typed field.
 using Value =
@@ -26,7 +30,8 @@ using Value =
 struct Key {
   std::string_view path; // "agent.max_steps"
   ValueKind kind = ValueKind::string;
-  double min = 0; // inclusive bounds for integers and numbers
+  Unit unit = Unit::none; // seconds: a number key, written as a duration ("10m") or seconds
+  double min = 0;         // inclusive bounds for integers and numbers
   double max = 0;
   std::vector<std::string_view> choices;          // the only strings allowed, when not empty
   std::function<void(Config&, const Value&)> set; // called with a value of `kind`, in range
@@ -37,11 +42,12 @@ struct Key {
 const std::vector<Key>& keys();
 const Key* find_key(std::string_view path);
 
-// "an integer from 1 to 100000", "true or false", ...
+// "an integer from 1 to 100000", "true or false", "a duration like 90s, 1.5m, 2h (0: no limit)"
 std::string expected(const Key& key);
 
-// Checks kind and range, then sets. Integers are accepted where numbers are expected. On
-// failure returns the reason ("expected ..., got ...").
+// Checks kind and range, then sets. Integers are accepted where numbers are expected, and text
+// where either is (parsed as by parse_text: "10m", "200k"). On failure returns the reason
+// ("expected ..., got ...").
 std::optional<std::string> assign(Config& config, const Key& key, const Value& value);
 
 // Parses `text` as the key's kind (environment variables and flags are text); a list takes a

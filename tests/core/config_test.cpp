@@ -69,8 +69,8 @@ TEST(ConfigToml, WrongTypeSaysWhatWasExpected) {
   const auto applied = apply_config_toml(config, "[agent]\nmax_steps = \"ten\"\n", "c.toml");
   ASSERT_FALSE(applied);
   EXPECT_THAT(applied.error().message,
-              HasSubstr("c.toml:2: agent.max_steps: expected an integer from 1 to 100000, got a "
-                        "string"));
+              HasSubstr("c.toml:2: agent.max_steps: expected an integer from 1 to 100000, got "
+                        "\"ten\""));
 }
 
 TEST(ConfigToml, OutOfRangeShowsTheValue) {
@@ -250,6 +250,71 @@ TEST(ConfigJson, UnknownKeyOrWrongTypeIsAnError) {
   EXPECT_FALSE(apply_config_json(config, R"({"agent.max_stepz": 3})", "session"));
   EXPECT_FALSE(apply_config_json(config, R"({"agent.max_steps": "x"})", "session"));
   EXPECT_FALSE(apply_config_json(config, "[]", "session"));
+}
+
+TEST(ConfigValue, DurationsCountsAndMoneyInEveryFrontEnd) {
+  Config config;
+  ASSERT_TRUE(set_config_value(config, "budget.max_time", "1.5m", "--time-budget"));
+  EXPECT_EQ(config.budget.max_time, std::chrono::seconds(90));
+  ASSERT_TRUE(set_config_value(config, "budget.max_time", "1h30m", "--time-budget"));
+  EXPECT_EQ(config.budget.max_time, std::chrono::minutes(90));
+  ASSERT_TRUE(set_config_value(config, "budget.max_tokens", "200k", "--token-budget"));
+  EXPECT_EQ(config.budget.max_tokens, 200000);
+  ASSERT_TRUE(set_config_value(config, "agent.max_tokens", "1.5k", "--max-tokens"));
+  EXPECT_EQ(config.agent.max_tokens, 1500);
+  ASSERT_TRUE(set_config_value(config, "budget.max_cost_usd", "$2.50", "--cost-budget"));
+  EXPECT_EQ(config.budget.max_cost_usd, 2.5);
+  const auto applied = apply_config_toml(config, R"([budget]
+max_time = "10m"
+max_tokens = "2M"
+[tools]
+shell_timeout = 1.5
+[verify]
+command_timeout = "2h"
+)",
+                                         "c.toml");
+  ASSERT_TRUE(applied) << applied.error().message;
+  EXPECT_EQ(config.budget.max_time, std::chrono::minutes(10));
+  EXPECT_EQ(config.budget.max_tokens, 2000000);
+  EXPECT_EQ(config.tools.shell_timeout, std::chrono::milliseconds(1500)) << "fractions of seconds";
+  EXPECT_EQ(config.verify.command_timeout, std::chrono::hours(2));
+}
+
+TEST(ConfigValue, BadDurationSaysTheAcceptedForms) {
+  Config config;
+  const auto applied = set_config_value(config, "budget.max_time", "10x", "--time-budget");
+  ASSERT_FALSE(applied);
+  EXPECT_EQ(applied.error().message, "--time-budget: budget.max_time: expected a duration like "
+                                     "90s, 1.5m, 2h (0: no limit), got \"10x\"");
+  const auto short_one = apply_config_toml(config, "[tools]\nshell_timeout = \"0.1s\"\n", "c.toml");
+  ASSERT_FALSE(short_one);
+  EXPECT_THAT(short_one.error().message,
+              HasSubstr("expected a duration like 90s, 1.5m, 2h, from 1s to 1d, got 0.1"));
+}
+
+TEST(ConfigValue, CheckedWithoutAConfigAsAFlagWouldBe) {
+  EXPECT_EQ(check_config_text("budget.max_time", "1.5m"), std::nullopt);
+  EXPECT_EQ(check_config_text("budget.max_tokens", "2M"), std::nullopt);
+  EXPECT_EQ(check_config_text("budget.max_time", "10x"),
+            "expected a duration like 90s, 1.5m, 2h (0: no limit)");
+  EXPECT_EQ(check_config_text("budget.max_tokens", "1.2345k"),
+            "expected a count like 4096, 200k, 1.5k, 2M (0: no limit)");
+  EXPECT_EQ(check_config_text("agent.max_tokens", "0"),
+            "expected a count like 4096, 200k, 1.5k, 2M, from 1 to 10000000");
+  EXPECT_EQ(check_config_text("loop.max_iterations", "0"), "expected an integer from 1 to 100000");
+  EXPECT_EQ(check_config_text("budget.max_cost_usd", "-1"),
+            "expected an amount in USD like 5, 0.50, $2 (0: no limit)");
+  EXPECT_EQ(check_config_text("loop.feedback", "sideways"), "expected one of append, continue");
+}
+
+TEST(ConfigJson, FractionalSecondsRoundTrip) {
+  Config config;
+  ASSERT_TRUE(set_config_value(config, "budget.max_time", "1500ms", "flag"));
+  Config copy;
+  ASSERT_TRUE(apply_config_json(copy, config_to_json(config), "session"));
+  EXPECT_EQ(copy.budget.max_time, std::chrono::milliseconds(1500));
+  EXPECT_THAT(config_to_json(Config()), HasSubstr("\"tools.shell_timeout\":120"))
+      << "whole seconds are still written as integers";
 }
 
 TEST(ConfigKeys, EveryKeyIsDescribedWithItsVariable) {

@@ -86,5 +86,15 @@ TEST(IgnoringCase, ComparesAsciiLettersOnly) {
   EXPECT_EQ(to_lower_ascii("Content-Type: É"), "content-type: É");
 }
 
+TEST(EditDistance, CountsInsertsDeletesReplacementsAndSwaps) {
+  EXPECT_EQ(edit_distance("run", "run"), 0u);
+  EXPECT_EQ(edit_distance("rn", "run"), 1u);
+  EXPECT_EQ(edit_distance("session", "sessions"), 1u);
+  EXPECT_EQ(edit_distance("modle", "model"), 1u) << "a swap of neighbours is one edit";
+  EXPECT_EQ(edit_distance("kitten", "sitting"), 3u);
+  EXPECT_EQ(edit_distance("", "abc"), 3u);
+  EXPECT_EQ(edit_distance("abc", ""), 3u);
+}
+
 } // namespace
 } // namespace ralph

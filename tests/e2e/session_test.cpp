@@ -157,7 +157,7 @@ TEST_F(SessionEndToEnd, KilledBeforeTheModelAnswersResumesAtThatAttemptWithBudge
                [&] { return agent->requests().size() == 3; });
   const std::string id = only_session_id();
   const auto before = show(id);
-  EXPECT_EQ(before["status"], "active");
+  EXPECT_EQ(before["status"], "stopped") << "recorded active, but its process is gone";
   ASSERT_EQ(before["attempts"].size(), 2u);
   EXPECT_TRUE(before["attempts"][0]["finished"]) << "attempt 1 ended before the kill";
   EXPECT_FALSE(before["attempts"][1]["finished"]);
@@ -184,6 +184,33 @@ TEST_F(SessionEndToEnd, KilledBeforeTheModelAnswersResumesAtThatAttemptWithBudge
   EXPECT_EQ(after["status"], "completed");
   EXPECT_EQ(recorded_tokens(after), tokens_of(after["usage"]));
   EXPECT_EQ(tokens_of(after["usage"]), tokens_of(result["usage"]));
+}
+
+TEST_F(SessionEndToEnd, AKilledSessionIsShownStoppedAndStillResumes) {
+  agent->push(stalled(text_turn("never sent")));
+  {
+    RalphProcess process(run_args({}), workspace.path());
+    ASSERT_TRUE(eventually([&] { return agent->requests().size() == 1; }));
+    // While its process waits for the model, the session is active.
+    const auto running = json::parse(ralph({"sessions", "list", "--json"}).out);
+    ASSERT_EQ(running.size(), 1u);
+    EXPECT_EQ(running[0]["status"], "active");
+    process.signal(SIGKILL);
+    EXPECT_EQ(process.wait().exit_code, 128 + SIGKILL);
+  }
+  const std::string id = only_session_id();
+  const auto list = ralph({"sessions", "list"});
+  EXPECT_THAT(list.out, HasSubstr(" stopped "));
+  EXPECT_THAT(list.out, Not(HasSubstr("active")));
+  EXPECT_EQ(json::parse(ralph({"sessions", "list", "--json"}).out)[0]["status"], "stopped");
+  EXPECT_THAT(ralph({"sessions", "show", id}).out, HasSubstr(id + " · stopped"));
+  EXPECT_EQ(show(id)["status"], "stopped");
+
+  agent->push(text_turn("Done."));
+  const auto out = resume(id);
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_EQ(json::parse(out.out)["status"], "completed");
+  EXPECT_EQ(show(id)["status"], "completed");
 }
 
 TEST_F(SessionEndToEnd, KilledDuringAToolCallResumesAtTheStartOfThatAttempt) {

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -53,6 +54,11 @@ Result<void> apply_environment(Config& config,
 // errors.
 Result<void> set_config_value(Config& config, std::string_view key, std::string_view text,
                               const std::string& source);
+
+// Whether `text` is a value `key` takes from a flag or variable: nullopt when it is, otherwise
+// what the key expects ("expected a duration like 90s, 1.5m, 2h (0: no limit)"), or that the
+// key is unknown. Lets a front end check a flag before anything is loaded.
+std::optional<std::string> check_config_text(std::string_view key, std::string_view text);
 
 // Adds one item to a list key (a repeated flag); other keys are set as by set_config_value.
 Result<void> append_config_value(Config& config, std::string_view key, std::string_view text,

@@ -56,4 +56,8 @@ bool is_valid_utf8(std::string_view text);
 // JSON requests.
 std::string to_valid_utf8(std::string_view text);
 
+// The edits (insert, delete, replace, swap two neighbours) that turn `a` into `b`, byte by byte:
+// how far a typo is from a name, for "did you mean" hints.
+std::size_t edit_distance(std::string_view a, std::string_view b);
+
 } // namespace ralph

@@ -1,0 +1,99 @@
+#include "cli/usage_hint.h"
+
+#include "ralph/core/text.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace ralph::cli {
+namespace {
+
+// Commands of the design (docs/design.md) that this version does not have yet: a person who
+// read about them is told so, not that they mistyped.
+constexpr std::string_view k_planned[] = {"chat", "heartbeat", "hook", "batch", "worker", "serve"};
+
+std::string_view without_dashes(std::string_view name) {
+  while (!name.empty() && name.front() == '-') {
+    name.remove_prefix(1);
+  }
+  return name;
+}
+
+std::string see_help(std::string_view command) {
+  return fmt::format("See '{} --help'.", command);
+}
+
+} // namespace
+
+std::string closest_name(std::string_view typed, const std::vector<std::string>& names) {
+  const std::string_view word = without_dashes(typed);
+  if (word.size() < 2) {
+    return {};
+  }
+  // Short words have few letters to spare: "rn" may be "run", "x" is nothing.
+  const std::size_t allowed = std::clamp<std::size_t>(word.size() / 3, 1, 3);
+  std::string best;
+  std::size_t best_distance = allowed + 1;
+  for (const std::string& name : names) {
+    const std::size_t distance = edit_distance(word, without_dashes(name));
+    if (distance < best_distance) {
+      best_distance = distance;
+      best = name;
+    }
+  }
+  if (!best.empty() || word.size() < 3) {
+    return best;
+  }
+  std::vector<const std::string*> extending;
+  for (const std::string& name : names) {
+    if (without_dashes(name).substr(0, word.size()) == word) {
+      extending.push_back(&name);
+    }
+  }
+  return extending.size() == 1 ? *extending.front() : std::string();
+}
+
+std::string unknown_command(std::string_view command, std::string_view typed,
+                            const std::vector<std::string>& commands) {
+  const bool planned = command == "ralph" && std::find(std::begin(k_planned), std::end(k_planned),
+                                                       typed) != std::end(k_planned);
+  if (planned) {
+    return fmt::format("{}: '{}' is planned but not in this version of ralph yet (commands: {}). "
+                       "{}",
+                       command, typed, fmt::join(commands, ", "), see_help(command));
+  }
+  const std::string suggestion = closest_name(typed, commands);
+  if (suggestion.empty()) {
+    return fmt::format("{}: unknown command '{}' (commands: {}). {}", command, typed,
+                       fmt::join(commands, ", "), see_help(command));
+  }
+  return fmt::format("{}: unknown command '{}'; did you mean '{}'? {}", command, typed, suggestion,
+                     see_help(command));
+}
+
+std::string unknown_option(std::string_view command, std::string_view typed,
+                           const std::vector<std::string>& options) {
+  const std::string_view name = typed.substr(0, typed.find('='));
+  const std::string suggestion = closest_name(name, options);
+  if (suggestion.empty()) {
+    return fmt::format("{}: unknown option '{}'. {}", command, name, see_help(command));
+  }
+  return fmt::format("{}: unknown option '{}'; did you mean '{}'? {}", command, name, suggestion,
+                     see_help(command));
+}
+
+std::string unexpected_argument(std::string_view command, std::string_view argument,
+                                std::string_view why) {
+  if (why.empty()) {
+    return fmt::format("{}: unexpected argument '{}'. {}", command, argument, see_help(command));
+  }
+  return fmt::format("{}: unexpected argument '{}' ({}). {}", command, argument, why,
+                     see_help(command));
+}
+
+std::string usage_problem(std::string_view command, std::string_view problem) {
+  return fmt::format("{}: {}. {}", command, problem, see_help(command));
+}
+
+} // namespace ralph::cli

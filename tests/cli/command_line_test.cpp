@@ -1,0 +1,97 @@
+#include "cli/command_line.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ralph::cli {
+namespace {
+
+struct Parsed {
+  ParsedCommand command;
+  std::string err;
+};
+
+Parsed parse(const std::vector<std::string>& args) {
+  std::vector<std::string> words{"ralph"};
+  words.insert(words.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  argv.reserve(words.size());
+  for (std::string& word : words) {
+    argv.push_back(word.data());
+  }
+  ::testing::internal::CaptureStderr();
+  ParsedCommand command = parse_command_line(static_cast<int>(argv.size()), argv.data());
+  return Parsed{.command = std::move(command), .err = ::testing::internal::GetCapturedStderr()};
+}
+
+TEST(CommandLine, DurationsAndCountsAsTheHelpPromises) {
+  const auto parsed = parse(
+      {"run", "fix it", "--time-budget", "1.5m", "--token-budget", "200k", "--max-tokens", "8k"});
+  ASSERT_EQ(parsed.command.exit_code, -1) << parsed.err;
+  EXPECT_EQ(parsed.command.name, CommandName::run);
+  std::map<std::string, std::string> values;
+  for (const auto& flag : parsed.command.run.overrides) {
+    values[flag.key] = flag.value;
+  }
+  EXPECT_EQ(values, (std::map<std::string, std::string>{{"agent.max_tokens", "8k"},
+                                                        {"budget.max_time", "1.5m"},
+                                                        {"budget.max_tokens", "200k"}}));
+}
+
+TEST(CommandLine, BadValueNamesCommandFlagValueAndTheForms) {
+  const auto parsed = parse({"run", "fix it", "--time-budget", "10x"});
+  EXPECT_EQ(parsed.command.exit_code, 2);
+  EXPECT_EQ(parsed.err, "ralph run: --time-budget '10x': expected a duration like 90s, 1.5m, 2h "
+                        "(0: no limit)\n");
+  const auto resumed = parse({"sessions", "resume", "abc", "--token-budget", "1.2345k"});
+  EXPECT_EQ(resumed.err, "ralph sessions resume: --token-budget '1.2345k': expected a count like "
+                         "4096, 200k, 1.5k, 2M (0: no limit)\n");
+}
+
+TEST(CommandLine, PruneAgeIsADuration) {
+  const auto parsed = parse({"sessions", "prune", "--older-than", "1h30m"});
+  ASSERT_EQ(parsed.command.exit_code, -1) << parsed.err;
+  EXPECT_EQ(parsed.command.sessions.older_than, std::chrono::minutes(90));
+  const auto bad = parse({"sessions", "prune", "--older-than", "soon"});
+  EXPECT_EQ(bad.command.exit_code, 2);
+  EXPECT_EQ(bad.err, "ralph sessions prune: --older-than 'soon': expected a duration like 90s, "
+                     "1.5m, 2h or 30d\n");
+}
+
+TEST(CommandLine, EmptyGoalOrQueryIsAUsageError) {
+  EXPECT_EQ(parse({"run", " \t"}).err, "ralph run: the goal is empty; say what to do, in words. "
+                                       "See 'ralph run --help'.\n");
+  const auto qa = parse({"qa", "--doc", "d.txt", "--query", ""});
+  EXPECT_EQ(qa.command.exit_code, 2);
+  EXPECT_EQ(qa.err, "ralph qa: --query is empty; ask a question or give a task. See 'ralph qa "
+                    "--help'.\n");
+}
+
+TEST(CommandLine, MissingCommandListsTheCommands) {
+  EXPECT_EQ(parse({}).err, "ralph: a command is required (run, qa, task, demo, sessions). See "
+                           "'ralph --help'.\n");
+  EXPECT_EQ(parse({"sessions"}).err,
+            "ralph sessions: a command is required (list, show, resume, export, rm, prune). See "
+            "'ralph sessions --help'.\n");
+  EXPECT_EQ(parse({"qa", "--query", "q"}).err,
+            "ralph qa: --doc is required. See 'ralph qa --help'.\n");
+}
+
+TEST(CommandLine, TheFirstStrayWordIsNamedWhereItWasTyped) {
+  EXPECT_EQ(parse({"--bogus", "run", "x"}).err,
+            "ralph: unknown option '--bogus'. See 'ralph --help'.\n");
+  EXPECT_EQ(parse({"run", "fix", "the", "bug"}).err,
+            "ralph run: unexpected argument 'the' (the goal is one argument: put it in quotes). "
+            "See 'ralph run --help'.\n");
+  EXPECT_EQ(parse({"sessions", "show", "a", "b"}).err,
+            "ralph sessions show: unexpected argument 'b'. See 'ralph sessions show --help'.\n");
+  EXPECT_EQ(parse({"qa", "--doc", "d", "--qeury", "q"}).err,
+            "ralph qa: unknown option '--qeury'; did you mean '--query'? See 'ralph qa --help'.\n")
+      << "a stray option wins over the missing --query it caused";
+}
+
+} // namespace
+} // namespace ralph::cli

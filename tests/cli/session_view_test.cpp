@@ -1,0 +1,53 @@
+#include "cli/session_view.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace ralph::cli {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+store::SessionRow row(Status status, std::int64_t owner) {
+  store::SessionRow r;
+  r.id = "20261123-101500-3f9a2c1b7d04";
+  r.goal = "make add.sh add";
+  r.status = status;
+  r.owner_pid = owner;
+  r.updated_at = "2026-11-23T10:15:00.000Z";
+  return r;
+}
+
+// Owners the test says are alive; every other pid is gone.
+OwnerCheck alive(std::int64_t pid) {
+  return [pid](std::int64_t asked) { return asked == pid; };
+}
+
+TEST(ShownStatus, AnActiveSessionWhoseProcessIsGoneIsStopped) {
+  EXPECT_EQ(shown_status(row(Status::active, 41), alive(41)), "active");
+  EXPECT_EQ(shown_status(row(Status::active, 41), alive(7)), "stopped");
+  EXPECT_EQ(shown_status(row(Status::active, 0), alive(0)), "stopped") << "no owner at all";
+  EXPECT_EQ(shown_status(row(Status::completed, 0), alive(7)), "completed");
+  EXPECT_EQ(shown_status(row(Status::budget_exhausted, 41), alive(7)), "budget_exhausted");
+}
+
+TEST(ShownStatus, ListShowAndTheirJsonAgree) {
+  const auto gone = alive(7);
+  const std::vector<store::SessionRow> rows{row(Status::active, 41)};
+  const auto now = std::chrono::system_clock::now();
+  EXPECT_THAT(render_session_list(rows, now, gone), HasSubstr(" stopped "));
+  EXPECT_THAT(render_session_list(rows, now, alive(41)), Not(HasSubstr("stopped")));
+  EXPECT_EQ(nlohmann::json::parse(session_list_json(rows, gone))[0]["status"], "stopped");
+
+  store::SessionRecord record;
+  record.session = rows[0];
+  EXPECT_THAT(render_session(record, gone),
+              HasSubstr("· stopped · its process ended before the session did"));
+  EXPECT_EQ(nlohmann::json::parse(session_record_json(record, gone))["status"], "stopped");
+  EXPECT_EQ(nlohmann::json::parse(session_record_json(record, alive(41)))["status"], "active");
+}
+
+} // namespace
+} // namespace ralph::cli
