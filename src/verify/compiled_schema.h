@@ -7,6 +7,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -26,6 +27,8 @@ struct CompiledSchema {
   std::map<const nlohmann::json*, std::unique_ptr<RE2>> patterns;
   // The schema each schema holding a $ref stands for.
   std::map<const nlohmann::json*, const nlohmann::json*> refs;
+  // The schemas those references lead to: the only ones a validation can meet twice per value.
+  std::set<const nlohmann::json*> ref_targets;
 
   const nlohmann::json& root() const { return documents.front(); }
 };

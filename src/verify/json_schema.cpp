@@ -206,6 +206,7 @@ private:
       return bad(pending.at, fmt::format("cannot resolve \"{}\": nothing is there", pending.ref));
     }
     m_out.refs.emplace(pending.owner, target);
+    m_out.ref_targets.insert(target);
     return schema(*target, base, absolute, pending.depth);
   }
 

@@ -114,11 +114,6 @@ public:
       }
       return;
     }
-    const Pair key{&schema, &value};
-    if (m_eval.in_progress.count(key) > 0) {
-      return undecidable(pointer, "the schema refers back to itself without consuming any of the "
-                                  "value, so it can never be decided");
-    }
     if (depth > k_max_schema_depth) {
       return undecidable(pointer, "the value is nested too deeply for the schema to be checked");
     }
@@ -126,6 +121,23 @@ public:
       return undecidable(pointer, fmt::format("checking stopped after {} steps: the schema is too "
                                               "costly for this value",
                                               k_max_validation_steps));
+    }
+    // Schemas form a tree, so only a $ref can bring the same (schema, value) pair round again:
+    // results are remembered, and cycles caught, where references lead.
+    if (m_eval.compiled.ref_targets.count(&schema) == 0) {
+      evaluate(schema, value, pointer, depth);
+    } else {
+      check_remembered(schema, value, pointer, depth);
+    }
+  }
+
+private:
+  void check_remembered(const json& schema, const json& value, const std::string& pointer,
+                        int depth) {
+    const Pair key{&schema, &value};
+    if (m_eval.in_progress.count(key) > 0) {
+      return undecidable(pointer, "the schema refers back to itself without consuming any of the "
+                                  "value, so it can never be decided");
     }
     if (single()) {
       if (const auto known = m_eval.first_errors.find(key); known != m_eval.first_errors.end()) {
@@ -146,7 +158,6 @@ public:
     }
   }
 
-private:
   bool full() const { return m_errors.size() >= m_max; }
   bool single() const { return m_max == 1; }
 
@@ -198,17 +209,14 @@ private:
     if (type == schema.end()) {
       return true;
     }
-    std::vector<std::string> names;
-    if (type->is_string()) {
-      names.push_back(type->get<std::string>());
-    } else {
-      names = type->get<std::vector<std::string>>();
+    const auto matches = [&](const json& name) {
+      return has_type(value, name.get_ref<const std::string&>());
+    };
+    if (type->is_string() ? matches(*type) : std::any_of(type->begin(), type->end(), matches)) {
+      return true;
     }
-    for (const std::string& name : names) {
-      if (has_type(value, name)) {
-        return true;
-      }
-    }
+    const auto names = type->is_string() ? std::vector{type->get<std::string>()}
+                                         : type->get<std::vector<std::string>>();
     std::string expected;
     for (std::size_t i = 0; i < names.size(); ++i) {
       expected += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + with_article(names[i]);
