@@ -1,5 +1,6 @@
 #include "code_points.h"
 #include "compiled_schema.h"
+#include "schema_formats.h"
 
 #include "ralph/core/text.h"
 #include "ralph/verify/json_schema.h"
@@ -249,6 +250,12 @@ private:
     if (const auto max = schema.find("maxLength"); max != schema.end()) {
       if (static_cast<double>(length) > max->get<double>()) {
         add(pointer, fmt::format("expected at most {} characters, found {}", max->dump(), length));
+      }
+    }
+    if (const auto format = schema.find("format"); format != schema.end()) {
+      const std::string& name = format->get_ref<const std::string&>();
+      if (!matches_format(name, text)) {
+        add(pointer, fmt::format("expected a string of format {}, found {}", name, shown(value)));
       }
     }
     if (const auto pattern = schema.find("pattern"); pattern != schema.end()) {

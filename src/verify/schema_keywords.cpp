@@ -1,6 +1,7 @@
 #include "schema_keywords.h"
 
 #include "compiled_schema.h"
+#include "schema_formats.h"
 
 #include <fmt/format.h>
 
@@ -122,7 +123,16 @@ std::optional<std::string> keyword_problem(const std::string& key, const json& v
   if (key == "uniqueItems") {
     return value.is_boolean() ? std::nullopt : std::optional<std::string>("expected true or false");
   }
-  if (key == "format" || key == "contentMediaType" || key == "contentEncoding") {
+  if (key == "format") {
+    if (value.is_string() && is_checked_format(value.get<std::string>())) {
+      return std::nullopt;
+    }
+    return fmt::format("ralph cannot check the format {} (it checks date-time, date, time, email, "
+                       "idn-email, hostname, ipv4, ipv6, uri, uri-reference, iri, iri-reference, "
+                       "uri-template, json-pointer, relative-json-pointer, regex and uuid)",
+                       value.dump());
+  }
+  if (key == "contentMediaType" || key == "contentEncoding") {
     return value.is_string() ? std::nullopt : std::optional<std::string>("expected a string");
   }
   if (key == "$schema") {

@@ -236,13 +236,29 @@ TEST(JsonSchema, AppliesTheRestOfTheDraft7Vocabulary) {
 }
 
 TEST(JsonSchema, KeepsAnnotationsAsAnnotations) {
-  // Draft 7 makes format an annotation; ralph does not check it (the README says so).
   EXPECT_EQ(errors(R"({"$schema": "http://json-schema.org/draft-07/schema#", "title": "t",
                        "description": "d", "$comment": "c", "default": 1, "examples": [1],
-                       "format": "email", "contentMediaType": "application/json",
-                       "x-vendor": {"anything": true}})",
-                   R"("not an email")"),
+                       "contentMediaType": "application/json", "x-vendor": {"anything": true}})",
+                   R"("not json")"),
             Errors{});
+}
+
+TEST(JsonSchema, ChecksFormats) {
+  EXPECT_EQ(errors(R"({"format": "email"})", R"("joe@example.com")"), Errors{});
+  EXPECT_EQ(errors(R"({"format": "email"})", R"("not an email")"),
+            Errors{"(root): expected a string of format email, found \"not an email\""});
+  EXPECT_EQ(errors(R"({"format": "email"})", "42"), Errors{}); // formats apply to strings only
+  EXPECT_EQ(errors(R"({"format": "date-time"})", R"("2024-02-29T23:59:60.5+01:00")"), Errors{});
+  EXPECT_EQ(errors(R"({"format": "date"})", R"("2023-02-29")").size(), 1u);
+  EXPECT_EQ(errors(R"({"format": "ipv4"})", R"("10.0.0.256")").size(), 1u);
+  EXPECT_EQ(errors(R"({"format": "ipv6"})", R"("fe80::1")"), Errors{});
+  EXPECT_EQ(errors(R"({"format": "uri"})", R"("https://example.com/a?b#c")"), Errors{});
+  EXPECT_EQ(errors(R"({"format": "uri"})", R"("/relative")").size(), 1u);
+  EXPECT_EQ(errors(R"({"format": "uuid"})", R"("123e4567-e89b-12d3-a456-426614174000")"), Errors{});
+  EXPECT_EQ(errors(R"({"format": "hostname"})", R"("-bad.example")").size(), 1u);
+  EXPECT_NE(compile_error(R"({"format": "phone"})")
+                .find("/format: ralph cannot check the format \"phone\""),
+            std::string::npos);
 }
 
 TEST(JsonSchema, IgnoresKeywordsBesideARef) {

@@ -30,11 +30,14 @@ using SchemaDocuments = std::map<std::string, std::string, std::less<>>;
 // uniqueItems, contains, maxProperties, minProperties, required, properties, patternProperties,
 // additionalProperties, dependencies, propertyNames, if/then/else, allOf, anyOf, oneOf, not, and
 // $ref (JSON pointers with % and ~ escapes, $id, "#name" $ids; keywords beside a $ref are ignored,
-// as draft 7 says). format and content* are annotations and not checked. A $ref to the draft-07
-// meta-schema works; other documents only when given to compile().
+// as draft 7 says), and format, checked for date-time, date, time, email, idn-email, hostname,
+// ipv4, ipv6, uri, uri-reference, iri, iri-reference, uri-template, json-pointer,
+// relative-json-pointer, regex and uuid (contentMediaType and contentEncoding are annotations).
+// A $ref to the draft-07 meta-schema works; other documents only when given to compile().
 // Refused when compiled: a malformed keyword, a pattern RE2 cannot run, a $ref leading nowhere,
-// a keyword of another draft (dependentRequired, prefixItems, unevaluatedProperties, ...) and a
-// $schema other than draft 7, 6 or 4. Other unknown keywords are annotations (title, ...).
+// a format it cannot check, a keyword of another draft (dependentRequired, prefixItems,
+// unevaluatedProperties, ...) and a $schema other than draft 7, 6 or 4. Other unknown keywords
+// are annotations (title, ...).
 // Immutable once compiled; copies share it; validate() may run on many threads at once.
 class JsonSchema {
 public:
