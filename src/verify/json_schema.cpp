@@ -34,7 +34,7 @@ struct PendingRef {
 class Compiler {
 public:
   Compiler(CompiledSchema& out, const SchemaDocuments& documents)
-      : m_out(out), m_documents(documents) {}
+      : m_out(out), m_documents(documents), m_id_key(id_keyword(out.root())) {}
 
   const std::string& problem() const { return m_problem; }
 
@@ -78,9 +78,9 @@ private:
                                                   pointer_child(at, "definitions"), depth + 1);
     }
     std::string inner = base;
-    if (const auto id = node.find("$id"); id != node.end()) {
+    if (const auto id = node.find(m_id_key); id != node.end()) {
       if (!id->is_string()) {
-        return bad(pointer_child(at, "$id"), "expected a URI reference");
+        return bad(pointer_child(at, std::string(m_id_key)), "expected a URI reference");
       }
       const auto [uri, fragment] = split_fragment(resolve_uri(base, id->get<std::string>()));
       m_resources.emplace(fragment.empty() ? uri : uri + '#' + fragment, &node);
@@ -237,8 +237,7 @@ private:
 
   // The node a decoded JSON pointer names below `start`, with `base` updated to the base URI the
   // node is in; nullptr when it leads nowhere.
-  static const json* follow_pointer(const json& start, std::string_view pointer,
-                                    std::string& base) {
+  const json* follow_pointer(const json& start, std::string_view pointer, std::string& base) const {
     const json* node = &start;
     while (!pointer.empty()) {
       if (pointer.front() != '/') {
@@ -258,7 +257,7 @@ private:
       // The $id of each schema passed through sets the base (the start's is already in `base`,
       // the target's is applied when it is walked).
       if (node != &start && node->is_object() && !node->contains("$ref")) {
-        if (const auto id = node->find("$id"); id != node->end() && id->is_string()) {
+        if (const auto id = node->find(m_id_key); id != node->end() && id->is_string()) {
           base = split_fragment(resolve_uri(base, id->get<std::string>())).first;
         }
       }
@@ -287,6 +286,7 @@ private:
 
   CompiledSchema& m_out;
   const SchemaDocuments& m_documents;
+  std::string_view m_id_key;                      // "$id", or draft 4's "id"
   std::map<std::string, const json*> m_resources; // by absolute URI, "uri#name" for plain names
   std::set<const json*> m_walked;
   std::vector<PendingRef> m_pending;

@@ -42,18 +42,25 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 16> k_foreig
     {"extends", "draft 3; draft 7 spells it \"allOf\""},
 }};
 
-// Draft 7 and the drafts whose schemas mean the same under its rules (draft 4's boolean
-// exclusiveMinimum/exclusiveMaximum are understood too).
-bool is_accepted_dialect(std::string uri) {
+// A $schema URI without its empty fragment and with http for https.
+std::string dialect(std::string uri) {
   if (!uri.empty() && uri.back() == '#') {
     uri.pop_back();
   }
   if (uri.rfind("https://", 0) == 0) {
     uri.erase(4, 1);
   }
-  return uri == "http://json-schema.org/draft-07/schema" ||
-         uri == "http://json-schema.org/draft-06/schema" ||
-         uri == "http://json-schema.org/draft-04/schema";
+  return uri;
+}
+
+constexpr std::string_view k_draft4 = "http://json-schema.org/draft-04/schema";
+
+// Draft 7 and the drafts whose schemas mean the same under its rules (draft 4's boolean
+// exclusiveMinimum/exclusiveMaximum and its "id" are understood too).
+bool is_accepted_dialect(const std::string& uri) {
+  const std::string name = dialect(uri);
+  return name == "http://json-schema.org/draft-07/schema" ||
+         name == "http://json-schema.org/draft-06/schema" || name == k_draft4;
 }
 
 bool is_non_negative_integer(const json& value) {
@@ -82,6 +89,13 @@ KeywordKind keyword_kind(std::string_view key) {
     return KeywordKind::dependencies;
   }
   return key == "pattern" ? KeywordKind::pattern : KeywordKind::other;
+}
+
+std::string_view id_keyword(const json& root) {
+  const auto schema = root.is_object() ? root.find("$schema") : root.end();
+  const bool draft4 = schema != root.end() && schema->is_string() &&
+                      dialect(schema->get<std::string>()) == k_draft4;
+  return draft4 ? "id" : "$id";
 }
 
 std::optional<std::string> keyword_problem(const std::string& key, const json& value) {

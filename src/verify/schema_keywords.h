@@ -22,6 +22,10 @@ enum class KeywordKind {
 
 KeywordKind keyword_kind(std::string_view key);
 
+// The keyword that sets a base URI in `root`'s schemas: "id" when its $schema names draft 4,
+// "$id" otherwise.
+std::string_view id_keyword(const nlohmann::json& root);
+
 // What is wrong with `value` as the value of keyword `key` (not one of the subschema kinds), or
 // nullopt when it is fine. Keywords of other drafts that draft 7 lacks are refused, as is a
 // $schema naming a draft with other meanings; unknown keywords are annotations and pass.

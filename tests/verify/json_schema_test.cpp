@@ -292,6 +292,19 @@ TEST(JsonSchema, ResolvesIdsAgainstTheirBase) {
                     "/y/0: expected a string, found an integer"}));
 }
 
+TEST(JsonSchema, ReadsDraft4IdsInADraft4Schema) {
+  // Draft 4 spells $id as id; under draft 7's rules the "#/definitions/n" in `b` would name the
+  // root's definition instead of b's.
+  const std::string schema = R"({"$schema": "http://json-schema.org/draft-04/schema#",
+    "id": "http://example.com/root.json",
+    "definitions": {"n": {"type": "string"},
+                    "b": {"id": "b.json", "definitions": {"n": {"type": "integer"}},
+                          "items": {"$ref": "#/definitions/n"}}},
+    "properties": {"x": {"$ref": "b.json"}}})";
+  EXPECT_EQ(errors(schema, R"({"x": [1]})"), Errors{});
+  EXPECT_EQ(errors(schema, R"({"x": ["1"]})"), Errors{"/x/0: expected an integer, found a string"});
+}
+
 TEST(JsonSchema, ResolvesTheDraft7MetaSchema) {
   const std::string schema = R"({"$ref": "http://json-schema.org/draft-07/schema#"})";
   EXPECT_EQ(errors(schema, R"({"type": "object", "properties": {"a": {"minLength": 1}}})"),
