@@ -73,9 +73,14 @@ private:
       }
       m_pending.push_back(
           {&node, ref->get<std::string>(), base, pointer_child(at, "$ref"), depth + 1});
-      const auto definitions = node.find("definitions");
-      return definitions == node.end() || keyword("definitions", *definitions, base,
-                                                  pointer_child(at, "definitions"), depth + 1);
+      for (const char* key : {"definitions", "$defs"}) {
+        const auto definitions = node.find(key);
+        if (definitions != node.end() &&
+            !keyword(key, *definitions, base, pointer_child(at, key), depth + 1)) {
+          return false;
+        }
+      }
+      return true;
     }
     std::string inner = base;
     if (const auto id = node.find(m_id_key); id != node.end()) {

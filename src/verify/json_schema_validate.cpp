@@ -90,8 +90,8 @@ struct PairHash {
 // same answer: each is worked out once, which keeps self-referencing schemas linear.
 struct Evaluation {
   const CompiledSchema& compiled;
-  std::unordered_map<Pair, std::optional<std::string>, PairHash>
-      first_errors; // of pairs checked for one error
+  // The first error of each pair checked for one error (nullopt: it conforms).
+  std::unordered_map<Pair, std::optional<std::string>, PairHash> first_errors;
   std::unordered_set<Pair, PairHash> in_progress;
   std::map<const json*, json> names; // property names as values, by their member's value node
   std::size_t steps = 0;
