@@ -239,19 +239,22 @@ private:
     }
   }
 
+  // The bounds `min_key` and `max_key` set on a `count` of `noun`s.
+  void check_count(const json& schema, const char* min_key, const char* max_key, std::size_t count,
+                   const char* noun, const std::string& pointer) {
+    const auto min = schema.find(min_key);
+    if (min != schema.end() && static_cast<double>(count) < min->get<double>()) {
+      add(pointer, fmt::format("expected at least {} {}, found {}", min->dump(), noun, count));
+    }
+    const auto max = schema.find(max_key);
+    if (max != schema.end() && static_cast<double>(count) > max->get<double>()) {
+      add(pointer, fmt::format("expected at most {} {}, found {}", max->dump(), noun, count));
+    }
+  }
+
   void check_string(const json& schema, const json& value, const std::string& pointer) {
     const std::string& text = value.get_ref<const std::string&>();
-    const std::size_t length = count_code_points(text);
-    if (const auto min = schema.find("minLength"); min != schema.end()) {
-      if (static_cast<double>(length) < min->get<double>()) {
-        add(pointer, fmt::format("expected at least {} characters, found {}", min->dump(), length));
-      }
-    }
-    if (const auto max = schema.find("maxLength"); max != schema.end()) {
-      if (static_cast<double>(length) > max->get<double>()) {
-        add(pointer, fmt::format("expected at most {} characters, found {}", max->dump(), length));
-      }
-    }
+    check_count(schema, "minLength", "maxLength", count_code_points(text), "characters", pointer);
     if (const auto format = schema.find("format"); format != schema.end()) {
       const std::string& name = format->get_ref<const std::string&>();
       if (!matches_format(name, text)) {
@@ -305,17 +308,7 @@ private:
   }
 
   void check_array(const json& schema, const json& value, const std::string& pointer, int depth) {
-    if (const auto min = schema.find("minItems"); min != schema.end()) {
-      if (static_cast<double>(value.size()) < min->get<double>()) {
-        add(pointer,
-            fmt::format("expected at least {} items, found {}", min->dump(), value.size()));
-      }
-    }
-    if (const auto max = schema.find("maxItems"); max != schema.end()) {
-      if (static_cast<double>(value.size()) > max->get<double>()) {
-        add(pointer, fmt::format("expected at most {} items, found {}", max->dump(), value.size()));
-      }
-    }
+    check_count(schema, "minItems", "maxItems", value.size(), "items", pointer);
     if (const auto unique = schema.find("uniqueItems");
         unique != schema.end() && unique->get<bool>()) {
       check_unique(value, pointer);
@@ -387,18 +380,7 @@ private:
         }
       }
     }
-    if (const auto min = schema.find("minProperties"); min != schema.end()) {
-      if (static_cast<double>(value.size()) < min->get<double>()) {
-        add(pointer,
-            fmt::format("expected at least {} properties, found {}", min->dump(), value.size()));
-      }
-    }
-    if (const auto max = schema.find("maxProperties"); max != schema.end()) {
-      if (static_cast<double>(value.size()) > max->get<double>()) {
-        add(pointer,
-            fmt::format("expected at most {} properties, found {}", max->dump(), value.size()));
-      }
-    }
+    check_count(schema, "minProperties", "maxProperties", value.size(), "properties", pointer);
     check_dependencies(schema, value, pointer, depth);
     check_members(schema, value, pointer, depth);
   }

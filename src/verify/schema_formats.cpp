@@ -7,15 +7,10 @@
 #include <array>
 #include <cctype>
 #include <string>
+#include <utility>
 
 namespace ralph::verify {
 namespace {
-
-constexpr std::array<std::string_view, 17> k_formats = {
-    "date-time", "date",          "time",         "email",        "idn-email",
-    "hostname",  "ipv4",          "ipv6",         "uri",          "uri-reference",
-    "iri",       "iri-reference", "uri-template", "json-pointer", "relative-json-pointer",
-    "regex",     "uuid"};
 
 bool is_digit(char c) {
   return std::isdigit(static_cast<unsigned char>(c)) != 0;
@@ -331,47 +326,51 @@ bool is_regex(std::string_view text) {
   return RE2(text, options).ok();
 }
 
+using FormatCheck = bool (*)(std::string_view);
+
+constexpr std::array<std::pair<std::string_view, FormatCheck>, 17> k_formats = {{
+    {"date-time", is_date_time},
+    {"date", is_date},
+    {"time", is_time},
+    {"email", [](std::string_view text) { return is_email(text, false); }},
+    {"idn-email", [](std::string_view text) { return is_email(text, true); }},
+    {"hostname", [](std::string_view text) { return is_hostname(text, false); }},
+    {"ipv4", [](std::string_view text) { return is_ip(AF_INET, text); }},
+    {"ipv6", [](std::string_view text) { return is_ip(AF_INET6, text); }},
+    {"uri", [](std::string_view text) { return is_uri(text, true, false); }},
+    {"uri-reference", [](std::string_view text) { return is_uri(text, false, false); }},
+    {"iri", [](std::string_view text) { return is_uri(text, true, true); }},
+    {"iri-reference", [](std::string_view text) { return is_uri(text, false, true); }},
+    {"uri-template", is_uri_template},
+    {"json-pointer", is_json_pointer},
+    {"relative-json-pointer", is_relative_json_pointer},
+    {"regex", is_regex},
+    {"uuid", is_uuid},
+}};
+
+const FormatCheck* find_check(std::string_view name) {
+  const auto* it = std::find_if(k_formats.begin(), k_formats.end(),
+                                [&](const auto& entry) { return entry.first == name; });
+  return it == k_formats.end() ? nullptr : &it->second;
+}
+
 } // namespace
 
 bool is_checked_format(std::string_view name) {
-  return std::find(k_formats.begin(), k_formats.end(), name) != k_formats.end();
+  return find_check(name) != nullptr;
+}
+
+std::string checked_formats() {
+  std::string names;
+  for (const auto& [name, check] : k_formats) {
+    names += (names.empty() ? "" : ", ") + std::string(name);
+  }
+  return names;
 }
 
 bool matches_format(std::string_view name, std::string_view text) {
-  if (name == "date-time") {
-    return is_date_time(text);
-  }
-  if (name == "date") {
-    return is_date(text);
-  }
-  if (name == "time") {
-    return is_time(text);
-  }
-  if (name == "email" || name == "idn-email") {
-    return is_email(text, name == "idn-email");
-  }
-  if (name == "hostname") {
-    return is_hostname(text, false);
-  }
-  if (name == "ipv4" || name == "ipv6") {
-    return is_ip(name == "ipv4" ? AF_INET : AF_INET6, text);
-  }
-  if (name == "uri" || name == "uri-reference" || name == "iri" || name == "iri-reference") {
-    return is_uri(text, name == "uri" || name == "iri", name.front() == 'i');
-  }
-  if (name == "uri-template") {
-    return is_uri_template(text);
-  }
-  if (name == "json-pointer") {
-    return is_json_pointer(text);
-  }
-  if (name == "relative-json-pointer") {
-    return is_relative_json_pointer(text);
-  }
-  if (name == "uuid") {
-    return is_uuid(text);
-  }
-  return name == "regex" && is_regex(text);
+  const FormatCheck* check = find_check(name);
+  return check != nullptr && (*check)(text);
 }
 
 } // namespace ralph::verify

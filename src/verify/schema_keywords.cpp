@@ -141,10 +141,8 @@ std::optional<std::string> keyword_problem(const std::string& key, const json& v
     if (value.is_string() && is_checked_format(value.get<std::string>())) {
       return std::nullopt;
     }
-    return fmt::format("ralph cannot check the format {} (it checks date-time, date, time, email, "
-                       "idn-email, hostname, ipv4, ipv6, uri, uri-reference, iri, iri-reference, "
-                       "uri-template, json-pointer, relative-json-pointer, regex and uuid)",
-                       value.dump());
+    return fmt::format("ralph cannot check the format {} (it checks {})", value.dump(),
+                       checked_formats());
   }
   if (key == "contentMediaType" || key == "contentEncoding") {
     return value.is_string() ? std::nullopt : std::optional<std::string>("expected a string");
