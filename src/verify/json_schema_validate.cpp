@@ -184,6 +184,9 @@ private:
   }
 
   void evaluate(const json& schema, const json& value, const std::string& pointer, int depth) {
+    if (schema.empty()) {
+      return; // {} allows anything; a common item schema, and a dozen lookups saved
+    }
     // Draft 7: a schema with a $ref is that reference; keywords beside it are ignored.
     if (const auto ref = m_eval.compiled.refs.find(&schema); ref != m_eval.compiled.refs.end()) {
       check(*ref->second, value, pointer, depth + 1);

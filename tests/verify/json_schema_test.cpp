@@ -194,9 +194,10 @@ TEST(JsonSchema, StaysLinearOnASelfReferencingAnyOf) {
 }
 
 TEST(JsonSchema, StopsAtTheStepBudget) {
+  // Eleven steps an item (the item schema and its ten empty ones): 1.1 million for 100000 items.
   const JsonSchema schema =
-      compile(R"({"items": {"allOf": [{"type": "integer"}, {"minimum": 0}, {"maximum": 9}]}})");
-  const Errors found = schema.validate(json(std::vector<int>(300'000, 0)));
+      compile(R"({"items": {"allOf": [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}]}})");
+  const Errors found = schema.validate(json(std::vector<int>(100'000, 0)));
   ASSERT_EQ(found.size(), 1u);
   EXPECT_NE(found[0].find("checking stopped after 1000000 steps"), std::string::npos) << found[0];
   EXPECT_EQ(schema.validate(json(std::vector<int>(1000, 0))), Errors{});
