@@ -3,7 +3,8 @@
 namespace ralph::verify {
 
 std::string_view draft7_metaschema() {
-  // From http://json-schema.org/draft-07/schema, unchanged but for indentation.
+  // Published at http://json-schema.org/draft-07/schema; this is the revision python-jsonschema 4
+  // ships (Debian bookworm), reindented.
   return R"json({
  "$schema": "http://json-schema.org/draft-07/schema#",
  "$id": "http://json-schema.org/draft-07/schema#",
