@@ -8,6 +8,7 @@ packages=(
   libcurl4-openssl-dev libssl-dev libcpp-httplib-dev nlohmann-json3-dev libcli11-dev
   libtomlplusplus-dev libfmt-dev libexpected-dev libsqlite3-dev liblua5.4-dev
   libre2-dev libedit-dev libgtest-dev libgmock-dev libbenchmark-dev
+  json-schema-test-suite
   clang-format clang-tidy
 )
 

@@ -1,5 +1,6 @@
 #include "code_points.h"
 #include "compiled_schema.h"
+#include "schema_formats.h"
 
 #include "ralph/core/text.h"
 #include "ralph/verify/json_schema.h"
@@ -7,7 +8,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <numeric>
 #include <optional>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
 
 namespace ralph::verify {
 namespace {
@@ -49,19 +58,55 @@ std::string found(const json& value) {
   return with_article(value.type_name());
 }
 
+// Integers exactly; other numbers with a tolerance for binary fractions (0.0075 is a multiple of
+// 0.0001 though 0.0075 / 0.0001 is not exactly 75 in doubles).
+bool is_multiple(const json& value, const json& divisor) {
+  if (value.is_number_integer() && divisor.is_number_integer()) {
+    const auto magnitude = [](const json& n) {
+      if (n.is_number_unsigned()) {
+        return n.get<std::uint64_t>();
+      }
+      const std::int64_t signed_value = n.get<std::int64_t>();
+      return signed_value < 0 ? 0 - static_cast<std::uint64_t>(signed_value)
+                              : static_cast<std::uint64_t>(signed_value);
+    };
+    return magnitude(value) % magnitude(divisor) == 0;
+  }
+  const double quotient = value.get<double>() / divisor.get<double>();
+  return std::isfinite(quotient) && std::abs(quotient - std::round(quotient)) < 1e-9;
+}
+
+using Pair = std::pair<const json*, const json*>; // a schema node and a value node
+
+struct PairHash {
+  std::size_t operator()(const Pair& pair) const {
+    const std::hash<const json*> hash;
+    return hash(pair.first) * 31 + hash(pair.second);
+  }
+};
+
+// What one validate() call shares between the validators it nests. Value nodes have fixed
+// addresses (and so fixed pointers) for the whole call, so a (schema, value) pair always has the
+// same answer: each is worked out once, which keeps self-referencing schemas linear.
+struct Evaluation {
+  const CompiledSchema& compiled;
+  // The first error of each pair checked for one error (nullopt: it conforms).
+  std::unordered_map<Pair, std::optional<std::string>, PairHash> first_errors;
+  std::unordered_set<Pair, PairHash> in_progress;
+  std::map<const json*, json> names; // property names as values, by their member's value node
+  std::size_t steps = 0;
+  std::optional<std::string> undecidable; // set: the answer is this one error
+};
+
 class Validator {
 public:
-  Validator(const CompiledSchema& compiled, std::size_t max_errors)
-      : m_compiled(compiled), m_max(std::max<std::size_t>(1, max_errors)) {}
+  Validator(Evaluation& evaluation, std::size_t max_errors)
+      : m_eval(evaluation), m_max(std::max<std::size_t>(1, max_errors)) {}
 
   std::vector<std::string>& errors() { return m_errors; }
 
   void check(const json& schema, const json& value, const std::string& pointer, int depth) {
-    if (full()) {
-      return;
-    }
-    if (depth > k_max_schema_depth) {
-      add(pointer, "the schema recurses too deeply here (a $ref cycle?)");
+    if (full() || m_eval.undecidable) {
       return;
     }
     if (schema.is_boolean()) {
@@ -70,8 +115,82 @@ public:
       }
       return;
     }
-    if (const auto ref = m_compiled.refs.find(&schema); ref != m_compiled.refs.end()) {
+    if (depth > k_max_schema_depth) {
+      return undecidable(pointer, "the value is nested too deeply for the schema to be checked");
+    }
+    if (++m_eval.steps > k_max_validation_steps) {
+      return undecidable(pointer, fmt::format("checking stopped after {} steps: the schema is too "
+                                              "costly for this value",
+                                              k_max_validation_steps));
+    }
+    // Schemas form a tree, so only a $ref can bring the same (schema, value) pair round again:
+    // results are remembered, and cycles caught, where references lead.
+    if (m_eval.compiled.ref_targets.count(&schema) == 0) {
+      evaluate(schema, value, pointer, depth);
+    } else {
+      check_remembered(schema, value, pointer, depth);
+    }
+  }
+
+private:
+  void check_remembered(const json& schema, const json& value, const std::string& pointer,
+                        int depth) {
+    const Pair key{&schema, &value};
+    if (m_eval.in_progress.count(key) > 0) {
+      return undecidable(pointer, "the schema refers back to itself without consuming any of the "
+                                  "value, so it can never be decided");
+    }
+    if (single()) {
+      if (const auto known = m_eval.first_errors.find(key); known != m_eval.first_errors.end()) {
+        if (known->second) {
+          m_errors.push_back(*known->second);
+        }
+        return;
+      }
+    } else if (!m_seen.insert(key).second) {
+      return; // checked already: its errors are reported
+    }
+    m_eval.in_progress.insert(key);
+    evaluate(schema, value, pointer, depth);
+    m_eval.in_progress.erase(key);
+    if (single() && !m_eval.undecidable) {
+      m_eval.first_errors.emplace(key, m_errors.empty() ? std::nullopt
+                                                        : std::optional(m_errors.front()));
+    }
+  }
+
+  bool full() const { return m_errors.size() >= m_max; }
+  bool single() const { return m_max == 1; }
+
+  void add(const std::string& pointer, const std::string& message) {
+    if (!full()) {
+      m_errors.push_back(fmt::format("{}: {}", pointer_shown(pointer), message));
+    }
+  }
+
+  void undecidable(const std::string& pointer, const std::string& message) {
+    m_eval.undecidable = fmt::format("{}: {}", pointer_shown(pointer), message);
+  }
+
+  // The first error `schema` finds in `value`, or nullopt when it conforms.
+  std::optional<std::string> first_error(const json& schema, const json& value,
+                                         const std::string& pointer, int depth) const {
+    Validator inner(m_eval, 1);
+    inner.check(schema, value, pointer, depth + 1);
+    if (inner.m_errors.empty()) {
+      return std::nullopt;
+    }
+    return inner.m_errors.front();
+  }
+
+  void evaluate(const json& schema, const json& value, const std::string& pointer, int depth) {
+    if (schema.empty()) {
+      return; // {} allows anything; a common item schema, and a dozen lookups saved
+    }
+    // Draft 7: a schema with a $ref is that reference; keywords beside it are ignored.
+    if (const auto ref = m_eval.compiled.refs.find(&schema); ref != m_eval.compiled.refs.end()) {
       check(*ref->second, value, pointer, depth + 1);
+      return;
     }
     if (!type_matches(schema, value, pointer)) {
       return; // the other keywords would only repeat the same mistake
@@ -89,42 +208,19 @@ public:
     check_combinators(schema, value, pointer, depth);
   }
 
-private:
-  bool full() const { return m_errors.size() >= m_max; }
-
-  void add(const std::string& pointer, const std::string& message) {
-    if (!full()) {
-      m_errors.push_back(fmt::format("{}: {}", pointer_shown(pointer), message));
-    }
-  }
-
-  // The first error `schema` finds in `value`, or nullopt when it conforms.
-  std::optional<std::string> first_error(const json& schema, const json& value,
-                                         const std::string& pointer, int depth) const {
-    Validator inner(m_compiled, 1);
-    inner.check(schema, value, pointer, depth + 1);
-    if (inner.m_errors.empty()) {
-      return std::nullopt;
-    }
-    return inner.m_errors.front();
-  }
-
   bool type_matches(const json& schema, const json& value, const std::string& pointer) {
     const auto type = schema.find("type");
     if (type == schema.end()) {
       return true;
     }
-    std::vector<std::string> names;
-    if (type->is_string()) {
-      names.push_back(type->get<std::string>());
-    } else {
-      names = type->get<std::vector<std::string>>();
+    const auto matches = [&](const json& name) {
+      return has_type(value, name.get_ref<const std::string&>());
+    };
+    if (type->is_string() ? matches(*type) : std::any_of(type->begin(), type->end(), matches)) {
+      return true;
     }
-    for (const std::string& name : names) {
-      if (has_type(value, name)) {
-        return true;
-      }
-    }
+    const auto names = type->is_string() ? std::vector{type->get<std::string>()}
+                                         : type->get<std::vector<std::string>>();
     std::string expected;
     for (std::size_t i = 0; i < names.size(); ++i) {
       expected += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + with_article(names[i]);
@@ -146,23 +242,33 @@ private:
     }
   }
 
+  // The bounds `min_key` and `max_key` set on a `count` of `noun`s.
+  void check_count(const json& schema, const char* min_key, const char* max_key, std::size_t count,
+                   const char* noun, const std::string& pointer) {
+    const auto min = schema.find(min_key);
+    if (min != schema.end() && static_cast<double>(count) < min->get<double>()) {
+      add(pointer, fmt::format("expected at least {} {}, found {}", min->dump(), noun, count));
+    }
+    const auto max = schema.find(max_key);
+    if (max != schema.end() && static_cast<double>(count) > max->get<double>()) {
+      add(pointer, fmt::format("expected at most {} {}, found {}", max->dump(), noun, count));
+    }
+  }
+
   void check_string(const json& schema, const json& value, const std::string& pointer) {
     const std::string& text = value.get_ref<const std::string&>();
-    const std::size_t length = count_code_points(text);
-    if (const auto min = schema.find("minLength"); min != schema.end()) {
-      if (static_cast<double>(length) < min->get<double>()) {
-        add(pointer, fmt::format("expected at least {} characters, found {}", min->dump(), length));
+    check_count(schema, "minLength", "maxLength", count_code_points(text), "characters", pointer);
+    if (const auto format = schema.find("format"); format != schema.end()) {
+      const std::string& name = format->get_ref<const std::string&>();
+      if (!matches_format(name, text)) {
+        add(pointer, fmt::format("expected a string of format {}, found {}", name, shown(value)));
       }
     }
-    if (const auto max = schema.find("maxLength"); max != schema.end()) {
-      if (static_cast<double>(length) > max->get<double>()) {
-        add(pointer, fmt::format("expected at most {} characters, found {}", max->dump(), length));
-      }
-    }
-    if (const auto regex = m_compiled.patterns.find(&schema); regex != m_compiled.patterns.end()) {
-      if (!RE2::PartialMatch(text, *regex->second)) {
-        add(pointer, fmt::format("expected a match for the pattern `{}`, found {}",
-                                 regex->second->pattern(), shown(value)));
+    if (const auto pattern = schema.find("pattern"); pattern != schema.end()) {
+      const RE2& regex = *m_eval.compiled.patterns.at(&*pattern);
+      if (!RE2::PartialMatch(text, regex)) {
+        add(pointer, fmt::format("expected a match for the pattern `{}`, found {}", regex.pattern(),
+                                 shown(value)));
       }
     }
   }
@@ -196,45 +302,76 @@ private:
     };
     bound("minimum", "exclusiveMinimum", true);
     bound("maximum", "exclusiveMaximum", false);
+    if (const auto divisor = schema.find("multipleOf"); divisor != schema.end()) {
+      if (!is_multiple(value, *divisor)) {
+        add(pointer,
+            fmt::format("expected a multiple of {}, found {}", divisor->dump(), value.dump()));
+      }
+    }
   }
 
   void check_array(const json& schema, const json& value, const std::string& pointer, int depth) {
-    if (const auto min = schema.find("minItems"); min != schema.end()) {
-      if (static_cast<double>(value.size()) < min->get<double>()) {
-        add(pointer,
-            fmt::format("expected at least {} items, found {}", min->dump(), value.size()));
-      }
-    }
-    if (const auto max = schema.find("maxItems"); max != schema.end()) {
-      if (static_cast<double>(value.size()) > max->get<double>()) {
-        add(pointer, fmt::format("expected at most {} items, found {}", max->dump(), value.size()));
-      }
-    }
+    check_count(schema, "minItems", "maxItems", value.size(), "items", pointer);
     if (const auto unique = schema.find("uniqueItems");
         unique != schema.end() && unique->get<bool>()) {
       check_unique(value, pointer);
     }
+    check_items(schema, value, pointer, depth);
+    if (const auto contains = schema.find("contains"); contains != schema.end()) {
+      std::optional<std::string> first;
+      for (std::size_t i = 0; i < value.size(); ++i) {
+        auto error =
+            first_error(*contains, value[i], pointer_child(pointer, std::to_string(i)), depth);
+        if (!error) {
+          return;
+        }
+        first = first ? first : std::move(error);
+      }
+      add(pointer, first ? fmt::format("expected an item matching `contains`, found none (the "
+                                       "first says: {})",
+                                       *first)
+                         : "expected an item matching `contains`, found an empty array");
+    }
+  }
+
+  void check_items(const json& schema, const json& value, const std::string& pointer, int depth) {
     const auto items = schema.find("items");
     if (items == schema.end()) {
       return;
     }
+    const auto additional = schema.find("additionalItems");
     for (std::size_t i = 0; i < value.size(); ++i) {
-      const json* item_schema =
-          items->is_array() ? (i < items->size() ? &(*items)[i] : nullptr) : &*items;
-      if (item_schema != nullptr) {
-        check(*item_schema, value[i], pointer_child(pointer, std::to_string(i)), depth + 1);
+      const std::string at = pointer_child(pointer, std::to_string(i));
+      if (!items->is_array()) {
+        check(*items, value[i], at, depth + 1);
+      } else if (i < items->size()) {
+        check((*items)[i], value[i], at, depth + 1);
+      } else if (additional != schema.end()) {
+        if (additional->is_boolean() && !additional->get<bool>()) {
+          add(at, "unexpected item (additionalItems is false)");
+        } else {
+          check(*additional, value[i], at, depth + 1);
+        }
       }
     }
   }
 
+  // Sorted rather than compared pairwise, so a long array costs n log n.
   void check_unique(const json& value, const std::string& pointer) {
-    for (std::size_t i = 0; i < value.size(); ++i) {
-      for (std::size_t j = i + 1; j < value.size(); ++j) {
-        if (value[i] == value[j]) {
-          add(pointer, fmt::format("expected unique items, but items {} and {} are equal", i, j));
-          return;
-        }
+    std::vector<std::size_t> order(value.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return value[a] < value[b]; });
+    std::optional<std::pair<std::size_t, std::size_t>> duplicate;
+    for (std::size_t i = 1; i < order.size(); ++i) {
+      if (value[order[i - 1]] == value[order[i]] &&
+          (!duplicate || order[i - 1] < duplicate->first)) {
+        duplicate = std::pair(order[i - 1], order[i]);
       }
+    }
+    if (duplicate) {
+      add(pointer, fmt::format("expected unique items, but items {} and {} are equal",
+                               duplicate->first, duplicate->second));
     }
   }
 
@@ -246,18 +383,67 @@ private:
         }
       }
     }
+    check_count(schema, "minProperties", "maxProperties", value.size(), "properties", pointer);
+    check_dependencies(schema, value, pointer, depth);
+    check_members(schema, value, pointer, depth);
+  }
+
+  void check_dependencies(const json& schema, const json& value, const std::string& pointer,
+                          int depth) {
+    const auto dependencies = schema.find("dependencies");
+    if (dependencies == schema.end()) {
+      return;
+    }
+    for (const auto& [name, dependency] : dependencies->items()) {
+      if (!value.contains(name)) {
+        continue;
+      }
+      if (!dependency.is_array()) {
+        check(dependency, value, pointer, depth + 1);
+        continue;
+      }
+      for (const json& needed : dependency) {
+        if (!value.contains(needed.get<std::string>())) {
+          add(pointer, fmt::format("missing property {}, required when \"{}\" is present",
+                                   needed.dump(), name));
+        }
+      }
+    }
+  }
+
+  void check_members(const json& schema, const json& value, const std::string& pointer, int depth) {
     const auto properties = schema.find("properties");
+    const auto patterns = schema.find("patternProperties");
     const auto additional = schema.find("additionalProperties");
+    const auto names = schema.find("propertyNames");
     for (const auto& [key, member] : value.items()) {
       const std::string at = pointer_child(pointer, key);
-      if (properties != schema.end() && properties->contains(key)) {
-        check(properties->at(key), member, at, depth + 1);
-      } else if (additional != schema.end()) {
-        if (additional->is_boolean() && !additional->get<bool>()) {
-          add(at, "unexpected property (additionalProperties is false)");
-        } else {
-          check(*additional, member, at, depth + 1);
+      if (names != schema.end()) {
+        const json& name = m_eval.names.try_emplace(&member, key).first->second;
+        if (auto error = first_error(*names, name, at, depth)) {
+          add(at, fmt::format("the property name breaks propertyNames ({})", *error));
         }
+      }
+      bool described = false;
+      if (properties != schema.end() && properties->contains(key)) {
+        described = true;
+        check(properties->at(key), member, at, depth + 1);
+      }
+      if (patterns != schema.end()) {
+        for (const auto& [source, sub] : patterns->items()) {
+          if (RE2::PartialMatch(key, *m_eval.compiled.patterns.at(&sub))) {
+            described = true;
+            check(sub, member, at, depth + 1);
+          }
+        }
+      }
+      if (described || additional == schema.end()) {
+        continue;
+      }
+      if (additional->is_boolean() && !additional->get<bool>()) {
+        add(at, "unexpected property (additionalProperties is false)");
+      } else {
+        check(*additional, member, at, depth + 1);
       }
     }
   }
@@ -274,6 +460,7 @@ private:
       if (choices == schema.end()) {
         continue;
       }
+      const bool any = std::string_view(key) == "anyOf";
       std::size_t matched = 0;
       std::optional<std::string> first;
       for (const json& sub : *choices) {
@@ -283,11 +470,14 @@ private:
         } else if (!first) {
           first = std::move(error);
         }
+        if (any && matched > 0) {
+          break;
+        }
       }
       if (matched == 0) {
         add(pointer, fmt::format("matches none of the {} {} schemas (the first says: {})",
-                                 choices->size(), key, *first));
-      } else if (matched > 1 && std::string_view(key) == "oneOf") {
+                                 choices->size(), key, first.value_or("?")));
+      } else if (matched > 1) {
         add(pointer, fmt::format("matches {} of the oneOf schemas, expected exactly one", matched));
       }
     }
@@ -296,19 +486,32 @@ private:
         add(pointer, "must not match the schema under `not`");
       }
     }
+    if (const auto condition = schema.find("if"); condition != schema.end()) {
+      const bool holds = !first_error(*condition, value, pointer, depth);
+      const auto branch = schema.find(holds ? "then" : "else");
+      if (branch != schema.end()) {
+        check(*branch, value, pointer, depth + 1);
+      }
+    }
   }
 
-  const CompiledSchema& m_compiled;
+  Evaluation& m_eval;
   std::size_t m_max;
   std::vector<std::string> m_errors;
+  std::unordered_set<Pair, PairHash>
+      m_seen; // pairs this validator checked (with more than one error wanted)
 };
 
 } // namespace
 
 std::vector<std::string> JsonSchema::validate(const nlohmann::json& value,
                                               std::size_t max_errors) const {
-  Validator validator(*m_compiled, max_errors);
-  validator.check(m_compiled->root, value, "", 0);
+  Evaluation evaluation{.compiled = *m_compiled};
+  Validator validator(evaluation, max_errors);
+  validator.check(m_compiled->root(), value, "", 0);
+  if (evaluation.undecidable) {
+    return {*evaluation.undecidable};
+  }
   return std::move(validator.errors());
 }
 
