@@ -12,11 +12,18 @@
 namespace ralph::loop {
 namespace {
 
+// Verdicts with different failing tests are not the same verdicts, whatever their category.
 std::string verdicts_signature(const AttemptRecord& attempt) {
   std::vector<std::string> parts;
   for (const auto& verdict : attempt.verdicts) {
-    parts.push_back(fmt::format("{}|{}|{}", verdict.verifier, to_string(verdict.result),
-                                verdict.category.name()));
+    std::string tests;
+    if (verdict.tests) {
+      std::vector<std::string> failing = verdict.tests->failing;
+      std::sort(failing.begin(), failing.end());
+      tests = fmt::format("{}|{}", verdict.tests->failed, fmt::join(failing, ","));
+    }
+    parts.push_back(fmt::format("{}|{}|{}|{}", verdict.verifier, to_string(verdict.result),
+                                verdict.category.name(), tests));
   }
   std::sort(parts.begin(), parts.end());
   return fmt::format("{}", fmt::join(parts, "\n"));

@@ -246,15 +246,26 @@ TEST_F(OuterLoopTest, UnchangedFailingTestsWithTheSameAnswerAreStillStalled) {
   EXPECT_EQ(result.attempts.size(), 2u);
 }
 
-TEST_F(OuterLoopTest, FailingTestsGoingUpIsNoProgress) {
+TEST_F(OuterLoopTest, TheSameFailingTestsAgainAfterProgressAreAStall) {
   options.loop.max_iterations = 10;
-  replayed_test_runs({"pytest_fail1", "pytest_fail3", "pytest_pass"});
-  agent.push(answer("Fixed."));
-  agent.push(answer("Fixed."));
-  agent.push(answer("Fixed."));
+  replayed_test_runs({"pytest_fail3", "pytest_fail2", "pytest_fail2", "pytest_pass"});
+  for (int i = 0; i < 4; ++i) {
+    agent.push(answer("Fixed."));
+  }
   const auto result = run();
   EXPECT_EQ(result.status, Status::stalled);
-  EXPECT_EQ(result.attempts.size(), 2u);
+  EXPECT_EQ(result.attempts.size(), 3u);
+}
+
+TEST_F(OuterLoopTest, OtherTestsFailingThanBeforeAreNotTheSameVerdict) {
+  options.loop.max_iterations = 10;
+  // Two failing either way, but test_2 and test_3 were fixed while test_1 and test_5 broke.
+  replayed_test_runs({"pytest_verbose_fail2", "pytest_verbose_regressed", "pytest_pass"});
+  for (int i = 0; i < 3; ++i) {
+    agent.push(answer("Fixed."));
+  }
+  const auto result = run();
+  EXPECT_EQ(result.status, Status::completed) << result.reason;
 }
 
 TEST_F(OuterLoopTest, ATestThatPassedBeforeAndFailsNowIsCalledARegression) {
