@@ -35,9 +35,9 @@ std::string format_duration(std::chrono::milliseconds duration) {
 
 // "failing: 3 → 2 of 6 (pytest)": the verifier's own measure of progress since its last count.
 std::string describe_failing(const event::TestCounts& tests) {
-  const std::string count =
-      tests.failed_before ? fmt::format("{} → {}", *tests.failed_before, tests.failed)
-                          : fmt::format("{}", tests.failed);
+  const std::string count = tests.failed_before
+                                ? fmt::format("{} → {}", *tests.failed_before, tests.failed)
+                                : fmt::format("{}", tests.failed);
   return fmt::format("    failing: {} of {} ({})", count, tests.total, tests.runner);
 }
 

@@ -1,8 +1,9 @@
 #pragma once
 
+#include "test_progress.h"
+
 #include "ralph/loop/budget.h"
 #include "ralph/loop/outer_loop.h"
-#include "test_progress.h"
 #include "ralph/verify/attempt.h"
 #include "ralph/verify/verdict.h"
 

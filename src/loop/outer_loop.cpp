@@ -300,10 +300,10 @@ private:
                             bool retry_unverified) {
     const std::string marker =
         m_options.evidence.enabled ? m_options.evidence.marker : std::string();
-    record.feedback = retry_unverified ? precheck_feedback(record, m_outcome.steps)
-                                       : failure_feedback(record.verdicts, m_changes,
-                                                          record.iteration, m_max_iterations,
-                                                          marker);
+    record.feedback = retry_unverified
+                          ? precheck_feedback(record, m_outcome.steps)
+                          : failure_feedback(record.verdicts, m_changes, record.iteration,
+                                             m_max_iterations, marker);
     const std::string summary = summarize_attempt(record, tools);
     m_runtime_summary = keep_head_and_tail(
         m_runtime_summary.empty() ? summary : m_runtime_summary + "\n\n" + summary,

@@ -120,9 +120,8 @@ verify::Verdict verdict_from_row(const store::VerdictRow& row) {
   const auto evidence = nlohmann::json::parse(row.evidence_json, nullptr, false);
   // Without evidence the counts were not stored: they came from the feedback, and are found
   // there again the same way.
-  std::optional<verify::TestSummary> tests = evidence.is_object()
-                                                 ? tests_from_json(evidence)
-                                                 : verify::parse_test_summary(row.feedback);
+  std::optional<verify::TestSummary> tests =
+      evidence.is_object() ? tests_from_json(evidence) : verify::parse_test_summary(row.feedback);
   return verify::Verdict{
       .verifier = row.verifier,
       .kind =

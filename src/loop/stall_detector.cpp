@@ -59,9 +59,9 @@ bool StallDetector::made_progress(const AttemptRecord& attempt) {
     return false;
   }
   const bool fewer = m_failing_tests && *failing < *m_failing_tests;
-  const bool shrank = m_failing_tests && names.size() < m_failing_names.size() &&
-                      std::includes(m_failing_names.begin(), m_failing_names.end(), names.begin(),
-                                    names.end());
+  const bool shrank =
+      m_failing_tests && names.size() < m_failing_names.size() &&
+      std::includes(m_failing_names.begin(), m_failing_names.end(), names.begin(), names.end());
   m_failing_tests = failing;
   m_failing_names = std::move(names);
   return fewer || shrank;

@@ -9,10 +9,11 @@
 namespace ralph::loop {
 
 // Notices attempts that stopped making progress: two in a row with the same answer and the same
-// verdicts (the same failing tests included), or `stall_after` in a row whose failing commands failed the same way (same exit
-// codes and output excerpts). Progress by the verifiers' own measure is never a stall: an
-// attempt with fewer failing tests than the one before (verify::Verdict::tests), or a set of
-// failing tests that shrank, starts the count afresh however alike the rest looks.
+// verdicts (the same failing tests included), or `stall_after` in a row whose failing commands
+// failed the same way (same exit codes and output excerpts). Progress by the verifiers' own measure
+// is never a stall: an attempt with fewer failing tests than the one before
+// (verify::Verdict::tests), or a set of failing tests that shrank, starts the count afresh however
+// alike the rest looks.
 class StallDetector {
 public:
   explicit StallDetector(int stall_after) : m_stall_after(stall_after) {}

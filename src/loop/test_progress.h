@@ -31,7 +31,7 @@ public:
 
 private:
   struct History {
-    std::optional<int> failed;                          // in the latest verdict with counts
+    std::optional<int> failed;                           // in the latest verdict with counts
     std::unordered_map<std::string, int> last_passed_in; // test name -> attempt
   };
   std::map<std::string, History> m_by_verifier;

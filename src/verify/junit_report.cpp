@@ -114,7 +114,8 @@ std::size_t read_tag(std::string_view xml, std::size_t at, Tag& tag) {
       ++i;
     }
     const std::string key(xml.substr(key_start, i - key_start));
-    while (i < xml.size() && (xml[i] == ' ' || xml[i] == '\t' || xml[i] == '\n' || xml[i] == '\r')) {
+    while (i < xml.size() &&
+           (xml[i] == ' ' || xml[i] == '\t' || xml[i] == '\n' || xml[i] == '\r')) {
       ++i;
     }
     if (i >= xml.size() || xml[i] != '=') {
@@ -168,8 +169,8 @@ Result<std::string> read_report(const fs::path& path) {
     return fail(ErrorKind::io, fmt::format("{}: {}", path.string(), ec.message()));
   }
   if (size > k_max_report_bytes) {
-    return fail(ErrorKind::io, fmt::format("{}: {} bytes is too large for a test report",
-                                           path.string(), size));
+    return fail(ErrorKind::io,
+                fmt::format("{}: {} bytes is too large for a test report", path.string(), size));
   }
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
@@ -202,7 +203,7 @@ Result<TestSummary> parse_junit_xml(std::string_view xml) {
   TestSummary summary;
   summary.runner = "JUnit XML";
   bool suite_seen = false;
-  std::optional<std::string> test;  // the open <testcase>'s name
+  std::optional<std::string> test; // the open <testcase>'s name
   bool test_failed = false;
   bool test_skipped = false;
   const auto end_test = [&] {
@@ -231,8 +232,8 @@ Result<TestSummary> parse_junit_xml(std::string_view xml) {
     Tag tag;
     const std::size_t next = read_tag(xml, at, tag);
     if (next == std::string_view::npos) {
-      return fail(ErrorKind::parse, fmt::format("the report ends inside the tag at {}",
-                                                line_of(xml, at)));
+      return fail(ErrorKind::parse,
+                  fmt::format("the report ends inside the tag at {}", line_of(xml, at)));
     }
     if (tag.name == "testsuite" || tag.name == "testsuites") {
       suite_seen = true;
@@ -303,8 +304,9 @@ Result<std::optional<TestSummary>> read_junit_reports(const fs::path& workspace,
     TRY_ASSIGN(const std::string text, read_report(path));
     auto report = parse_junit_xml(text);
     if (!report) {
-      return fail(ErrorKind::parse, fmt::format("{}: {}", path.lexically_relative(workspace).string(),
-                                                report.error().message));
+      return fail(ErrorKind::parse,
+                  fmt::format("{}: {}", path.lexically_relative(workspace).string(),
+                              report.error().message));
     }
     add(sum, *report);
   }

@@ -20,8 +20,9 @@ constexpr std::array<const char*, k_runners> k_runner_names = {
 // real output writes them (tests/verify/fixtures/test_runners holds samples).
 struct Patterns {
   // "==== 2 failed, 5 passed in 0.12s ====", or "2 failed, 5 passed in 0.12s" with -q.
-  RE2 pytest_summary{R"(=+ (.*\d+ (?:passed|failed|errors?|skipped|xfailed|xpassed)\b.*) in [0-9.]+s\b.*=+)"
-                     R"(|((?:\d+ \w+, )*\d+ (?:passed|failed|errors?|skipped|xfailed|xpassed)) in [0-9.]+s\b.*)"};
+  RE2 pytest_summary{
+      R"(=+ (.*\d+ (?:passed|failed|errors?|skipped|xfailed|xpassed)\b.*) in [0-9.]+s\b.*=+)"
+      R"(|((?:\d+ \w+, )*\d+ (?:passed|failed|errors?|skipped|xfailed|xpassed)) in [0-9.]+s\b.*)"};
   RE2 pytest_failed{R"((?:FAILED|ERROR) (\S+(?:::|\.py)\S*)(?: - .*)?)"};
   RE2 pytest_verbose{R"((\S+::\S+) (PASSED|FAILED|ERROR)\b.*)"};
   RE2 count{R"((\d+) (\w+))"};

@@ -166,13 +166,14 @@ TEST_F(LoopEndToEnd, FewerFailingTestsAreShownAndTheRepeatedAnswerIsNotAStall) {
 }
 
 TEST_F(LoopEndToEnd, JunitReportsNamedWithTheFlagGiveTheCounts) {
-  workspace.write("check.sh", "mkdir -p reports\ncp \"" RALPH_SOURCE_DIR
-                              "/tests/verify/fixtures/test_runners/junit_ctest_fail3.xml\" reports/\n"
-                              "echo 'some tests failed'; exit 1\n");
+  workspace.write("check.sh",
+                  "mkdir -p reports\ncp \"" RALPH_SOURCE_DIR
+                  "/tests/verify/fixtures/test_runners/junit_ctest_fail3.xml\" reports/\n"
+                  "echo 'some tests failed'; exit 1\n");
   agent.push(text_turn("Done."));
 
-  const auto out = run(
-      {"--verify-cmd", "sh check.sh", "--junit", "reports/*.xml", "--max-iterations", "1"});
+  const auto out =
+      run({"--verify-cmd", "sh check.sh", "--junit", "reports/*.xml", "--max-iterations", "1"});
 
   EXPECT_EQ(out.exit_code, 3) << out.err;
   const auto result = parse(out);

@@ -5,12 +5,12 @@
 #include "ralph/tools/process_runner.h"
 #include "ralph/verify/command_verifier.h"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <condition_variable>
-#include <fmt/format.h>
 #include <mutex>
 #include <optional>
 
@@ -19,9 +19,9 @@ namespace {
 
 using ralph::testing::RecordingSink;
 using testing::answer;
-using testing::runner_output;
 using ::testing::HasSubstr;
 using ::testing::Not;
+using testing::runner_output;
 using testing::StubAgent;
 using testing::StubAttempt;
 using testing::StubVerifier;
@@ -227,8 +227,8 @@ TEST_F(OuterLoopTest, FewerFailingTestsIsProgressEvenWhenTheAnswerRepeats) {
     ASSERT_TRUE(verdict.tests.has_value());
     EXPECT_EQ(verdict.tests->runner, "pytest");
     EXPECT_EQ(verdict.tests->total, 6);
-    shown.push_back(fmt::format("{}->{}", verdict.tests->failed_before.value_or(-1),
-                                verdict.tests->failed));
+    shown.push_back(
+        fmt::format("{}->{}", verdict.tests->failed_before.value_or(-1), verdict.tests->failed));
   }
   EXPECT_THAT(shown, ::testing::ElementsAre("-1->3", "3->2", "2->1", "1->0"));
   EXPECT_THAT(agent.seen.at(2).back().content, HasSubstr("failing tests: 3 → 2 of 6 (pytest)"));

@@ -17,9 +17,9 @@ namespace {
 
 using ralph::testing::RecordingSink;
 using testing::answer;
-using testing::runner_output;
 using ::testing::HasSubstr;
 using ::testing::Not;
+using testing::runner_output;
 using testing::StubAgent;
 using testing::StubAttempt;
 using testing::StubVerifier;

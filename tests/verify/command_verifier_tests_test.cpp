@@ -10,10 +10,11 @@
 namespace ralph::verify {
 namespace {
 
-using ::testing::HasSubstr;
 using ralph::testing::TempDir;
+using ::testing::HasSubstr;
 
-const std::string k_fixtures = std::string(RALPH_SOURCE_DIR) + "/tests/verify/fixtures/test_runners/";
+const std::string k_fixtures =
+    std::string(RALPH_SOURCE_DIR) + "/tests/verify/fixtures/test_runners/";
 
 class CommandVerifierTests : public ::testing::Test {
 protected:

@@ -52,10 +52,9 @@ TEST(JunitReport, VitestReportUnescapesNames) {
   ASSERT_TRUE(summary.has_value()) << summary.error().message;
   EXPECT_EQ(summary->failed, 3);
   EXPECT_EQ(summary->passed, 3);
-  EXPECT_THAT(summary->failing,
-              UnorderedElementsAre("test/other.test.js.other 1",
-                                   "test/suite.test.js.suite > case 1",
-                                   "test/suite.test.js.suite > case 2"));
+  EXPECT_THAT(summary->failing, UnorderedElementsAre("test/other.test.js.other 1",
+                                                     "test/suite.test.js.suite > case 1",
+                                                     "test/suite.test.js.suite > case 2"));
 }
 
 TEST(JunitReport, TextThatIsNotAReportIsAnErrorSayingWhere) {

@@ -23,8 +23,8 @@ Result<TestSummary> parse_junit_xml(std::string_view xml);
 // `.git` and `.ralph` are not searched) and were written at or after `since`, so a report left
 // by an earlier run is not taken for this one. Their tests added up; nullopt when no such file
 // exists. An ErrorKind::io or parse error names the file that could not be read.
-Result<std::optional<TestSummary>>
-read_junit_reports(const std::filesystem::path& workspace, const std::vector<std::string>& globs,
-                   std::filesystem::file_time_type since);
+Result<std::optional<TestSummary>> read_junit_reports(const std::filesystem::path& workspace,
+                                                      const std::vector<std::string>& globs,
+                                                      std::filesystem::file_time_type since);
 
 } // namespace ralph::verify
