@@ -2,8 +2,10 @@
 
 #include <fmt/format.h>
 #include <re2/re2.h>
+#include <re2/set.h>
 
 #include <array>
+#include <bitset>
 #include <unordered_set>
 #include <utility>
 
@@ -16,9 +18,61 @@ enum Runner : std::size_t { pytest, unittest, go_test, cargo, ctest, jest, vites
 constexpr std::array<const char*, k_runners> k_runner_names = {
     "pytest", "unittest", "go test", "cargo test", "ctest", "jest", "vitest"};
 
+// The kinds of line Patterns::lines tells apart, in the order they are added to it.
+enum LineKind : unsigned {
+  pytest_summary_line,
+  pytest_failed_line,
+  pytest_verbose_line,
+  unittest_ran_line,
+  unittest_result_line,
+  unittest_failed_line,
+  unittest_verbose_line,
+  go_test_line,
+  go_package_line,
+  cargo_result_line,
+  cargo_test_line,
+  ctest_summary_line,
+  ctest_test_line,
+  ctest_failed_line,
+  jest_summary_line,
+  jest_failed_line,
+  jest_file_line,
+  vitest_summary_line,
+  vitest_failed_line,
+  vitest_passed_line,
+  k_line_kinds
+};
+using LineKinds = std::bitset<k_line_kinds>;
+
 // Compiled once, never changed after; RE2 matching is thread-safe. Each runner's lines, as its
 // real output writes them (tests/verify/fixtures/test_runners holds samples).
 struct Patterns {
+  Patterns() {
+    // One pass over a line finds which patterns can match it; most lines match none.
+    for (const RE2* line :
+         {&pytest_summary,  &pytest_failed,    &pytest_verbose, &unittest_ran,  &unittest_result,
+          &unittest_failed, &unittest_verbose, &go_test,        &go_package,    &cargo_result,
+          &cargo_test,      &ctest_summary,    &ctest_test,     &ctest_failed,  &jest_summary,
+          &jest_failed,     &jest_file,        &vitest_summary, &vitest_failed, &vitest_passed}) {
+      lines.Add(line->pattern(), nullptr);
+    }
+    lines.Compile();
+  }
+
+  // Which kinds `text` may be; all of them when the set cannot tell (its DFA ran out of memory).
+  LineKinds kinds(const std::string& text) const {
+    std::vector<int> matched;
+    RE2::Set::ErrorInfo error{};
+    LineKinds out;
+    if (!lines.Match(text, &matched, &error)) {
+      return error.kind == RE2::Set::kNoError ? out : out.set();
+    }
+    for (const int kind : matched) {
+      out.set(static_cast<std::size_t>(kind));
+    }
+    return out;
+  }
+
   // "==== 2 failed, 5 passed in 0.12s ====", or "2 failed, 5 passed in 0.12s" with -q.
   RE2 pytest_summary{
       R"(=+ (.*\d+ (?:passed|failed|errors?|skipped|xfailed|xpassed)\b.*) in [0-9.]+s\b.*=+)"
@@ -45,6 +99,7 @@ struct Patterns {
   RE2 vitest_summary{R"(\s*Tests\s{2,}(.+) \((\d+)\).*)"};
   RE2 vitest_failed{R"( FAIL  (.+? > .+?))"};
   RE2 vitest_passed{R"( ✓ (.+? > .+?)(?: \d+ms)?)"};
+  RE2::Set lines{RE2::DefaultOptions, RE2::ANCHOR_BOTH};
 };
 
 const Patterns& patterns() {
@@ -283,53 +338,59 @@ void TestSummaryParser::State::handle(const std::string& text) {
   if (text.empty()) {
     return;
   }
-  if (RE2::FullMatch(text, p.pytest_summary, &a, &b)) {
+  const LineKinds kinds = p.kinds(text);
+  if (kinds.none()) {
+    return;
+  }
+  if (kinds[pytest_summary_line] && RE2::FullMatch(text, p.pytest_summary, &a, &b)) {
     pytest_counts(a.empty() ? b : a);
-  } else if (RE2::FullMatch(text, p.pytest_failed, &a)) {
+  } else if (kinds[pytest_failed_line] && RE2::FullMatch(text, p.pytest_failed, &a)) {
     runners[pytest].failing.add(a);
-  } else if (RE2::FullMatch(text, p.pytest_verbose, &a, &b)) {
+  } else if (kinds[pytest_verbose_line] && RE2::FullMatch(text, p.pytest_verbose, &a, &b)) {
     (b == "PASSED" ? runners[pytest].passing : runners[pytest].failing).add(a);
-  } else if (RE2::FullMatch(text, p.unittest_ran, &a)) {
+  } else if (kinds[unittest_ran_line] && RE2::FullMatch(text, p.unittest_ran, &a)) {
     unittest_ran = to_int(a);
-  } else if (unittest_ran && RE2::FullMatch(text, p.unittest_result, &a, &b)) {
+  } else if (unittest_ran && kinds[unittest_result_line] &&
+             RE2::FullMatch(text, p.unittest_result, &a, &b)) {
     unittest_counts(b, *unittest_ran);
     unittest_ran.reset();
-  } else if (RE2::FullMatch(text, p.unittest_failed, &a, &b)) {
+  } else if (kinds[unittest_failed_line] && RE2::FullMatch(text, p.unittest_failed, &a, &b)) {
     // Python 3.11 writes "test_x (mod.Class.test_x)", older ones "test_x (mod.Class)".
     runners[unittest].failing.add(b.ends_with("." + a) ? b : b + "." + a);
-  } else if (RE2::FullMatch(text, p.unittest_verbose, &a, &b, &c)) {
+  } else if (kinds[unittest_verbose_line] && RE2::FullMatch(text, p.unittest_verbose, &a, &b, &c)) {
     const std::string name = b.ends_with("." + a) ? b : b + "." + a;
     (c == "ok" ? runners[unittest].passing : runners[unittest].failing).add(name);
-  } else if (RE2::FullMatch(text, p.go_test, &a, &b)) {
+  } else if (kinds[go_test_line] && RE2::FullMatch(text, p.go_test, &a, &b)) {
     go_pending.emplace_back(b, a == "PASS");
-  } else if (RE2::FullMatch(text, p.go_package, &a, &b)) {
+  } else if (kinds[go_package_line] && RE2::FullMatch(text, p.go_package, &a, &b)) {
     go_package(a == "FAIL" ? "FAIL" : "ok", b);
-  } else if (RE2::FullMatch(text, p.cargo_result, &a, &b, &c)) {
+  } else if (kinds[cargo_result_line] && RE2::FullMatch(text, p.cargo_result, &a, &b, &c)) {
     add_counts(cargo, to_int(b), to_int(a), to_int(a) + to_int(b) + to_int(c));
-  } else if (RE2::FullMatch(text, p.cargo_test, &a, &b)) {
+  } else if (kinds[cargo_test_line] && RE2::FullMatch(text, p.cargo_test, &a, &b)) {
     if (b != "ignored") {
       (b == "ok" ? runners[cargo].passing : runners[cargo].failing).add(a);
     }
-  } else if (RE2::FullMatch(text, p.ctest_summary, &a, &b)) {
+  } else if (kinds[ctest_summary_line] && RE2::FullMatch(text, p.ctest_summary, &a, &b)) {
     add_counts(ctest, to_int(a), to_int(b) - to_int(a), to_int(b));
-  } else if (re2::StringPiece stars; RE2::FullMatch(text, p.ctest_test, &a, &stars, &b)) {
+  } else if (re2::StringPiece stars;
+             kinds[ctest_test_line] && RE2::FullMatch(text, p.ctest_test, &a, &stars, &b)) {
     (b == "Passed" ? runners[ctest].passing : runners[ctest].failing).add(a);
-  } else if (RE2::FullMatch(text, p.ctest_failed, &a)) {
+  } else if (kinds[ctest_failed_line] && RE2::FullMatch(text, p.ctest_failed, &a)) {
     runners[ctest].failing.add(a);
-  } else if (RE2::FullMatch(text, p.jest_summary, &a)) {
+  } else if (kinds[jest_summary_line] && RE2::FullMatch(text, p.jest_summary, &a)) {
     counted_items(a, jest);
-  } else if (RE2::FullMatch(text, p.jest_failed, &a)) {
+  } else if (kinds[jest_failed_line] && RE2::FullMatch(text, p.jest_failed, &a)) {
     if (a != "Test suite failed to run") {
       runners[jest].failing.add(a);
     }
-  } else if (RE2::FullMatch(text, p.jest_file)) {
+  } else if (kinds[jest_file_line] && RE2::FullMatch(text, p.jest_file)) {
     jest_tree = true;
     jest_blocks.clear();
-  } else if (RE2::FullMatch(text, p.vitest_summary, &a, &b)) {
+  } else if (kinds[vitest_summary_line] && RE2::FullMatch(text, p.vitest_summary, &a, &b)) {
     counted_items(a + ", " + b + " total", vitest);
-  } else if (RE2::FullMatch(text, p.vitest_failed, &a)) {
+  } else if (kinds[vitest_failed_line] && RE2::FullMatch(text, p.vitest_failed, &a)) {
     runners[vitest].failing.add(a);
-  } else if (RE2::FullMatch(text, p.vitest_passed, &a)) {
+  } else if (kinds[vitest_passed_line] && RE2::FullMatch(text, p.vitest_passed, &a)) {
     runners[vitest].passing.add(a);
   }
 }
