@@ -202,18 +202,20 @@ struct TestSummaryParser::State {
   }
 
   void handle(const std::string& text);
-  void pytest_counts(std::string_view items);
+  void counted_words(std::string_view items, Runner runner);
   void unittest_counts(std::string_view items, int ran);
   void go_package(std::string_view status, const std::string& package);
   void jest_tree_line(const std::string& text);
-  void counted_items(std::string_view items, Runner runner);
 };
 
-void TestSummaryParser::State::pytest_counts(std::string_view items) {
+// "2 failed, 5 passed, 1 skipped in 0.1s" (pytest), "2 failed, 5 passed, 7 total" (jest),
+// "2 failed | 5 passed" (vitest): a count before each word.
+void TestSummaryParser::State::counted_words(std::string_view items, Runner runner) {
   const Patterns& p = patterns();
   int failed = 0;
   int passed = 0;
-  int total = 0;
+  int others = 0; // skipped, expected failures, to-dos
+  std::optional<int> total;
   re2::StringPiece input(items);
   re2::StringPiece number;
   re2::StringPiece word;
@@ -223,12 +225,13 @@ void TestSummaryParser::State::pytest_counts(std::string_view items) {
       failed += n;
     } else if (word == "passed" || word == "xpassed") {
       passed += n;
-    } else if (word != "skipped" && word != "xfailed") {
-      continue; // warnings, deselected, rerun: not tests that ran
-    }
-    total += n;
+    } else if (word == "skipped" || word == "xfailed" || word == "todo" || word == "pending") {
+      others += n;
+    } else if (word == "total") {
+      total = n;
+    } // warnings, deselected, rerun: not tests that ran
   }
-  add_counts(pytest, failed, passed, total);
+  add_counts(runner, failed, passed, total.value_or(failed + passed + others));
 }
 
 void TestSummaryParser::State::unittest_counts(std::string_view items, int ran) {
@@ -267,27 +270,6 @@ void TestSummaryParser::State::go_package(std::string_view status, const std::st
     ++state.total;
   }
   saw(go_test);
-}
-
-void TestSummaryParser::State::counted_items(std::string_view items, Runner runner) {
-  const Patterns& p = patterns();
-  int failed = 0;
-  int passed = 0;
-  int total = 0;
-  re2::StringPiece input(items);
-  re2::StringPiece number;
-  re2::StringPiece word;
-  while (RE2::FindAndConsume(&input, p.count, &number, &word)) {
-    const int n = to_int(number);
-    if (word == "failed") {
-      failed = n;
-    } else if (word == "passed") {
-      passed = n;
-    } else if (word == "total") {
-      total = n;
-    }
-  }
-  add_counts(runner, failed, passed, total);
 }
 
 void TestSummaryParser::State::jest_tree_line(const std::string& text) {
@@ -343,7 +325,7 @@ void TestSummaryParser::State::handle(const std::string& text) {
     return;
   }
   if (kinds[pytest_summary_line] && RE2::FullMatch(text, p.pytest_summary, &a, &b)) {
-    pytest_counts(a.empty() ? b : a);
+    counted_words(a.empty() ? b : a, pytest);
   } else if (kinds[pytest_failed_line] && RE2::FullMatch(text, p.pytest_failed, &a)) {
     runners[pytest].failing.add(a);
   } else if (kinds[pytest_verbose_line] && RE2::FullMatch(text, p.pytest_verbose, &a, &b)) {
@@ -378,7 +360,7 @@ void TestSummaryParser::State::handle(const std::string& text) {
   } else if (kinds[ctest_failed_line] && RE2::FullMatch(text, p.ctest_failed, &a)) {
     runners[ctest].failing.add(a);
   } else if (kinds[jest_summary_line] && RE2::FullMatch(text, p.jest_summary, &a)) {
-    counted_items(a, jest);
+    counted_words(a, jest);
   } else if (kinds[jest_failed_line] && RE2::FullMatch(text, p.jest_failed, &a)) {
     if (a != "Test suite failed to run") {
       runners[jest].failing.add(a);
@@ -387,7 +369,7 @@ void TestSummaryParser::State::handle(const std::string& text) {
     jest_tree = true;
     jest_blocks.clear();
   } else if (kinds[vitest_summary_line] && RE2::FullMatch(text, p.vitest_summary, &a, &b)) {
-    counted_items(a + ", " + b + " total", vitest);
+    counted_words(a + ", " + b + " total", vitest);
   } else if (kinds[vitest_failed_line] && RE2::FullMatch(text, p.vitest_failed, &a)) {
     runners[vitest].failing.add(a);
   } else if (kinds[vitest_passed_line] && RE2::FullMatch(text, p.vitest_passed, &a)) {
