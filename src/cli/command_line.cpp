@@ -154,6 +154,8 @@ void add_loop_options(CLI::App& command, RunArgs& args) {
                    "deliver the last attempt without verifying it");
   flags.add_list("--protect", "verify.protect", "GLOB",
                  "files no attempt may change, e.g. 'tests/**' (repeatable)");
+  flags.add_list("--junit", "verify.junit", "GLOB",
+                 "JUnit XML reports the verify commands write, e.g. 'build/test-*.xml'");
   flags.add("--reruns", "verify.runs", "N", "run a failing verify command up to N times");
   flags.add("--quorum", "verify.quorum", "K", "...and pass when K of the runs pass");
   flags.add_list("--must-match", "checks.must_match", "REGEX",

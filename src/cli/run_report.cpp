@@ -44,6 +44,12 @@ void print_json_report(std::FILE* out, const RunReport& report) {
     if (verdict.policy) {
       entry["policy"] = to_string(*verdict.policy);
     }
+    if (verdict.tests) {
+      entry["tests"] = {{"runner", verdict.tests->runner},
+                        {"failed", verdict.tests->failed},
+                        {"passed", verdict.tests->passed},
+                        {"total", verdict.tests->total}};
+    }
     if (verdict.evidence) {
       entry["evidence"] = {{"command", verdict.evidence->command},
                            {"exit_code", verdict.evidence->exit_code

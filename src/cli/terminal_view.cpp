@@ -53,6 +53,14 @@ std::string budget_words(const event::BudgetWarning& e) {
   }
 }
 
+// "failing: 3 → 2 of 6 (pytest)": the verifier's own measure of progress since its last count.
+std::string describe_failing(const event::TestCounts& tests) {
+  const std::string count = tests.failed_before
+                                ? fmt::format("{} → {}", *tests.failed_before, tests.failed)
+                                : fmt::format("{}", tests.failed);
+  return fmt::format("    failing: {} of {} ({})", count, tests.total, tests.runner);
+}
+
 } // namespace
 
 TerminalView::TerminalView(std::FILE* out, std::FILE* err, TerminalOptions options)
@@ -265,6 +273,9 @@ struct TerminalView::Show {
     if (e.result == Outcome::pass) {
       note(fmt::format("{} {} {}", paint(k_green, "  ✓"), e.verifier,
                        paint(k_dim, fmt::format("pass · {}", duration))));
+      if (e.tests) {
+        note(paint(k_dim, describe_failing(*e.tests)));
+      }
       return;
     }
     const bool error = e.result == Outcome::error;
@@ -274,6 +285,10 @@ struct TerminalView::Show {
                            fmt::format("{} {}{}", to_string(e.result), e.category,
                                        e.policy ? fmt::format(" ({})", to_string(*e.policy)) : "")),
                      paint(k_dim, duration)));
+    if (e.tests) {
+      const bool fewer = e.tests->failed_before && e.tests->failed < *e.tests->failed_before;
+      note(paint(fewer ? k_green : k_dim, describe_failing(*e.tests)));
+    }
     // The reason, and for commands the start of the excerpt, so the failure is readable here.
     const std::vector<std::string_view> lines = split_lines(e.feedback);
     for (std::size_t i = 0; i < lines.size() && i < k_verdict_lines; ++i) {

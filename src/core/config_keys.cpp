@@ -258,6 +258,7 @@ std::vector<Key> make_keys() {
       enum_key("verify.command_policy", k_error_policy_names,
                [](Config& c) -> ErrorPolicy& { return c.verify.command_policy; }),
       list_key("verify.protect", [](Config& c) -> L& { return c.verify.protect; }),
+      list_key("verify.junit", [](Config& c) -> L& { return c.verify.junit; }),
       judge_model_key(),
       string_key("judge.base_url", [](Config& c) -> S& { return c.judge.base_url; }),
       with_unit(int_key<int>("judge.max_tokens", 16, 100000,

@@ -103,6 +103,16 @@ public:
     exit_code(e.exit_code);
     ms("duration_ms", e.duration);
     usage(e.usage);
+    if (e.tests) {
+      nlohmann::json& tests = m_out["tests"];
+      tests = {{"runner", e.tests->runner},
+               {"failed", e.tests->failed},
+               {"passed", e.tests->passed},
+               {"total", e.tests->total}};
+      if (e.tests->failed_before) {
+        tests["failed_before"] = *e.tests->failed_before;
+      }
+    }
   }
   void operator()(const event::FeedbackGiven& e) {
     m_out["mode"] = to_string(e.mode);

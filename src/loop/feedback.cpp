@@ -27,12 +27,14 @@ bool verdict_failed(const verify::Verdict& verdict) {
          verdict.category == verify::Category::cancelled;
 }
 
-std::string failure_feedback(const std::vector<verify::Verdict>& verdicts, int iteration,
+std::string failure_feedback(const std::vector<verify::Verdict>& verdicts,
+                             const std::vector<TestChange>& changes, int iteration,
                              int max_iterations, const std::string& marker) {
   std::string text =
       fmt::format("Your previous answer (attempt {} of {}) did not pass verification.\n", iteration,
                   max_iterations);
-  for (const auto& verdict : verdicts) {
+  for (std::size_t i = 0; i < verdicts.size(); ++i) {
+    const verify::Verdict& verdict = verdicts[i];
     if (!verdict_failed(verdict)) {
       continue;
     }
@@ -43,6 +45,9 @@ std::string failure_feedback(const std::vector<verify::Verdict>& verdicts, int i
         !verdict.evidence->excerpt.empty()) {
       text += fmt::format("Output of `{}`:\n{}\n", verdict.evidence->command,
                           verdict.evidence->excerpt);
+    }
+    if (i < changes.size() && verdict.tests) {
+      text += describe_test_change(verdict, changes[i]) + "\n";
     }
   }
   text += "\nFix every point above, check your work again, and then give your final answer.";

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "test_progress.h"
+
 #include "ralph/loop/budget.h"
 #include "ralph/loop/outer_loop.h"
 #include "ralph/verify/attempt.h"
@@ -13,9 +15,11 @@ namespace ralph::loop {
 // Whether a verdict stands against the attempt once its error policy is applied.
 bool verdict_failed(const verify::Verdict& verdict);
 
-// The user message of `append` feedback: which verifiers failed, in which category, why, and
-// the excerpt of each failing command. `marker` is non-empty in verifier-first runs.
-std::string failure_feedback(const std::vector<verify::Verdict>& verdicts, int iteration,
+// The user message of `append` feedback: which verifiers failed, in which category, why, the
+// excerpt of each failing command, and how its failing tests changed (`changes`, one per verdict,
+// or empty). `marker` is non-empty in verifier-first runs.
+std::string failure_feedback(const std::vector<verify::Verdict>& verdicts,
+                             const std::vector<TestChange>& changes, int iteration,
                              int max_iterations, const std::string& marker);
 
 // Feedback for an attempt that ended without a verifiable answer (pre-check).

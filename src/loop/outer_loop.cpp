@@ -4,6 +4,7 @@
 #include "feedback.h"
 #include "run_verifiers.h"
 #include "stall_detector.h"
+#include "test_progress.h"
 
 #include "ralph/core/text.h"
 #include "ralph/verify/completion_marker.h"
@@ -72,6 +73,18 @@ int score(const AttemptRecord& attempt) {
                                         [](const auto& v) { return !verdict_failed(v); }));
 }
 
+std::optional<event::TestCounts> test_counts(const verify::Verdict& verdict,
+                                             const TestChange& change) {
+  if (!verdict.tests) {
+    return std::nullopt;
+  }
+  return event::TestCounts{.runner = verdict.tests->runner,
+                           .failed = verdict.tests->failed,
+                           .passed = verdict.tests->passed,
+                           .total = verdict.tests->total,
+                           .failed_before = change.failed_before};
+}
+
 // The run's end, once decided.
 struct Ending {
   Status status = Status::active;
@@ -101,6 +114,7 @@ public:
     for (const AttemptRecord& attempt : m_result.attempts) {
       note_best(attempt);
       (void)m_stall.observe(attempt); // replays what the detector had seen
+      m_changes = m_tests.observe(attempt.iteration, attempt.verdicts);
     }
   }
 
@@ -127,6 +141,7 @@ public:
 private:
   void attempt(int iteration) {
     m_budget.set_iteration(iteration);
+    m_changes.clear();
     const CancelToken token = m_cancel.child(m_budget.deadline(), m_clock);
     m_tracker.begin(iteration, token);
     m_tracker.show(event::AttemptStarted{.max_iterations = m_max_iterations});
@@ -292,7 +307,9 @@ private:
     record.verified = true;
     record.passed = std::none_of(record.verdicts.begin(), record.verdicts.end(),
                                  [](const auto& v) { return verdict_failed(v); });
-    for (const auto& verdict : record.verdicts) {
+    m_changes = m_tests.observe(record.iteration, record.verdicts);
+    for (std::size_t i = 0; i < record.verdicts.size(); ++i) {
+      const verify::Verdict& verdict = record.verdicts[i];
       m_tracker.count_verifier_usage(verdict.model, verdict.usage);
       m_tracker.show(event::VerdictGiven{.verifier = verdict.verifier,
                                          .result = verdict.result,
@@ -302,7 +319,8 @@ private:
                                          .exit_code = verdict.evidence ? verdict.evidence->exit_code
                                                                        : std::nullopt,
                                          .duration = std::chrono::milliseconds(verdict.duration_ms),
-                                         .usage = verdict.usage});
+                                         .usage = verdict.usage,
+                                         .tests = test_counts(verdict, m_changes[i])});
     }
     m_tracker.warn_budgets();
   }
@@ -340,9 +358,10 @@ private:
                             bool retry_unverified) {
     const std::string marker =
         m_options.evidence.enabled ? m_options.evidence.marker : std::string();
-    record.feedback = retry_unverified ? precheck_feedback(record, m_outcome.steps)
-                                       : failure_feedback(record.verdicts, record.iteration,
-                                                          m_max_iterations, marker);
+    record.feedback = retry_unverified
+                          ? precheck_feedback(record, m_outcome.steps)
+                          : failure_feedback(record.verdicts, m_changes, record.iteration,
+                                             m_max_iterations, marker);
     const std::string summary = summarize_attempt(record, tools);
     m_runtime_summary = keep_head_and_tail(
         m_runtime_summary.empty() ? summary : m_runtime_summary + "\n\n" + summary,
@@ -441,6 +460,8 @@ private:
   BudgetTracker m_budget;
   AttemptTracker m_tracker;
   StallDetector m_stall;
+  TestProgress m_tests;
+  std::vector<TestChange> m_changes; // the latest verified attempt's, one per verdict
   std::vector<std::string> m_feedback_given;
   std::string m_runtime_summary;
   agent::AgentOutcome m_outcome;

@@ -5,8 +5,54 @@
 namespace ralph::loop {
 namespace {
 
-std::string evidence_json(const verify::CommandEvidence& evidence, const Redactor& redactor) {
-  const nlohmann::json out = {
+nlohmann::json names_json(const std::vector<std::string>& names, const Redactor& redactor) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const std::string& name : names) {
+    out.push_back(redactor.redact(name));
+  }
+  return out;
+}
+
+std::vector<std::string> names_from_json(const nlohmann::json& tests, const char* key) {
+  std::vector<std::string> out;
+  if (!tests.contains(key) || !tests[key].is_array()) {
+    return out;
+  }
+  for (const auto& name : tests[key]) {
+    if (name.is_string()) {
+      out.push_back(name.get<std::string>());
+    }
+  }
+  return out;
+}
+
+nlohmann::json tests_json(const verify::TestSummary& tests, const Redactor& redactor) {
+  return {{"runner", tests.runner},
+          {"failed", tests.failed},
+          {"passed", tests.passed},
+          {"total", tests.total},
+          {"failing", names_json(tests.failing, redactor)},
+          {"passing", names_json(tests.passing, redactor)}};
+}
+
+std::optional<verify::TestSummary> tests_from_json(const nlohmann::json& evidence) {
+  if (!evidence.contains("tests") || !evidence["tests"].is_object()) {
+    return std::nullopt;
+  }
+  const nlohmann::json& tests = evidence["tests"];
+  return verify::TestSummary{.runner = tests.value("runner", ""),
+                             .failed = tests.value("failed", 0),
+                             .passed = tests.value("passed", 0),
+                             .total = tests.value("total", 0),
+                             .failing = names_from_json(tests, "failing"),
+                             .passing = names_from_json(tests, "passing")};
+}
+
+// The verdict's test counts travel with its evidence; `tests` is left out when there are none.
+std::string evidence_json(const verify::CommandEvidence& evidence,
+                          const std::optional<verify::TestSummary>& tests,
+                          const Redactor& redactor) {
+  nlohmann::json out = {
       {"command", redactor.redact(evidence.command)},
       {"exit_code",
        evidence.exit_code ? nlohmann::json(*evidence.exit_code) : nlohmann::json(nullptr)},
@@ -17,13 +63,15 @@ std::string evidence_json(const verify::CommandEvidence& evidence, const Redacto
       {"runs", evidence.runs},
       {"passes", evidence.passes},
   };
+  if (tests) {
+    out["tests"] = tests_json(*tests, redactor);
+  }
   return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 // The evidence recorded with a verdict; nullopt when there was none (or it is unreadable).
-std::optional<verify::CommandEvidence> evidence_from_json(const std::string& json,
+std::optional<verify::CommandEvidence> evidence_from_json(const nlohmann::json& evidence,
                                                           const std::string& output) {
-  const auto evidence = nlohmann::json::parse(json, nullptr, false);
   if (!evidence.is_object()) {
     return std::nullopt;
   }
@@ -62,13 +110,18 @@ store::VerdictRow verdict_row(const verify::Verdict& verdict, const std::string&
   row.output_tokens = verdict.usage.output_tokens;
   row.duration_ms = verdict.duration_ms;
   if (verdict.evidence) {
-    row.evidence_json = evidence_json(*verdict.evidence, redactor);
+    row.evidence_json = evidence_json(*verdict.evidence, verdict.tests, redactor);
     row.output = redactor.redact(verdict.evidence->output);
   }
   return row;
 }
 
 verify::Verdict verdict_from_row(const store::VerdictRow& row) {
+  const auto evidence = nlohmann::json::parse(row.evidence_json, nullptr, false);
+  // Without evidence the counts were not stored: they came from the feedback, and are found
+  // there again the same way.
+  std::optional<verify::TestSummary> tests =
+      evidence.is_object() ? tests_from_json(evidence) : verify::parse_test_summary(row.feedback);
   return verify::Verdict{
       .verifier = row.verifier,
       .kind =
@@ -77,7 +130,8 @@ verify::Verdict verdict_from_row(const store::VerdictRow& row) {
       .category = verify::Category::named(row.category),
       .feedback = row.feedback,
       .reasoning = row.reasoning,
-      .evidence = evidence_from_json(row.evidence_json, row.output),
+      .evidence = evidence_from_json(evidence, row.output),
+      .tests = std::move(tests),
       .usage = {.input_tokens = row.input_tokens, .output_tokens = row.output_tokens},
       .model = row.model,
       .duration_ms = row.duration_ms,

@@ -44,6 +44,10 @@ std::vector<verify::Verdict> run_verifiers(std::vector<VerifierEntry>& verifiers
       verdict.verifier = verifiers[i].verifier->name();
     }
     verdict.kind = verifiers[i].verifier->kind();
+    if (!verdict.tests) {
+      // A verifier without output of its own may still quote a test runner in its feedback.
+      verdict.tests = verify::parse_test_summary(verdict.feedback);
+    }
     if (verdict.result == verify::Outcome::error) {
       verdict.policy = verifiers[i].policy;
     }

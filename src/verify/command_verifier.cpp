@@ -4,7 +4,9 @@
 
 #include "ralph/core/text.h"
 #include "ralph/core/time.h"
+#include "ralph/verify/junit_report.h"
 #include "ralph/verify/output_excerpt.h"
+#include "ralph/verify/test_summary.h"
 
 #include <fmt/format.h>
 
@@ -34,7 +36,7 @@ CommandVerifier::CommandVerifier(std::string command, const VerifySettings& sett
                                  tools::ProcessRunner& runner)
     : m_command(std::move(command)), m_timeout(settings.command_timeout),
       m_excerpt_chars(settings.excerpt_chars), m_runs(std::max(1, settings.runs)),
-      m_quorum(std::clamp(settings.quorum, 1, m_runs)), m_runner(runner) {}
+      m_quorum(std::clamp(settings.quorum, 1, m_runs)), m_junit(settings.junit), m_runner(runner) {}
 
 std::string CommandVerifier::name() const {
   return "command: " + m_command;
@@ -56,6 +58,7 @@ Verdict CommandVerifier::verify(const Attempt& attempt, const CancelToken& cance
   std::optional<tools::ProcessResult> last;
   std::optional<RunProblem> problem;
   int failures = 0;
+  std::filesystem::file_time_type last_started;
   // Undecided while the quorum can still be reached and has not been yet.
   while (evidence.passes < m_quorum && failures <= m_runs - m_quorum) {
     if (cancel.cancelled()) {
@@ -63,6 +66,9 @@ Verdict CommandVerifier::verify(const Attempt& attempt, const CancelToken& cance
           RunProblem{Category::cancelled, fmt::format("`{}` was cancelled before it ran", command)};
       break;
     }
+    // The kernel stamps files from a coarse clock: a report written just after the start may
+    // look a little older.
+    last_started = std::filesystem::file_time_type::clock::now() - std::chrono::seconds(1);
     auto process = m_runner.run(spec, cancel);
     if (!process) {
       problem = RunProblem{Category::not_runnable, fmt::format("`{}` could not be started: {}",
@@ -87,7 +93,18 @@ Verdict CommandVerifier::verify(const Attempt& attempt, const CancelToken& cance
   evidence.duration_ms =
       std::chrono::duration_cast<milliseconds>(std::chrono::steady_clock::now() - steady_start)
           .count();
+  std::optional<TestSummary> tests;
+  std::string reports_note;
   if (last) {
+    tests = parse_test_summary(last->output);
+    if (!m_junit.empty()) {
+      auto reports = read_junit_reports(attempt.workspace, m_junit, last_started);
+      if (!reports) {
+        reports_note = "\nThe JUnit reports could not be read: " + reports.error().message;
+      } else if (*reports) {
+        tests = std::move(*reports);
+      }
+    }
     evidence.exit_code = last->exit_code;
     evidence.excerpt = excerpt_failures(last->output, m_excerpt_chars);
     evidence.output = to_valid_utf8(last->output);
@@ -109,11 +126,14 @@ Verdict CommandVerifier::verify(const Attempt& attempt, const CancelToken& cance
   } else {
     verdict.result = Outcome::fail;
     verdict.category = Category::test_failed;
-    verdict.feedback = with_output(fmt::format("The verification command `{}` failed with {}{}.",
-                                               command, describe_exit(*last), runs_note),
+    verdict.feedback = with_output(fmt::format("The verification command `{}` failed with {}{}{}.",
+                                               command, describe_exit(*last), runs_note,
+                                               tests ? " (" + describe_tests(*tests) + ")" : ""),
                                    evidence.excerpt);
   }
+  verdict.feedback += reports_note;
   verdict.evidence = std::move(evidence);
+  verdict.tests = std::move(tests);
   return verdict;
 }
 

@@ -44,5 +44,26 @@ TEST(EventJson, EachPayloadHasItsOwnFields) {
                                                     {"limit", 10.0}}));
 }
 
+TEST(EventJson, AVerdictCarriesItsTestCountsAndTheCountBefore) {
+  Event first{
+      .payload = event::VerdictGiven{
+          .verifier = "command: pytest",
+          .result = Outcome::fail,
+          .tests = event::TestCounts{.runner = "pytest", .failed = 3, .passed = 3, .total = 6}}};
+  EXPECT_EQ(event_to_json(first)["tests"],
+            nlohmann::json({{"runner", "pytest"}, {"failed", 3}, {"passed", 3}, {"total", 6}}));
+
+  Event next{
+      .payload = event::VerdictGiven{
+          .verifier = "command: pytest",
+          .result = Outcome::fail,
+          .tests = event::TestCounts{
+              .runner = "pytest", .failed = 2, .passed = 4, .total = 6, .failed_before = 3}}};
+  EXPECT_EQ(event_to_json(next)["tests"]["failed_before"], 3);
+
+  Event none{.payload = event::VerdictGiven{.verifier = "judge", .result = Outcome::pass}};
+  EXPECT_FALSE(event_to_json(none).contains("tests"));
+}
+
 } // namespace
 } // namespace ralph

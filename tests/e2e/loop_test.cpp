@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -128,6 +129,58 @@ TEST_F(LoopEndToEnd, IterationsRunOutWithTheNoticeAndExitCode3) {
   EXPECT_THAT(answer, HasSubstr("ralph stopped after 2 attempts"));
   EXPECT_THAT(answer, HasSubstr("Last verifier evidence:"));
   EXPECT_THAT(answer, HasSubstr("FAIL: test_add"));
+}
+
+TEST_F(LoopEndToEnd, FewerFailingTestsAreShownAndTheRepeatedAnswerIsNotAStall) {
+  // check.sh prints what real pytest runs printed, one per attempt: 3 failing, 2, then none.
+  workspace.write("check.sh",
+                  "n=$(cat .round 2>/dev/null || echo 0); echo $((n + 1)) > .round\n"
+                  "set -- pytest_fail3 pytest_fail2 pytest_pass; shift \"$n\"\n"
+                  "cat \"" RALPH_SOURCE_DIR "/tests/verify/fixtures/test_runners/$1.txt\"\n"
+                  "[ \"$1\" = pytest_pass ]\n");
+  for (int i = 0; i < 3; ++i) {
+    agent.push(text_turn("Done."));
+  }
+  const std::string events = (cwd.path() / "events.ndjson").string();
+
+  const auto out =
+      run({"--verify-cmd", "sh check.sh", "--max-iterations", "5", "--events", events});
+
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const auto result = parse(out);
+  EXPECT_EQ(result["status"], "completed");
+  EXPECT_EQ(result["iterations"], 3);
+  EXPECT_EQ(result["verdicts"][1]["tests"],
+            json({{"runner", "pytest"}, {"failed", 2}, {"passed", 4}, {"total", 6}}));
+  EXPECT_THAT(out.err, HasSubstr("failing: 3 of 6 (pytest)"));
+  EXPECT_THAT(out.err, HasSubstr("failing: 3 → 2 of 6 (pytest)"));
+  EXPECT_THAT(out.err, HasSubstr("failing: 2 → 0 of 6 (pytest)"));
+  std::ifstream lines(events);
+  std::vector<int> before;
+  for (std::string line; std::getline(lines, line);) {
+    const json event = json::parse(line);
+    if (event["type"] == "verdict") {
+      before.push_back(event["tests"].value("failed_before", -1));
+    }
+  }
+  EXPECT_EQ(before, (std::vector<int>{-1, 3, 2}));
+}
+
+TEST_F(LoopEndToEnd, JunitReportsNamedWithTheFlagGiveTheCounts) {
+  workspace.write("check.sh",
+                  "mkdir -p reports\ncp \"" RALPH_SOURCE_DIR
+                  "/tests/verify/fixtures/test_runners/junit_ctest_fail3.xml\" reports/\n"
+                  "echo 'some tests failed'; exit 1\n");
+  agent.push(text_turn("Done."));
+
+  const auto out =
+      run({"--verify-cmd", "sh check.sh", "--junit", "reports/*.xml", "--max-iterations", "1"});
+
+  EXPECT_EQ(out.exit_code, 3) << out.err;
+  const auto result = parse(out);
+  EXPECT_EQ(result["verdicts"][0]["tests"],
+            json({{"runner", "JUnit XML"}, {"failed", 3}, {"passed", 2}, {"total", 5}}));
+  EXPECT_THAT(out.err, HasSubstr("failing: 3 of 5 (JUnit XML)"));
 }
 
 TEST_F(LoopEndToEnd, CommandThatCannotRunIsAnErrorNotAFailure) {

@@ -13,8 +13,10 @@
 
 #include <condition_variable>
 #include <deque>
+#include <fstream>
 #include <functional>
 #include <mutex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -41,6 +43,15 @@ struct StubAttempt {
   std::chrono::milliseconds takes{0};
   bool wait_for_cancel = false; // block until the attempt is cancelled (by another thread)
 };
+
+// What a real test runner printed (tests/verify/fixtures/test_runners).
+inline std::string runner_output(const std::string& name) {
+  std::ifstream in(std::string(RALPH_SOURCE_DIR) + "/tests/verify/fixtures/test_runners/" + name,
+                   std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
 
 // An attempt that answers `text` in one step.
 inline StubAttempt answer(std::string text) {

@@ -2,7 +2,10 @@
 #include "support/temp_dir.h"
 
 #include "ralph/loop/outer_loop.h"
+#include "ralph/tools/process_runner.h"
+#include "ralph/verify/command_verifier.h"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -18,6 +21,7 @@ using ralph::testing::RecordingSink;
 using testing::answer;
 using ::testing::HasSubstr;
 using ::testing::Not;
+using testing::runner_output;
 using testing::StubAgent;
 using testing::StubAttempt;
 using testing::StubVerifier;
@@ -31,6 +35,25 @@ protected:
     StubVerifier& ref = *owned;
     m_entries.push_back({std::move(owned), policy});
     return ref;
+  }
+
+  // Adds a real command verifier whose command prints the output of the real test runs named
+  // (tests/verify/fixtures/test_runners), one per attempt, exiting 1 unless it is a `_pass` one.
+  void replayed_test_runs(const std::vector<std::string>& fixtures) {
+    options.workspace = m_workspace.path();
+    std::string names;
+    for (const std::string& name : fixtures) {
+      names += " " + name;
+    }
+    m_workspace.write(
+        "check.sh",
+        fmt::format("n=$(cat .round 2>/dev/null || echo 0)\necho $((n + 1)) > .round\n"
+                    "set --{}\nshift \"$n\"\ncat \"{}/tests/verify/fixtures/test_runners/$1.txt\"\n"
+                    "case \"$1\" in *_pass) exit 0 ;; *) exit 1 ;; esac\n",
+                    names, RALPH_SOURCE_DIR));
+    auto command = verify::make_command_verifier("sh check.sh", VerifySettings{}, m_runner);
+    ASSERT_TRUE(command.has_value()) << command.error().message;
+    m_entries.push_back({std::move(*command), ErrorPolicy::fail_closed});
   }
 
   LoopResult run(const CancelToken& cancel = CancelToken(), const LoopState& resume = {}) {
@@ -54,6 +77,8 @@ protected:
   std::vector<Message> conversation;
 
 private:
+  ralph::testing::TempDir m_workspace;
+  tools::PosixProcessRunner m_runner;
   std::vector<VerifierEntry> m_entries;
   std::optional<OuterLoop> m_loop;
 };
@@ -218,6 +243,96 @@ TEST_F(OuterLoopTest, UnchangedCommandFailuresAreStalledAfterTheConfiguredCount)
   EXPECT_EQ(result.status, Status::stalled);
   EXPECT_EQ(result.attempts.size(), 3u);
   EXPECT_THAT(result.reason, HasSubstr("same way in 3 attempts"));
+}
+
+TEST_F(OuterLoopTest, FewerFailingTestsIsProgressEvenWhenTheAnswerRepeats) {
+  options.loop.max_iterations = 10;
+  replayed_test_runs({"pytest_fail3", "pytest_fail2", "pytest_fail1", "pytest_pass"});
+  for (int i = 0; i < 4; ++i) {
+    agent.push(answer("Fixed."));
+  }
+  const auto result = run();
+
+  EXPECT_EQ(result.status, Status::completed) << result.reason;
+  EXPECT_EQ(result.attempts.size(), 4u);
+  std::vector<std::string> shown;
+  for (const auto& verdict : sink.of<event::VerdictGiven>()) {
+    ASSERT_TRUE(verdict.tests.has_value());
+    EXPECT_EQ(verdict.tests->runner, "pytest");
+    EXPECT_EQ(verdict.tests->total, 6);
+    shown.push_back(
+        fmt::format("{}->{}", verdict.tests->failed_before.value_or(-1), verdict.tests->failed));
+  }
+  EXPECT_THAT(shown, ::testing::ElementsAre("-1->3", "3->2", "2->1", "1->0"));
+  EXPECT_THAT(agent.seen.at(2).back().content, HasSubstr("failing tests: 3 → 2 of 6 (pytest)"));
+  EXPECT_THAT(agent.seen.at(1).back().content, HasSubstr("(pytest: 3 failed, 3 passed, 6 total)"));
+}
+
+TEST_F(OuterLoopTest, UnchangedFailingTestsWithTheSameAnswerAreStillStalled) {
+  options.loop.max_iterations = 10;
+  replayed_test_runs({"pytest_fail2", "pytest_fail2", "pytest_fail2", "pytest_pass"});
+  for (int i = 0; i < 4; ++i) {
+    agent.push(answer("Fixed."));
+  }
+  const auto result = run();
+  EXPECT_EQ(result.status, Status::stalled);
+  EXPECT_EQ(result.attempts.size(), 2u);
+}
+
+TEST_F(OuterLoopTest, TheSameFailingTestsAgainAfterProgressAreAStall) {
+  options.loop.max_iterations = 10;
+  replayed_test_runs({"pytest_fail3", "pytest_fail2", "pytest_fail2", "pytest_pass"});
+  for (int i = 0; i < 4; ++i) {
+    agent.push(answer("Fixed."));
+  }
+  const auto result = run();
+  EXPECT_EQ(result.status, Status::stalled);
+  EXPECT_EQ(result.attempts.size(), 3u);
+}
+
+TEST_F(OuterLoopTest, OtherTestsFailingThanBeforeAreNotTheSameVerdict) {
+  options.loop.max_iterations = 10;
+  // Two failing either way, but test_2 and test_3 were fixed while test_1 and test_5 broke.
+  replayed_test_runs({"pytest_verbose_fail2", "pytest_verbose_regressed", "pytest_pass"});
+  for (int i = 0; i < 3; ++i) {
+    agent.push(answer("Fixed."));
+  }
+  const auto result = run();
+  EXPECT_EQ(result.status, Status::completed) << result.reason;
+}
+
+TEST_F(OuterLoopTest, ATestThatPassedBeforeAndFailsNowIsCalledARegression) {
+  replayed_test_runs({"pytest_verbose_fail2", "pytest_verbose_regressed", "pytest_pass"});
+  agent.push(answer("first"));
+  agent.push(answer("second"));
+  agent.push(answer("third"));
+  const auto result = run();
+
+  EXPECT_EQ(result.status, Status::completed) << result.reason;
+  const std::string& after_first = agent.seen.at(1).back().content;
+  EXPECT_THAT(after_first, Not(HasSubstr("regression")));
+  const std::string& after_second = agent.seen.at(2).back().content;
+  EXPECT_THAT(after_second, HasSubstr("failing tests: 2 → 2 of 6 (pytest)"));
+  EXPECT_THAT(after_second,
+              HasSubstr("regression: test_suite.py::Cases::test_1 passed in attempt 1, fails now"));
+  EXPECT_THAT(after_second,
+              HasSubstr("regression: test_suite.py::Cases::test_5 passed in attempt 1, fails now"));
+}
+
+TEST_F(OuterLoopTest, TestCountsInAVerifiersFeedbackAreProgressToo) {
+  options.loop.max_iterations = 10;
+  // A verifier whose feedback quotes what a real test run printed.
+  verifier("exec: run-tests")
+      .then(Outcome::fail, "test_failed", runner_output("jest_fail3.txt"))
+      .then(Outcome::fail, "test_failed", runner_output("jest_verbose_fail1.txt"))
+      .then(Outcome::pass);
+  for (int i = 0; i < 3; ++i) {
+    agent.push(answer("Fixed."));
+  }
+  const auto result = run();
+  EXPECT_EQ(result.status, Status::completed) << result.reason;
+  EXPECT_EQ(result.attempts.size(), 3u);
+  EXPECT_EQ(result.attempts[1].verdicts[0].tests->failed, 1);
 }
 
 TEST_F(OuterLoopTest, VerifierErrorFollowsItsPolicy) {

@@ -8,6 +8,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <optional>
 
@@ -18,6 +19,7 @@ using ralph::testing::RecordingSink;
 using testing::answer;
 using ::testing::HasSubstr;
 using ::testing::Not;
+using testing::runner_output;
 using testing::StubAgent;
 using testing::StubAttempt;
 using testing::StubVerifier;
@@ -189,6 +191,44 @@ TEST_F(StoreJournalTest, ExhaustedSessionResumedWithMoreIterationsGetsItsFeedbac
   record = load();
   EXPECT_EQ(record.session.status, Status::completed);
   EXPECT_EQ(record.attempts.size(), 3u);
+}
+
+TEST_F(StoreJournalTest, TestCountsAreRecordedAndARegressionIsToldAfterResuming) {
+  // A verifier whose feedback is what cargo test printed: tests::case_3 passes in the first run
+  // and fails in the second. Its verdicts have evidence, which the counts are stored with.
+  verifier->then(Outcome::fail, "test_failed", runner_output("cargo_fail3.txt"), "exit 101")
+      .then(Outcome::fail, "test_failed", runner_output("cargo_fail2.txt"), "exit 101")
+      .then(Outcome::pass);
+  agent.push(answer("one"));
+  agent.push(answer("two"));
+  const auto session = new_session();
+  const auto first_run =
+      run({Message{.role = Role::user, .content = options.goal}}, LoopState(), session);
+  ASSERT_EQ(first_run.status, Status::budget_exhausted);
+
+  auto record = load();
+  ASSERT_EQ(record.verdicts.size(), 2u);
+  const auto stored = nlohmann::json::parse(record.verdicts[0].evidence_json);
+  EXPECT_EQ(stored["tests"]["runner"], "cargo test");
+  EXPECT_EQ(stored["tests"]["failed"], 3);
+  EXPECT_EQ(stored["tests"]["failing"].size(), 3u);
+
+  const auto resumed = resume_from_record(record);
+  ASSERT_TRUE(resumed) << resumed.error().message;
+  const auto& tests = resumed->state.attempts.at(1).verdicts.at(0).tests;
+  ASSERT_TRUE(tests.has_value());
+  EXPECT_EQ(tests->failed, 2);
+
+  options.loop.max_iterations = 3;
+  verifier = std::make_unique<StubVerifier>("command: make check");
+  verifier->then(Outcome::pass);
+  agent = StubAgent();
+  agent.push(answer("three"));
+  const auto second_run = run(resumed->conversation, resumed->state, record.session);
+  EXPECT_EQ(second_run.status, Status::completed);
+  EXPECT_THAT(agent.seen.at(0).back().content,
+              HasSubstr("regression: tests::case_3 passed in attempt 1, fails now"));
+  EXPECT_THAT(agent.seen.at(0).back().content, HasSubstr("failing tests: 3 → 2"));
 }
 
 } // namespace

@@ -118,6 +118,16 @@ struct VerifierStarted {
   std::string verifier;
 };
 
+// What the test runners behind a verdict counted (verify::TestSummary), and the same verifier's
+// failing count in the previous attempt that had one: "failing: 3 → 2".
+struct TestCounts {
+  std::string runner;
+  int failed = 0;
+  int passed = 0;
+  int total = 0;
+  std::optional<int> failed_before;
+};
+
 // One verifier's verdict on the attempt.
 struct VerdictGiven {
   static constexpr const char* k_name = "verdict";
@@ -128,7 +138,8 @@ struct VerdictGiven {
   std::optional<ErrorPolicy> policy; // for `error`: the policy the loop applied
   std::optional<int> exit_code;      // of the command it ran, if any
   std::chrono::milliseconds duration{0};
-  Usage usage; // the verifier's own model calls (a judge's)
+  Usage usage;                     // the verifier's own model calls (a judge's)
+  std::optional<TestCounts> tests; // when its output or feedback had a test runner's summary
 };
 
 // What the agent is told before its next attempt.

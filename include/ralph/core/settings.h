@@ -165,6 +165,7 @@ struct VerifySettings {
   int quorum = 1; // ...and pass when `quorum` runs pass
   ErrorPolicy command_policy = ErrorPolicy::fail_closed;
   std::vector<std::string> protect; // globs of files no attempt may change
+  std::vector<std::string> junit;   // globs of JUnit XML reports the commands write
 };
 
 struct JudgeSettings {

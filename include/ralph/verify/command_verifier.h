@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace ralph::verify {
 
@@ -17,7 +18,9 @@ namespace ralph::verify {
 // not be run is an `error`, not a failure: spawn failure, exit 127 "not found" or 126
 // (`not_runnable`), `timeout`, `cancelled`. Reruns stop as soon as the outcome is decided either
 // way. The evidence holds the last run's exit code, excerpt and whole output (up to about 1 MB,
-// head and tail). Thread-safe when the runner is.
+// head and tail). The verdict's `tests` are what the JUnit reports (`settings.junit`) the last
+// run wrote say, else what the runners' summaries in its output say. Thread-safe when the runner
+// is.
 class CommandVerifier final : public Verifier {
 public:
   // Runs `command` with `/bin/sh -c` in the workspace, within `settings.command_timeout`
@@ -38,6 +41,7 @@ private:
   std::size_t m_excerpt_chars;
   int m_runs;
   int m_quorum;
+  std::vector<std::string> m_junit;
   tools::ProcessRunner& m_runner;
 };
 

@@ -4,6 +4,7 @@
 #include "ralph/core/outcome.h"
 #include "ralph/core/settings.h"
 #include "ralph/verify/category.h"
+#include "ralph/verify/test_summary.h"
 
 #include <cstdint>
 #include <optional>
@@ -49,6 +50,9 @@ struct Verdict {
   std::string feedback;  // what to tell the agent (or, for errors, what went wrong)
   std::string reasoning; // how a model verifier got there, for the record (not fed back)
   std::optional<CommandEvidence> evidence;
+  // What the test runners said, from a command's output (or, for other verifiers, the feedback):
+  // the loop's measure of progress between attempts. nullopt: no runner's summary was found.
+  std::optional<TestSummary> tests;
   Usage usage;       // model tokens this verifier spent (the judge's)
   std::string model; // "provider/model" the usage was spent on, for cost
   std::int64_t duration_ms = 0;

@@ -1,0 +1,59 @@
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ralph::verify {
+
+// What the test runners in a command's output said about the tests: how many failed and passed,
+// and which. It lets the loop tell progress (fewer failures) and regressions (a test that passed
+// fails now) apart from a verdict that merely repeats.
+struct TestSummary {
+  std::string runner; // "pytest", "go test", ...; several joined by " + "
+  int failed = 0;     // failed and errored tests
+  int passed = 0;
+  int total = 0; // every test the runners counted, skipped ones included
+  // Names of failing and passing tests as the runner writes them, in output order, without
+  // repeats, at most k_max_test_names each. Passing ones only where the runner lists them
+  // (cargo, ctest, and verbose runs of the others).
+  std::vector<std::string> failing;
+  std::vector<std::string> passing;
+
+  bool operator==(const TestSummary&) const = default;
+};
+
+inline constexpr std::size_t k_max_test_names = 2000;
+
+// Reads a command's output as it comes, in chunks split anywhere, and finds the summaries of
+// pytest, python's unittest, go test, cargo test, ctest, jest and vitest. It holds only the
+// current line (the first 4 KB of it) and what it found, so any size of output streams through.
+// Several runners' summaries are added up, except that a ctest summary, which already counts
+// the programs it ran, stands alone. Not thread-safe.
+class TestSummaryParser {
+public:
+  TestSummaryParser();
+  ~TestSummaryParser();
+  TestSummaryParser(TestSummaryParser&&) noexcept;
+  TestSummaryParser& operator=(TestSummaryParser&&) noexcept;
+
+  void feed(std::string_view chunk);
+  // The summary of everything fed (a last line without a newline included); nullopt when no
+  // runner's summary was found. The parser is spent afterwards.
+  std::optional<TestSummary> finish();
+
+private:
+  struct State;
+  std::unique_ptr<State> m_state;
+};
+
+// The summary of a whole output at once (see TestSummaryParser).
+std::optional<TestSummary> parse_test_summary(std::string_view output);
+
+// "pytest: 2 failed, 5 passed, 7 total" for feedback and records.
+std::string describe_tests(const TestSummary& summary);
+
+} // namespace ralph::verify

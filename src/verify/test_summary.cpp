@@ -1,0 +1,447 @@
+#include "ralph/verify/test_summary.h"
+
+#include <fmt/format.h>
+#include <re2/re2.h>
+#include <re2/set.h>
+
+#include <array>
+#include <bitset>
+#include <unordered_set>
+#include <utility>
+
+namespace ralph::verify {
+namespace {
+
+constexpr std::size_t k_max_line_bytes = 4096;
+
+enum Runner : std::size_t { pytest, unittest, go_test, cargo, ctest, jest, vitest, k_runners };
+constexpr std::array<const char*, k_runners> k_runner_names = {
+    "pytest", "unittest", "go test", "cargo test", "ctest", "jest", "vitest"};
+
+// The kinds of line Patterns::lines tells apart, in the order they are added to it.
+enum LineKind : unsigned {
+  pytest_summary_line,
+  pytest_failed_line,
+  pytest_verbose_line,
+  unittest_ran_line,
+  unittest_result_line,
+  unittest_failed_line,
+  unittest_verbose_line,
+  go_test_line,
+  go_package_line,
+  cargo_result_line,
+  cargo_test_line,
+  ctest_summary_line,
+  ctest_test_line,
+  ctest_failed_line,
+  jest_summary_line,
+  jest_failed_line,
+  jest_file_line,
+  vitest_summary_line,
+  vitest_failed_line,
+  vitest_passed_line,
+  k_line_kinds
+};
+using LineKinds = std::bitset<k_line_kinds>;
+
+// Compiled once, never changed after; RE2 matching is thread-safe. Each runner's lines, as its
+// real output writes them (tests/verify/fixtures/test_runners holds samples).
+struct Patterns {
+  Patterns() {
+    // One pass over a line finds which patterns can match it; most lines match none.
+    for (const RE2* line :
+         {&pytest_summary,  &pytest_failed,    &pytest_verbose, &unittest_ran,  &unittest_result,
+          &unittest_failed, &unittest_verbose, &go_test,        &go_package,    &cargo_result,
+          &cargo_test,      &ctest_summary,    &ctest_test,     &ctest_failed,  &jest_summary,
+          &jest_failed,     &jest_file,        &vitest_summary, &vitest_failed, &vitest_passed}) {
+      lines.Add(line->pattern(), nullptr);
+    }
+    lines.Compile();
+  }
+
+  // Which kinds `text` may be; all of them when the set cannot tell (its DFA ran out of memory).
+  LineKinds kinds(const std::string& text) const {
+    std::vector<int> matched;
+    RE2::Set::ErrorInfo error{};
+    LineKinds out;
+    if (!lines.Match(text, &matched, &error)) {
+      return error.kind == RE2::Set::kNoError ? out : out.set();
+    }
+    for (const int kind : matched) {
+      out.set(static_cast<std::size_t>(kind));
+    }
+    return out;
+  }
+
+  // "==== 2 failed, 5 passed in 0.12s ====", or "2 failed, 5 passed in 0.12s" with -q.
+  RE2 pytest_summary{
+      R"(=+ (.*\d+ (?:passed|failed|errors?|skipped|xfailed|xpassed)\b.*) in [0-9.]+s\b.*=+)"
+      R"(|((?:\d+ \w+, )*\d+ (?:passed|failed|errors?|skipped|xfailed|xpassed)) in [0-9.]+s\b.*)"};
+  RE2 pytest_failed{R"((?:FAILED|ERROR) (\S+(?:::|\.py)\S*)(?: - .*)?)"};
+  RE2 pytest_verbose{R"((\S+::\S+) (PASSED|FAILED|ERROR)\b.*)"};
+  RE2 count{R"((\d+) (\w+))"};
+  RE2 unittest_ran{R"(Ran (\d+) tests? in [0-9.]+s)"};
+  RE2 unittest_result{R"((OK|FAILED)(?: \((.*)\))?)"};
+  RE2 unittest_item{R"((\w[\w ]*)=(\d+))"};
+  RE2 unittest_failed{R"((?:FAIL|ERROR): (\w+) \(([\w.]+)\).*)"};
+  RE2 unittest_verbose{R"((\w+) \(([\w.]+)\)(?: \.\.\. | .* \.\.\. )(ok|FAIL|ERROR)\b.*)"};
+  RE2 go_test{R"(--- (FAIL|PASS): (\S+) \(.*)"};
+  RE2 go_package{R"((ok  |FAIL)\t(\S+)(?:[\t ].*)?)"};
+  RE2 cargo_result{R"(test result: \w+\. (\d+) passed; (\d+) failed; (\d+) ignored;.*)"};
+  RE2 cargo_test{R"(test (.+?) \.\.\. (ok|FAILED|ignored)\b.*)"};
+  RE2 ctest_summary{R"(\d+% tests passed, (\d+) tests? failed out of (\d+))"};
+  RE2 ctest_test{R"(\s*\d+/\d+ Test\s+#\d+: (.+?) \.*\s*(\*\*\*)?(\S.*?)\s+[0-9.]+ sec)"};
+  RE2 ctest_failed{R"(\s+\d+ - (.+) \([^()]*\))"};
+  RE2 jest_summary{R"(Tests:\s+(.*\d+ total))"};
+  RE2 jest_failed{R"(\s*● (.+))"};
+  RE2 jest_file{R"((PASS|FAIL) \S+.*)"};
+  RE2 jest_tree_test{R"((\s+)(✓|✕|○|√|×) (.+?)(?: \(\d+(?:\.\d+)? m?s\))?)"};
+  RE2 vitest_summary{R"(\s*Tests\s{2,}(.+) \((\d+)\).*)"};
+  RE2 vitest_failed{R"( FAIL  (.+? > .+?))"};
+  RE2 vitest_passed{R"( ✓ (.+? > .+?)(?: \d+ms)?)"};
+  RE2::Set lines{RE2::DefaultOptions, RE2::ANCHOR_BOTH};
+};
+
+const Patterns& patterns() {
+  static const Patterns compiled;
+  return compiled;
+}
+
+// Names in first-seen order without repeats, capped.
+class NameList {
+public:
+  void add(std::string name) {
+    if (m_names.size() < k_max_test_names && m_seen.insert(name).second) {
+      m_names.push_back(std::move(name));
+    }
+  }
+  std::size_t size() const { return m_names.size(); }
+  const std::vector<std::string>& names() const { return m_names; }
+
+private:
+  std::vector<std::string> m_names;
+  std::unordered_set<std::string> m_seen;
+};
+
+struct RunnerState {
+  bool seen = false; // its summary was found
+  int failed = 0;
+  int passed = 0;
+  int total = 0;
+  NameList failing;
+  NameList passing;
+};
+
+int to_int(re2::StringPiece digits) {
+  int value = 0;
+  for (const char c : digits) {
+    if (value > 100'000'000) {
+      return value;
+    }
+    value = value * 10 + (c - '0');
+  }
+  return value;
+}
+
+// Removes terminal colour codes and a trailing carriage return.
+std::string clean_line(std::string_view line) {
+  std::string out;
+  out.reserve(line.size());
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    if (line[i] == '\x1b' && i + 1 < line.size() && line[i + 1] == '[') {
+      std::size_t end = i + 2;
+      while (end < line.size() && (line[end] < '@' || line[end] > '~')) {
+        ++end;
+      }
+      i = end;
+      continue;
+    }
+    out += line[i];
+  }
+  while (!out.empty() && out.back() == '\r') {
+    out.pop_back();
+  }
+  return out;
+}
+
+} // namespace
+
+struct TestSummaryParser::State {
+  std::string line;
+  bool line_cut = false;
+  std::array<RunnerState, k_runners> runners;
+  std::vector<Runner> order; // runners in the order their summaries appeared
+  // unittest: "Ran N tests" waits for its OK / FAILED line.
+  std::optional<int> unittest_ran;
+  // go test: tests of the package whose "ok"/"FAIL" line comes next.
+  std::vector<std::pair<std::string, bool>> go_pending; // name, passed
+  // jest --verbose: the describe blocks above the current test line, by indentation.
+  bool jest_tree = false;
+  std::vector<std::pair<std::size_t, std::string>> jest_blocks;
+
+  void saw(Runner runner) {
+    if (!runners[runner].seen) {
+      runners[runner].seen = true;
+      order.push_back(runner);
+    }
+  }
+
+  void add_counts(Runner runner, int failed, int passed, int total) {
+    RunnerState& state = runners[runner];
+    state.failed += failed;
+    state.passed += passed;
+    state.total += total;
+    saw(runner);
+  }
+
+  void line_done() {
+    const std::string text = clean_line(line);
+    line.clear();
+    line_cut = false;
+    handle(text);
+  }
+
+  void handle(const std::string& text);
+  void counted_words(std::string_view items, Runner runner);
+  void unittest_counts(std::string_view items, int ran);
+  void go_package(std::string_view status, const std::string& package);
+  void jest_tree_line(const std::string& text);
+};
+
+// "2 failed, 5 passed, 1 skipped in 0.1s" (pytest), "2 failed, 5 passed, 7 total" (jest),
+// "2 failed | 5 passed" (vitest): a count before each word.
+void TestSummaryParser::State::counted_words(std::string_view items, Runner runner) {
+  const Patterns& p = patterns();
+  int failed = 0;
+  int passed = 0;
+  int others = 0; // skipped, expected failures, to-dos
+  std::optional<int> total;
+  re2::StringPiece input(items);
+  re2::StringPiece number;
+  re2::StringPiece word;
+  while (RE2::FindAndConsume(&input, p.count, &number, &word)) {
+    const int n = to_int(number);
+    if (word == "failed" || word == "error" || word == "errors") {
+      failed += n;
+    } else if (word == "passed" || word == "xpassed") {
+      passed += n;
+    } else if (word == "skipped" || word == "xfailed" || word == "todo" || word == "pending") {
+      others += n;
+    } else if (word == "total") {
+      total = n;
+    } // warnings, deselected, rerun: not tests that ran
+  }
+  add_counts(runner, failed, passed, total.value_or(failed + passed + others));
+}
+
+void TestSummaryParser::State::unittest_counts(std::string_view items, int ran) {
+  const Patterns& p = patterns();
+  int failed = 0;
+  int not_passed = 0;
+  re2::StringPiece input(items);
+  re2::StringPiece key;
+  re2::StringPiece number;
+  while (RE2::FindAndConsume(&input, p.unittest_item, &key, &number)) {
+    const int n = to_int(number);
+    if (key == "failures" || key == "errors") {
+      failed += n;
+    }
+    if (key != "unexpected successes") {
+      not_passed += n;
+    }
+  }
+  add_counts(unittest, failed, std::max(0, ran - not_passed), ran);
+}
+
+void TestSummaryParser::State::go_package(std::string_view status, const std::string& package) {
+  RunnerState& state = runners[go_test];
+  bool test_failed = false;
+  for (auto& [name, passed] : go_pending) {
+    test_failed = test_failed || !passed;
+    (passed ? state.passing : state.failing).add(package + "." + name);
+    ++(passed ? state.passed : state.failed);
+    ++state.total;
+  }
+  go_pending.clear();
+  if (status == "FAIL" && !test_failed) {
+    // The package failed without a failing test: it did not build, or it crashed.
+    state.failing.add(package);
+    ++state.failed;
+    ++state.total;
+  }
+  saw(go_test);
+}
+
+void TestSummaryParser::State::jest_tree_line(const std::string& text) {
+  const Patterns& p = patterns();
+  re2::StringPiece indent;
+  re2::StringPiece mark;
+  re2::StringPiece title;
+  if (RE2::FullMatch(text, p.jest_tree_test, &indent, &mark, &title)) {
+    while (!jest_blocks.empty() && jest_blocks.back().first >= indent.size()) {
+      jest_blocks.pop_back();
+    }
+    std::string name;
+    for (const auto& block : jest_blocks) {
+      name += block.second + " › ";
+    }
+    name += title.as_string();
+    RunnerState& state = runners[jest];
+    if (mark == "✓" || mark == "√") {
+      state.passing.add(std::move(name));
+    } else if (mark == "✕" || mark == "×") {
+      state.failing.add(std::move(name));
+    }
+    return;
+  }
+  // The tree ends at a blank or unindented line, or where failure details ("● name") begin.
+  const std::size_t first = text.find_first_not_of(' ');
+  if (first == 0 || first == std::string::npos || text.compare(first, 3, "●") == 0) {
+    jest_tree = false;
+    return;
+  }
+  while (!jest_blocks.empty() && jest_blocks.back().first >= first) {
+    jest_blocks.pop_back();
+  }
+  jest_blocks.emplace_back(first, text.substr(first));
+}
+
+void TestSummaryParser::State::handle(const std::string& text) {
+  const Patterns& p = patterns();
+  std::string a;
+  std::string b;
+  std::string c;
+  if (jest_tree) {
+    jest_tree_line(text);
+    if (jest_tree) {
+      return;
+    }
+  }
+  if (text.empty()) {
+    return;
+  }
+  const LineKinds kinds = p.kinds(text);
+  if (kinds.none()) {
+    return;
+  }
+  if (kinds[pytest_summary_line] && RE2::FullMatch(text, p.pytest_summary, &a, &b)) {
+    counted_words(a.empty() ? b : a, pytest);
+  } else if (kinds[pytest_failed_line] && RE2::FullMatch(text, p.pytest_failed, &a)) {
+    runners[pytest].failing.add(a);
+  } else if (kinds[pytest_verbose_line] && RE2::FullMatch(text, p.pytest_verbose, &a, &b)) {
+    (b == "PASSED" ? runners[pytest].passing : runners[pytest].failing).add(a);
+  } else if (kinds[unittest_ran_line] && RE2::FullMatch(text, p.unittest_ran, &a)) {
+    unittest_ran = to_int(a);
+  } else if (unittest_ran && kinds[unittest_result_line] &&
+             RE2::FullMatch(text, p.unittest_result, &a, &b)) {
+    unittest_counts(b, *unittest_ran);
+    unittest_ran.reset();
+  } else if (kinds[unittest_failed_line] && RE2::FullMatch(text, p.unittest_failed, &a, &b)) {
+    // Python 3.11 writes "test_x (mod.Class.test_x)", older ones "test_x (mod.Class)".
+    runners[unittest].failing.add(b.ends_with("." + a) ? b : b + "." + a);
+  } else if (kinds[unittest_verbose_line] && RE2::FullMatch(text, p.unittest_verbose, &a, &b, &c)) {
+    const std::string name = b.ends_with("." + a) ? b : b + "." + a;
+    (c == "ok" ? runners[unittest].passing : runners[unittest].failing).add(name);
+  } else if (kinds[go_test_line] && RE2::FullMatch(text, p.go_test, &a, &b)) {
+    go_pending.emplace_back(b, a == "PASS");
+  } else if (kinds[go_package_line] && RE2::FullMatch(text, p.go_package, &a, &b)) {
+    go_package(a == "FAIL" ? "FAIL" : "ok", b);
+  } else if (kinds[cargo_result_line] && RE2::FullMatch(text, p.cargo_result, &a, &b, &c)) {
+    add_counts(cargo, to_int(b), to_int(a), to_int(a) + to_int(b) + to_int(c));
+  } else if (kinds[cargo_test_line] && RE2::FullMatch(text, p.cargo_test, &a, &b)) {
+    if (b != "ignored") {
+      (b == "ok" ? runners[cargo].passing : runners[cargo].failing).add(a);
+    }
+  } else if (kinds[ctest_summary_line] && RE2::FullMatch(text, p.ctest_summary, &a, &b)) {
+    add_counts(ctest, to_int(a), to_int(b) - to_int(a), to_int(b));
+  } else if (re2::StringPiece stars;
+             kinds[ctest_test_line] && RE2::FullMatch(text, p.ctest_test, &a, &stars, &b)) {
+    (b == "Passed" ? runners[ctest].passing : runners[ctest].failing).add(a);
+  } else if (kinds[ctest_failed_line] && RE2::FullMatch(text, p.ctest_failed, &a)) {
+    runners[ctest].failing.add(a);
+  } else if (kinds[jest_summary_line] && RE2::FullMatch(text, p.jest_summary, &a)) {
+    counted_words(a, jest);
+  } else if (kinds[jest_failed_line] && RE2::FullMatch(text, p.jest_failed, &a)) {
+    if (a != "Test suite failed to run") {
+      runners[jest].failing.add(a);
+    }
+  } else if (kinds[jest_file_line] && RE2::FullMatch(text, p.jest_file)) {
+    jest_tree = true;
+    jest_blocks.clear();
+  } else if (kinds[vitest_summary_line] && RE2::FullMatch(text, p.vitest_summary, &a, &b)) {
+    counted_words(a + ", " + b + " total", vitest);
+  } else if (kinds[vitest_failed_line] && RE2::FullMatch(text, p.vitest_failed, &a)) {
+    runners[vitest].failing.add(a);
+  } else if (kinds[vitest_passed_line] && RE2::FullMatch(text, p.vitest_passed, &a)) {
+    runners[vitest].passing.add(a);
+  }
+}
+
+TestSummaryParser::TestSummaryParser() : m_state(std::make_unique<State>()) {}
+TestSummaryParser::~TestSummaryParser() = default;
+TestSummaryParser::TestSummaryParser(TestSummaryParser&&) noexcept = default;
+TestSummaryParser& TestSummaryParser::operator=(TestSummaryParser&&) noexcept = default;
+
+void TestSummaryParser::feed(std::string_view chunk) {
+  State& state = *m_state;
+  while (!chunk.empty()) {
+    const std::size_t newline = chunk.find('\n');
+    const std::string_view piece = chunk.substr(0, newline);
+    if (!state.line_cut) {
+      const std::size_t room = k_max_line_bytes - state.line.size();
+      state.line.append(piece.substr(0, room));
+      state.line_cut = piece.size() > room;
+    }
+    if (newline == std::string_view::npos) {
+      return;
+    }
+    state.line_done();
+    chunk.remove_prefix(newline + 1);
+  }
+}
+
+std::optional<TestSummary> TestSummaryParser::finish() {
+  State& state = *m_state;
+  if (!state.line.empty()) {
+    state.line_done();
+  }
+  std::vector<Runner> used = state.order;
+  if (state.runners[ctest].seen) {
+    used = {ctest};
+  }
+  if (used.empty()) {
+    return std::nullopt;
+  }
+  TestSummary summary;
+  for (const Runner runner : used) {
+    RunnerState& r = state.runners[runner];
+    summary.runner += (summary.runner.empty() ? "" : " + ") + std::string(k_runner_names[runner]);
+    summary.failed += r.failed;
+    summary.passed += r.passed;
+    summary.total += std::max(r.total, r.failed + r.passed);
+    for (const std::string& name : r.failing.names()) {
+      if (summary.failing.size() < k_max_test_names) {
+        summary.failing.push_back(name);
+      }
+    }
+    for (const std::string& name : r.passing.names()) {
+      if (summary.passing.size() < k_max_test_names) {
+        summary.passing.push_back(name);
+      }
+    }
+  }
+  return summary;
+}
+
+std::optional<TestSummary> parse_test_summary(std::string_view output) {
+  TestSummaryParser parser;
+  parser.feed(output);
+  return parser.finish();
+}
+
+std::string describe_tests(const TestSummary& summary) {
+  return fmt::format("{}: {} failed, {} passed, {} total", summary.runner, summary.failed,
+                     summary.passed, summary.total);
+}
+
+} // namespace ralph::verify

@@ -1,0 +1,234 @@
+#include "ralph/verify/test_summary.h"
+
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace ralph::verify {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+using ::testing::UnorderedElementsAreArray;
+
+// What a real runner printed (tests/verify/fixtures/test_runners/regenerate.sh made them).
+std::string fixture(const std::string& name) {
+  const std::string path =
+      std::string(RALPH_SOURCE_DIR) + "/tests/verify/fixtures/test_runners/" + name;
+  std::ifstream in(path, std::ios::binary);
+  EXPECT_TRUE(in.good()) << path;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::vector<std::string> names(const std::string& format, std::vector<int> numbers) {
+  std::vector<std::string> out;
+  for (const int n : numbers) {
+    out.push_back(fmt::format(fmt::runtime(format), n));
+  }
+  return out;
+}
+
+// One fixture and what the suite behind it was made to do (see regenerate.sh: FAIL, ERR, SKIP).
+struct Expected {
+  std::string file;
+  std::string runner;
+  int failed;
+  int passed;
+  int total;
+  std::vector<std::string> failing;
+  std::vector<std::string> passing;
+};
+
+const std::string k_py = "test_suite.py::Cases::test_{}";
+const std::string k_unit = "test_suite.Cases.test_{}";
+
+std::vector<std::string> joined(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+std::vector<Expected> expectations() {
+  return {
+      {"pytest_pass.txt", "pytest", 0, 6, 6, {}, {}},
+      {"pytest_fail3.txt", "pytest", 3, 3, 6, names(k_py, {1, 2, 3}), {}},
+      {"pytest_fail2.txt", "pytest", 2, 4, 6, names(k_py, {2, 3}), {}},
+      {"pytest_fail1.txt", "pytest", 1, 5, 6, names(k_py, {3}), {}},
+      {"pytest_quiet_fail2.txt", "pytest", 2, 4, 6, names(k_py, {2, 3}), {}},
+      {"pytest_color_fail1.txt", "pytest", 1, 5, 6, names(k_py, {3}), {}},
+      {"pytest_verbose_fail2.txt", "pytest", 2, 4, 6, names(k_py, {2, 3}),
+       names(k_py, {1, 4, 5, 6})},
+      {"pytest_verbose_regressed.txt", "pytest", 2, 4, 6, names(k_py, {1, 5}),
+       names(k_py, {2, 3, 4, 6})},
+      // An exception in a unittest-style test is a failure to pytest; one is skipped.
+      {"pytest_mixed.txt", "pytest", 2, 3, 6, names(k_py, {1, 2}), {}},
+      {"pytest_many.txt", "pytest", 4, 246, 250, names(k_py, {7, 77, 177, 200}), {}},
+      {"unittest_pass.txt", "unittest", 0, 6, 6, {}, {}},
+      {"unittest_fail2.txt", "unittest", 2, 4, 6, names(k_unit, {2, 3}), {}},
+      {"unittest_verbose_fail2.txt", "unittest", 2, 4, 6, names(k_unit, {2, 3}),
+       names(k_unit, {1, 4, 5, 6})},
+      {"unittest_mixed.txt", "unittest", 2, 3, 6, names(k_unit, {1, 2}), {}},
+      {"unittest_many.txt", "unittest", 4, 246, 250, names(k_unit, {7, 77, 177, 200}), {}},
+      // Without -v go test names only failures; the package lines give the summary.
+      {"go_pass.txt", "go test", 0, 0, 0, {}, {}},
+      {"go_fail3.txt",
+       "go test",
+       3,
+       0,
+       3,
+       {"example.com/suite/alpha.TestCase1", "example.com/suite/alpha.TestCase2",
+        "example.com/suite/beta.TestCase4"},
+       {}},
+      {"go_fail1.txt", "go test", 1, 0, 1, {"example.com/suite/beta.TestCase4"}, {}},
+      // Subtests count through their top-level test.
+      {"go_verbose_fail2.txt",
+       "go test",
+       2,
+       8,
+       10,
+       {"example.com/suite/alpha.TestCase2", "example.com/suite/beta.TestTable"},
+       {"example.com/suite/alpha.TestCase1", "example.com/suite/alpha.TestCase3",
+        "example.com/suite/alpha.TestCase4", "example.com/suite/alpha.TestTable",
+        "example.com/suite/beta.TestCase1", "example.com/suite/beta.TestCase2",
+        "example.com/suite/beta.TestCase3", "example.com/suite/beta.TestCase4"}},
+      // A package that did not build counts as one failure, named for the package.
+      {"go_build_failed.txt",
+       "go test",
+       2,
+       0,
+       2,
+       {"example.com/suite/alpha.TestCase2", "example.com/suite/beta"},
+       {}},
+      // Unit tests, integration tests and doc tests each print a "test result" line.
+      {"cargo_pass.txt", "cargo test", 0, 7, 8, {}, {}},
+      {"cargo_pass_verbose.txt",
+       "cargo test",
+       0,
+       7,
+       8,
+       {},
+       joined(names("tests::case_{}", {1, 2, 3, 4, 5}), {"integration_100", "integration_101"})},
+      {"cargo_fail3.txt",
+       "cargo test",
+       3,
+       4,
+       8,
+       {"tests::case_1", "tests::case_2", "integration_100"},
+       {"tests::case_3", "tests::case_4", "tests::case_5", "integration_101"}},
+      // Without --no-fail-fast the integration tests do not run after the unit tests failed.
+      {"cargo_fail2.txt", "cargo test", 2, 3, 6, names("tests::case_{}", {2, 3}),
+       names("tests::case_{}", {1, 4, 5})},
+      {"ctest_pass.txt", "ctest", 0, 5, 5, {}, names("t_{}", {1, 2, 3, 4, 5})},
+      {"ctest_fail3.txt", "ctest", 3, 2, 5, names("t_{}", {1, 4, 5}), names("t_{}", {2, 3})},
+      {"ctest_fail1_output_on_failure.txt", "ctest", 1, 4, 5, names("t_{}", {4}),
+       names("t_{}", {1, 2, 3, 5})},
+      {"jest_pass.txt", "jest", 0, 6, 6, {}, {}},
+      {"jest_fail3.txt", "jest", 3, 3, 6, {"suite › case 1", "suite › case 2", "other 1"}, {}},
+      {"jest_verbose_fail1.txt",
+       "jest",
+       1,
+       5,
+       6,
+       {"suite › case 4"},
+       {"suite › case 1", "suite › case 2", "suite › case 3", "suite › case 5", "other 1"}},
+      {"vitest_pass.txt", "vitest", 0, 6, 6, {}, {}},
+      {"vitest_fail3.txt",
+       "vitest",
+       3,
+       3,
+       6,
+       {"test/other.test.js > other 1", "test/suite.test.js > suite > case 1",
+        "test/suite.test.js > suite > case 2"},
+       {}},
+      {"vitest_verbose_fail1.txt",
+       "vitest",
+       1,
+       5,
+       6,
+       {"test/suite.test.js > suite > case 4"},
+       joined(names("test/suite.test.js > suite > case {}", {1, 2, 3, 5}),
+              {"test/other.test.js > other 1"})},
+  };
+}
+
+class RealRunnerOutput : public ::testing::TestWithParam<Expected> {};
+
+TEST_P(RealRunnerOutput, GivesTheRunnersCountsAndTestNames) {
+  const Expected& expected = GetParam();
+  const auto summary = parse_test_summary(fixture(expected.file));
+  ASSERT_TRUE(summary.has_value()) << expected.file;
+  EXPECT_EQ(summary->runner, expected.runner);
+  EXPECT_EQ(summary->failed, expected.failed);
+  EXPECT_EQ(summary->passed, expected.passed);
+  EXPECT_EQ(summary->total, expected.total);
+  EXPECT_THAT(summary->failing, UnorderedElementsAreArray(expected.failing));
+  EXPECT_THAT(summary->passing, UnorderedElementsAreArray(expected.passing));
+}
+
+TEST_P(RealRunnerOutput, FedByteByByteGivesTheSameSummary) {
+  const std::string output = fixture(GetParam().file);
+  TestSummaryParser parser;
+  for (const char c : output) {
+    parser.feed(std::string_view(&c, 1));
+  }
+  EXPECT_EQ(parser.finish(), parse_test_summary(output));
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, RealRunnerOutput, ::testing::ValuesIn(expectations()),
+                         [](const auto& fixture_info) {
+                           const std::string& file = fixture_info.param.file;
+                           return file.substr(0, file.find('.'));
+                         });
+
+TEST(TestSummary, SeveralRunnersAreAddedUp) {
+  const auto summary = parse_test_summary(fixture("pytest_fail2.txt") + fixture("go_fail3.txt"));
+  ASSERT_TRUE(summary.has_value());
+  EXPECT_EQ(summary->runner, "pytest + go test");
+  EXPECT_EQ(summary->failed, 5);
+  EXPECT_EQ(summary->passed, 4);
+  EXPECT_EQ(summary->total, 9);
+  EXPECT_EQ(summary->failing.size(), 5u);
+}
+
+TEST(TestSummary, CtestStandsAloneOverTheProgramsItRan) {
+  // With --output-on-failure ctest shows what its tests printed, summaries included.
+  const auto summary =
+      parse_test_summary(fixture("cargo_fail2.txt") + fixture("ctest_fail1_output_on_failure.txt"));
+  ASSERT_TRUE(summary.has_value());
+  EXPECT_EQ(summary->runner, "ctest");
+  EXPECT_EQ(summary->failed, 1);
+  EXPECT_THAT(summary->failing, ElementsAre("t_4"));
+}
+
+TEST(TestSummary, OutputWithoutARunnersSummaryGivesNone) {
+  EXPECT_FALSE(parse_test_summary("").has_value());
+  EXPECT_FALSE(parse_test_summary("make: *** [Makefile:3: check] Error 1\nFAIL\nok\n").has_value());
+  // A verify command of the user's own that only says what is wrong.
+  EXPECT_FALSE(parse_test_summary("FAIL: the README has no usage section\n").has_value());
+}
+
+TEST(TestSummary, LastLineWithoutNewlineCountsAndLongLinesAreCut) {
+  std::string output = std::string(100'000, 'x') + "\n";
+  output += fixture("pytest_fail1.txt");
+  while (!output.empty() && output.back() == '\n') {
+    output.pop_back();
+  }
+  const auto summary = parse_test_summary(output);
+  ASSERT_TRUE(summary.has_value());
+  EXPECT_EQ(summary->failed, 1);
+}
+
+TEST(TestSummary, DescribesTheCounts) {
+  const auto summary = parse_test_summary(fixture("pytest_fail3.txt"));
+  ASSERT_TRUE(summary.has_value());
+  EXPECT_EQ(describe_tests(*summary), "pytest: 3 failed, 3 passed, 6 total");
+}
+
+} // namespace
+} // namespace ralph::verify
