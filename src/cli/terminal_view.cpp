@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string_view>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 namespace ralph::cli {
@@ -175,13 +176,18 @@ void TerminalView::tick() {
         continue;
       }
       m_frame = (m_frame + 1) % static_cast<int>(std::size(k_frames));
+      // One screen line, or erasing it would leave the wrapped part behind.
+      winsize size{};
+      const std::size_t columns =
+          ioctl(fileno(m_err), TIOCGWINSZ, &size) == 0 && size.ws_col > 0 ? size.ws_col : 80;
+      const std::string text(utf8_prefix(status_text(now), std::max<std::size_t>(columns, 8) - 3));
       fmt::print(m_err, "\r\x1b[K{} {}", paint(k_cyan, std::string(k_frames[m_frame])),
-                 paint(k_dim, status_text(now)));
+                 paint(k_dim, text));
       std::fflush(m_err);
       m_status_drawn = true;
-    } else if (now - m_last_progress >= m_options.progress_interval) {
+    } else if (now - m_last_progress >= m_options.progress_interval &&
+               !(m_text_line_open && m_out_shares_screen)) {
       m_last_progress = now;
-      end_text_line();
       fmt::print(m_err, "  … {}\n", status_text(now));
       std::fflush(m_err);
     }
