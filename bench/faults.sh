@@ -4,14 +4,15 @@
 # malformed body, dropped stream; bench/faults/fault_server.cpp). Prints how many runs completed.
 #
 # Usage: bench/faults.sh [RALPH_BINARY] [RATE] [RUNS] [SEED]
-#        (defaults: build/ralph, 0.1, 50, 1; RALPH_HTTP_MAX_RETRIES in the environment applies)
+#        (defaults: build/ralph, 0.1, 50, 1; RALPH_HTTP_MAX_RETRIES in the environment applies;
+#        FAULT_SERVER names the server when the binary is not in a build tree with it)
 set -euo pipefail
 
 ralph=$(realpath "${1:-build/ralph}")
 rate=${2:-0.1}
 runs=${3:-50}
 seed=${4:-1}
-server_bin=$(dirname "$ralph")/bench/ralph_fault_server
+server_bin=${FAULT_SERVER:-$(dirname "$ralph")/bench/ralph_fault_server}
 [[ -x $ralph ]] || { echo "faults.sh: no executable at $ralph (build first)" >&2; exit 2; }
 [[ -x $server_bin ]] || { echo "faults.sh: no $server_bin (build ralph_fault_server)" >&2; exit 2; }
 

@@ -17,8 +17,8 @@
 
 namespace {
 
-using ralph::testing::Fault;
 using ralph::testing::FakeTurn;
+using ralph::testing::Fault;
 
 // The agent's next turn, from how many tool results the conversation already holds.
 FakeTurn next_turn(const std::string& body) {
@@ -59,7 +59,8 @@ int main(int argc, char** argv) {
     FakeTurn turn = next_turn(request.body);
     const std::lock_guard lock(mutex);
     if (std::uniform_real_distribution<double>(0.0, 1.0)(rng) < rate) {
-      turn.fault = k_faults[std::uniform_int_distribution<std::size_t>(0, k_faults.size() - 1)(rng)];
+      turn.fault =
+          k_faults[std::uniform_int_distribution<std::size_t>(0, k_faults.size() - 1)(rng)];
     }
     return std::optional<FakeTurn>(std::move(turn));
   });

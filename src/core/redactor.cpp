@@ -20,8 +20,8 @@ bool secret_name(std::string_view name) {
 // The secret as it appears inside a JSON string: quotes, backslashes and control characters
 // escaped, the way nlohmann-json and most encoders write them.
 std::string json_escaped(std::string_view secret) {
-  const std::string quoted =
-      nlohmann::json(std::string(secret)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  const std::string quoted = nlohmann::json(std::string(secret))
+                                 .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   return quoted.substr(1, quoted.size() - 2);
 }
 

@@ -24,8 +24,7 @@ struct VerbatimIndex::Level {
   VerbatimView view;
 };
 
-VerbatimIndex::VerbatimIndex(std::string_view document, std::size_t kept_view,
-                             std::size_t window)
+VerbatimIndex::VerbatimIndex(std::string_view document, std::size_t kept_view, std::size_t window)
     : m_document(document), m_kept_view(kept_view), m_window(std::max<std::size_t>(window, 1)),
       m_levels(std::size(k_match_level_names)) {}
 

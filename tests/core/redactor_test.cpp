@@ -39,8 +39,9 @@ TEST(Redactor, MasksASecretWithQuotesAndBackslashesInsideJson) {
   const std::string secret = R"(pa"ss\word-42)";
   Redactor redactor;
   redactor.add(secret);
-  const nlohmann::json value = {{"text", "the password is " + secret},
-                                {"nested", {{"arguments", nlohmann::json({{"p", secret}}).dump()}}}};
+  const nlohmann::json value = {
+      {"text", "the password is " + secret},
+      {"nested", {{"arguments", nlohmann::json({{"p", secret}}).dump()}}}};
   const std::string encoded = value.dump();
   const std::string redacted = redactor.redact_json(encoded);
   EXPECT_THAT(redacted, Not(HasSubstr(R"(pa\"ss\\word-42)")));

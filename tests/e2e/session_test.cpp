@@ -351,10 +351,10 @@ TEST_F(SessionEndToEnd, ALiteralSecretInTheVerifyCommandIsNeverRecordedOrShown) 
   agent->push(tool_turn("shell", {{"command", "echo " + secret}}));
   agent->push(text_turn("Fixed; the deploy token is " + secret));
   TempDir out_dir;
-  const auto out = run_ralph(
-      run_args({"--verify-cmd", "sh test.sh && test " + secret + " = " + secret, "--out",
-                out_dir.path().string()}),
-      workspace.path(), {{"DEPLOY_TOKEN", secret}});
+  const auto out =
+      run_ralph(run_args({"--verify-cmd", "sh test.sh && test " + secret + " = " + secret, "--out",
+                          out_dir.path().string()}),
+                workspace.path(), {{"DEPLOY_TOKEN", secret}});
   ASSERT_EQ(out.exit_code, 0) << out.err;
   const auto result = json::parse(out.out);
   const std::string id = result["session_id"];

@@ -63,8 +63,7 @@ inline constexpr std::size_t k_verbatim_window = std::size_t{16} << 20;
 // `document` must outlive the index. Not thread-safe.
 class VerbatimIndex {
 public:
-  explicit VerbatimIndex(std::string_view document,
-                         std::size_t kept_view = k_verbatim_kept_view,
+  explicit VerbatimIndex(std::string_view document, std::size_t kept_view = k_verbatim_kept_view,
                          std::size_t window = k_verbatim_window);
   ~VerbatimIndex();
   VerbatimIndex(const VerbatimIndex&) = delete;
