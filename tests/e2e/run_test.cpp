@@ -146,6 +146,13 @@ TEST_F(RunEndToEnd, ASecretSplitAcrossStreamedDeltasIsNeitherStreamedNorLogged) 
   EXPECT_THAT(result.err, Not(HasSubstr(secret)));
 }
 
+TEST_F(RunEndToEnd, ASecretTooShortToRedactIsWarnedAbout) {
+  server.push(text_turn("ok"));
+  const auto result = run_ralph(openai_args({"answer"}), cwd.path(), {{"PIN_TOKEN", "ab"}});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_THAT(result.err, HasSubstr("warning: PIN_TOKEN is shorter than 4 characters"));
+}
+
 TEST_F(RunEndToEnd, RateLimitIsRetriedAfterTheServerHint) {
   FakeTurn limited;
   limited.fault = Fault::http_429;
