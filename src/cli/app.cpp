@@ -4,6 +4,7 @@
 #include "cli/demo_command.h"
 #include "cli/document_command.h"
 #include "cli/run_command.h"
+#include "cli/session_setup.h"
 #include "cli/sessions_command.h"
 
 #include <cstdio>
@@ -48,7 +49,7 @@ int run_cli(int argc, char** argv) {
       return *code;
     }
     // What kept a command from running: one line, and the exit code of its kind.
-    std::fprintf(stderr, "ralph: error: %s\n", code.error().message.c_str());
+    std::fprintf(stderr, "ralph: error: %s\n", run_redactor().redact(code.error().message).c_str());
     const ErrorKind kind = code.error().kind;
     return kind == ErrorKind::usage || kind == ErrorKind::config ? 2 : 1;
   } catch (const std::exception& e) {

@@ -3,11 +3,14 @@
 #include "cli/terminal_view.h"
 
 #include "ralph/core/ids.h"
+#include "ralph/core/redacting_sink.h"
 #include "ralph/core/try.h"
 #include "ralph/loop/outer_loop.h"
 #include "ralph/loop/store_journal.h"
 #include "ralph/store/event_log.h"
 #include "ralph/store/trace_writer.h"
+
+#include <fmt/format.h>
 
 #include <memory>
 #include <unistd.h>
@@ -56,7 +59,7 @@ Result<store::SessionRow> claim_session(RunContext& context, const std::string& 
   store::SessionRow row = *session.existing;
   row.status = Status::active;
   row.owner_pid = getpid();
-  row.config_json = redactor.redact(config_to_json(context.config()));
+  row.config_json = redactor.redact_json(config_to_json(context.config()));
   TRY(session.store->update_session(row));
   return row;
 }
@@ -75,12 +78,14 @@ Result<int> run_loop(RunContext& context, const std::string& banner, LoopRun& ru
                          context.config().display.progress_interval)});
   const std::string session_id = session.existing ? session.existing->id : new_session_id();
   const Redactor redactor = run_redactor();
-  Fanout events;
-  events.add(view);
+  Fanout shown;
+  shown.add(view);
+  // Everything shown passes the redactor as values, streamed text across its deltas.
+  RedactingSink events(shown, redactor);
   std::unique_ptr<store::EventLog> event_log;
   if (!args.events_file.empty()) {
     TRY_ASSIGN(event_log, store::EventLog::open(args.events_file, session_id, redactor));
-    events.add(*event_log);
+    shown.add(*event_log);
   }
 
   // The record: a new session, or the one being resumed, now owned by this process.
@@ -95,9 +100,14 @@ Result<int> run_loop(RunContext& context, const std::string& banner, LoopRun& ru
     journal = std::make_unique<loop::StoreJournal>(*session.store, std::move(row), redactor,
                                                    traces.get(), events);
   }
-  view.note(banner);
+  view.note(redactor.redact(banner));
   for (const auto& warning : run.verifiers.warnings) {
-    view.note("warning: " + warning);
+    view.note("warning: " + redactor.redact(warning));
+  }
+  for (const auto& name : redactor.too_short()) {
+    view.note(fmt::format("warning: {} is shorter than {} characters: it cannot be told from "
+                          "ordinary text and is not redacted",
+                          name, k_min_secret_bytes));
   }
 
   loop::OuterLoop outer(run.agent, std::move(run.verifiers.entries),
@@ -112,8 +122,9 @@ Result<int> run_loop(RunContext& context, const std::string& banner, LoopRun& ru
     conversation.push_back(Message{.role = Role::user, .content = args.goal});
   }
   const loop::LoopResult result = outer.run(conversation, context.cancel(), events, state);
+  events.flush();
 
-  const RunReport report = make_report(session_id, result);
+  const RunReport report = make_report(session_id, result, redactor);
   // Each error is said once: as it happened (the view's error line), or in the summary line, or,
   // when --quiet leaves both out, here.
   bool error_said = false;
@@ -127,7 +138,7 @@ Result<int> run_loop(RunContext& context, const std::string& banner, LoopRun& ru
   }
   if (journal && journal->failure()) {
     std::fprintf(stderr, "ralph: error: the session record is incomplete: %s\n",
-                 journal->failure()->message.c_str());
+                 redactor.redact(journal->failure()->message).c_str());
   }
   if (event_log && !event_log->error().empty()) {
     std::fprintf(stderr, "ralph: warning: %s\n", event_log->error().c_str());

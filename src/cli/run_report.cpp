@@ -7,11 +7,27 @@
 
 namespace ralph::cli {
 
-RunReport make_report(std::string session_id, const loop::LoopResult& result) {
+namespace {
+
+void redact_verdict(verify::Verdict& verdict, const Redactor& redactor) {
+  verdict.verifier = redactor.redact(verdict.verifier);
+  verdict.feedback = redactor.redact(verdict.feedback);
+  verdict.reasoning = redactor.redact(verdict.reasoning);
+  if (verdict.evidence) {
+    verdict.evidence->command = redactor.redact(verdict.evidence->command);
+    verdict.evidence->excerpt = redactor.redact(verdict.evidence->excerpt);
+    verdict.evidence->output = redactor.redact(verdict.evidence->output);
+  }
+}
+
+} // namespace
+
+RunReport make_report(std::string session_id, const loop::LoopResult& result,
+                      const Redactor& redactor) {
   RunReport report;
   report.session_id = std::move(session_id);
   report.status = result.status;
-  report.reason = result.reason;
+  report.reason = redactor.redact(result.reason);
   report.verified = result.verified;
   report.iterations = static_cast<int>(result.attempts.size());
   report.best_iteration = result.best_iteration;
@@ -20,16 +36,20 @@ RunReport make_report(std::string session_id, const loop::LoopResult& result) {
     report.tool_calls += attempt.tool_calls;
     for (const auto& verdict : attempt.verdicts) {
       report.verdicts.emplace_back(attempt.iteration, verdict);
+      redact_verdict(report.verdicts.back().second, redactor);
     }
   }
-  report.answer = result.answer;
-  report.notice = result.notice;
+  report.answer = redactor.redact(result.answer);
+  report.notice = redactor.redact(result.notice);
   report.usage = result.usage;
   if (result.cost_known && result.cost_usd > 0) {
     report.cost_usd = result.cost_usd;
   }
   report.duration_ms = result.duration_ms;
   report.error = result.error;
+  if (report.error) {
+    report.error->message = redactor.redact(report.error->message);
+  }
   return report;
 }
 

@@ -2,6 +2,7 @@
 
 #include "ralph/core/error.h"
 #include "ralph/core/message.h"
+#include "ralph/core/redactor.h"
 #include "ralph/core/status.h"
 #include "ralph/loop/outer_loop.h"
 
@@ -33,7 +34,9 @@ struct RunReport {
   std::optional<Error> error;
 };
 
-RunReport make_report(std::string session_id, const loop::LoopResult& result);
+// The report of `result`, every text in it redacted: it goes to stdout and stderr.
+RunReport make_report(std::string session_id, const loop::LoopResult& result,
+                      const Redactor& redactor);
 
 // The `--json` result object of the design, one line, on `out`.
 void print_json_report(std::FILE* out, const RunReport& report);

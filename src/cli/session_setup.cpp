@@ -64,11 +64,11 @@ store::SessionRow new_session_row(const std::string& id, const std::string& goal
   row.model = config.model;
   row.created_at = iso8601_utc(std::chrono::system_clock::now());
   row.updated_at = row.created_at;
-  row.config_json = redactor.redact(config_to_json(config));
+  row.config_json = redactor.redact_json(config_to_json(config));
   row.baseline_json = nlohmann::json{{"protected", baseline.digests}}.dump();
   loop::ResumePoint start;
   start.conversation = {Message{.role = Role::user, .content = goal}};
-  row.resume_json = redactor.redact(loop::resume_point_to_json(start));
+  row.resume_json = redactor.redact_json(loop::resume_point_to_json(start));
   row.owner_pid = getpid();
   return row;
 }

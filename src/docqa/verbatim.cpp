@@ -24,8 +24,9 @@ struct VerbatimIndex::Level {
   VerbatimView view;
 };
 
-VerbatimIndex::VerbatimIndex(std::string_view document)
-    : m_document(document), m_levels(std::size(k_match_level_names)) {}
+VerbatimIndex::VerbatimIndex(std::string_view document, std::size_t kept_view, std::size_t window)
+    : m_document(document), m_kept_view(kept_view), m_window(std::max<std::size_t>(window, 1)),
+      m_levels(std::size(k_match_level_names)) {}
 
 VerbatimIndex::~VerbatimIndex() = default;
 
@@ -33,6 +34,7 @@ VerbatimIndex::Level& VerbatimIndex::level(MatchLevel level) {
   std::unique_ptr<Level>& slot = m_levels[static_cast<std::size_t>(level)];
   if (!slot) {
     slot = std::make_unique<Level>(Level{VerbatimView(m_document, level)});
+    m_peak_bytes = std::max(m_peak_bytes, memory_bytes());
   }
   return *slot;
 }
@@ -66,12 +68,18 @@ QuoteMatch VerbatimIndex::find(std::string_view quote, MatchLevel loosest) {
     }
   }
   const std::string folded = fold_quote(quote, loosest);
-  const VerbatimView& view = level(loosest).view;
-  const std::vector<std::size_t> starts = find_all(view.text(), folded);
-  if (starts.empty()) {
+  std::vector<Span> occurrences;
+  if (m_document.size() > m_kept_view) {
+    std::size_t window_bytes = 0;
+    occurrences = find_in_windows(m_document, folded, loosest, m_window, window_bytes);
+    m_peak_bytes = std::max(m_peak_bytes, memory_bytes() + window_bytes);
+  } else {
+    const VerbatimView& view = level(loosest).view;
+    occurrences = view.source_spans(find_all(view.text(), folded), folded.size());
+  }
+  if (occurrences.empty()) {
     return match;
   }
-  std::vector<Span> occurrences = view.source_spans(starts, folded.size());
   for (MatchLevel at = built ? MatchLevel::exact : MatchLevel::whitespace; at < loosest;
        at = next(at)) {
     std::vector<Span> stricter = find_stricter(m_document, occurrences, fold_quote(quote, at), at);

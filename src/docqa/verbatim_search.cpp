@@ -1,6 +1,7 @@
 #include "verbatim_search.h"
 
 #include "text_folding.h"
+#include "verbatim_view.h"
 
 #include <algorithm>
 #include <array>
@@ -38,6 +39,28 @@ Span widen_over_blanks(std::string_view document, Span span) {
   return span;
 }
 
+// Where the window after one ending at `end` starts: right after a character that is not blank
+// (or at `floor`, itself such a place), with at least `characters` non-blank characters between
+// it and `end`. Each of them folds to at least one byte, so a match of that many folded bytes
+// that runs past `end` starts at or after the returned position.
+std::size_t overlap_start(std::string_view document, std::size_t end, std::size_t characters,
+                          std::size_t floor) {
+  std::size_t length = 0;
+  std::size_t counted = 0;
+  std::size_t pos = end;
+  while (pos > floor) {
+    const std::size_t before = code_point_start(document, pos - 1);
+    if (!is_blank(document, before, length)) {
+      if (counted == characters) {
+        return pos; // right after this non-blank character
+      }
+      ++counted;
+    }
+    pos = before;
+  }
+  return floor;
+}
+
 } // namespace
 
 std::vector<std::size_t> find_all(std::string_view haystack, std::string_view needle) {
@@ -62,6 +85,35 @@ std::vector<std::size_t> find_all(std::string_view haystack, std::string_view ne
     from = start + 1;
   }
   return starts;
+}
+
+std::vector<Span> find_in_windows(std::string_view document, std::string_view folded_quote,
+                                  MatchLevel level, std::size_t window, std::size_t& peak_bytes) {
+  std::vector<Span> spans;
+  if (folded_quote.empty()) {
+    return spans;
+  }
+  std::size_t begin = 0;
+  std::size_t end = 0;
+  for (;;) {
+    const std::size_t reported = end; // matches ending here or before came from the last window
+    end = std::min(document.size(), end + window);
+    end = end < document.size() ? std::max(code_point_start(document, end), reported + 1) : end;
+    end = code_point_end(document, end);
+    const VerbatimView view(document.substr(begin, end - begin), level);
+    peak_bytes = std::max(peak_bytes, view.memory_bytes());
+    for (Span span : view.source_spans(find_all(view.text(), folded_quote), folded_quote.size())) {
+      span.begin += begin;
+      span.end += begin;
+      if (span.end > reported) {
+        spans.push_back(span);
+      }
+    }
+    if (end >= document.size()) {
+      return spans;
+    }
+    begin = overlap_start(document, end, folded_quote.size(), begin);
+  }
 }
 
 std::vector<Span> find_stricter(std::string_view document, std::span<const Span> looser,

@@ -24,4 +24,13 @@ std::vector<std::size_t> find_all(std::string_view haystack, std::string_view ne
 std::vector<Span> find_stricter(std::string_view document, std::span<const Span> looser,
                                 std::string_view folded_quote, MatchLevel level);
 
+// The document spans of every occurrence of `folded_quote` in the fold of `document` at `level`
+// (whitespace or looser), as VerbatimView::source_spans() of a view of the whole would give them,
+// folding about `window` source bytes at a time. Each window starts where the fold is outside a
+// whitespace run and overlaps the one before by at least folded_quote.size() characters that
+// fold to something, so a match across a window edge lies whole in the later window.
+// `peak_bytes` gets the most bytes one window's view held.
+std::vector<Span> find_in_windows(std::string_view document, std::string_view folded_quote,
+                                  MatchLevel level, std::size_t window, std::size_t& peak_bytes);
+
 } // namespace ralph::docqa

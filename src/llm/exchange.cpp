@@ -30,17 +30,31 @@ Error finalize(Error error, const ExchangeContext& context) {
   return error;
 }
 
+// A body that arrived garbled or cut short (by the server or a proxy) is transient far more often
+// than not: it is retried like a dropped connection, within the same attempts.
+Error transient_if_malformed(Error error) {
+  if (error.kind == ErrorKind::parse) {
+    error.retryable = true;
+  }
+  return error;
+}
+
 // What one send_with_retry call amounted to.
 Result<ChatResponse> settle(const ExchangeContext& context, Result<http::Response> result,
                             ResponseReader& reader) {
   if (reader.failure()) {
-    return fail(*reader.failure()); // the transport only saw the reader stop it
+    // The transport only saw the reader stop it.
+    return fail(transient_if_malformed(*reader.failure()));
   }
   TRY_ASSIGN(const http::Response received, std::move(result));
   if (received.status < 200 || received.status >= 300) {
     return fail(status_error(context.provider, received, context.secret));
   }
-  TRY_ASSIGN(ChatResponse response, reader.finish(received));
+  Result<ChatResponse> finished = reader.finish(received);
+  if (!finished) {
+    return fail(transient_if_malformed(std::move(finished.error())));
+  }
+  ChatResponse response = std::move(*finished);
   std::string_view request_id = received.header("x-request-id");
   if (request_id.empty()) {
     request_id = received.header("request-id");

@@ -98,7 +98,7 @@ store::VerdictRow verdict_row(const verify::Verdict& verdict, const std::string&
   row.session_id = session_id;
   row.iteration = iteration;
   row.seq = seq;
-  row.verifier = verdict.verifier;
+  row.verifier = redactor.redact(verdict.verifier); // a --verify-cmd may hold a literal secret
   row.kind = to_string(verdict.kind);
   row.result = verdict.result;
   row.category = verdict.category.name();

@@ -46,7 +46,7 @@ void StoreJournal::count(const BudgetCounters& counters) {
 }
 
 std::string StoreJournal::redact_messages(std::span<const Message> messages) const {
-  return m_redactor.redact(messages_to_json(messages));
+  return m_redactor.redact_json(messages_to_json(messages));
 }
 
 void StoreJournal::attempt_started(int iteration, std::span<const Message> conversation) {
@@ -85,7 +85,7 @@ void StoreJournal::tool_call(int iteration, int seq, const verify::ToolRecord& r
   row.seq = seq;
   row.call_id = record.id;
   row.name = record.name;
-  row.arguments = m_redactor.redact(record.arguments);
+  row.arguments = m_redactor.redact_json(record.arguments);
   row.result = m_redactor.redact(result);
   row.exit_code = record.exit_code;
   row.is_error = record.is_error;
@@ -124,7 +124,7 @@ void StoreJournal::attempt_finished(const AttemptRecord& attempt, std::span<cons
   count(counters);
   m_session.best_iteration = best_iteration;
   if (next) {
-    m_session.resume_json = m_redactor.redact(resume_point_to_json(*next));
+    m_session.resume_json = m_redactor.redact_json(resume_point_to_json(*next));
   }
   keep(m_store.finish_attempt(m_attempt, verdicts, m_session));
 
@@ -145,7 +145,7 @@ void StoreJournal::attempt_finished(const AttemptRecord& attempt, std::span<cons
 }
 
 void StoreJournal::resumed(const ResumePoint& next) {
-  m_session.resume_json = m_redactor.redact(resume_point_to_json(next));
+  m_session.resume_json = m_redactor.redact_json(resume_point_to_json(next));
   m_session.updated_at = now();
   keep(m_store.update_session(m_session));
 }

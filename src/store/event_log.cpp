@@ -36,25 +36,10 @@ EventLog::~EventLog() {
   std::fclose(m_file);
 }
 
-namespace {
-
-// Secrets are removed from each string before it is escaped for JSON, where they would no longer
-// be found as written.
-void redact_strings(nlohmann::json& value, const Redactor& redactor) {
-  if (value.is_string()) {
-    value = redactor.redact(value.get_ref<const std::string&>());
-  } else if (value.is_structured()) {
-    for (auto& item : value) {
-      redact_strings(item, redactor);
-    }
-  }
-}
-
-} // namespace
-
 void EventLog::on_event(const Event& event) {
   nlohmann::json payload = event_to_json(event);
-  redact_strings(payload, m_redactor);
+  // Values, before they are escaped for JSON, where a secret would no longer be found as written.
+  m_redactor.redact_values(payload);
   nlohmann::json line = {{"session", m_session_id},
                          {"time", iso8601_utc(std::chrono::system_clock::now())}};
   line.update(payload);

@@ -391,5 +391,89 @@ TEST(EvidenceWindows, NothingUsedNothingShown) {
   EXPECT_TRUE(evidence_windows({}, k_evidence_radius, "text").empty());
 }
 
+// A document of words separated by runs of spaces and line breaks, with curly quotes, dashes,
+// ligatures, ellipses and capitals: folding shrinks and grows it, so window edges fall anywhere.
+std::string mixed_document(std::size_t bytes, unsigned seed) {
+  constexpr std::array<std::string_view, 12> k_pieces = {"lease",
+                                                         "Tenant",
+                                                         "\xE2\x80\x99s",
+                                                         "\xEF\xAC\x81nal",
+                                                         "\xE2\x80\x94",
+                                                         "deposit\xE2\x80\xA6",
+                                                         "\xE2\x80\x9Cterm\xE2\x80\x9D",
+                                                         "SHALL",
+                                                         "\xC3\xA9t\xC3\xA9",
+                                                         "on",
+                                                         "the",
+                                                         "\xE2\x80\x8B"};
+  constexpr std::array<std::string_view, 5> k_gaps = {" ", "  ", "\n", " \r\n  ", "\t"};
+  std::mt19937 rng(seed);
+  std::string out;
+  while (out.size() < bytes) {
+    out += k_pieces[rng() % k_pieces.size()];
+    out += k_gaps[rng() % k_gaps.size()];
+  }
+  return out;
+}
+
+// Quotes cut from the document at every few bytes, written looser than the document writes them
+// (folded at `level`: single spaces, straight quotes, lower case), so most are not found byte
+// for byte.
+std::vector<std::string> loose_quotes(std::string_view document, MatchLevel level) {
+  std::vector<std::string> quotes;
+  for (std::size_t at = 0; at + 40 < document.size(); at += 197) {
+    const std::size_t begin = code_point_start(document, at);
+    const std::size_t end = code_point_end(document, at + 40);
+    quotes.push_back(fold_quote(document.substr(begin, end - begin), level));
+  }
+  return quotes;
+}
+
+TEST(VerbatimIndex, WindowsFindWhatTheWholeViewFinds) {
+  const std::string document = mixed_document(30'000, 7);
+  for (const MatchLevel level : {MatchLevel::whitespace, MatchLevel::casefold}) {
+    for (const std::size_t window : {std::size_t{700}, std::size_t{4096}}) {
+      VerbatimIndex whole(document);
+      VerbatimIndex windowed(document, 0, window);
+      for (const std::string& quote : loose_quotes(document, level)) {
+        const QuoteMatch expected = whole.find(quote, level);
+        const QuoteMatch got = windowed.find(quote, level);
+        ASSERT_EQ(got.level, expected.level) << quote << " window " << window;
+        ASSERT_EQ(texts(document, got), texts(document, expected)) << quote;
+        for (std::size_t i = 0; i < got.occurrences.size(); ++i) {
+          EXPECT_EQ(got.occurrences[i].begin, expected.occurrences[i].begin) << quote;
+        }
+      }
+    }
+  }
+}
+
+// A quote found only at a looser level than exact must not make the index fold the whole
+// document: past the kept size, what it holds at once stays near one window, not the document.
+TEST(VerbatimIndex, MemoryPastTheKeptViewStaysNearOneWindow) {
+  const std::string document = mixed_document(8u << 20, 3);
+  constexpr std::size_t k_window = 256u << 10;
+  VerbatimIndex index(document, 1u << 20, k_window);
+  std::string quote;
+  for (const std::string& loose :
+       loose_quotes(std::string_view(document).substr(5u << 20, 4096), MatchLevel::casefold)) {
+    if (document.find(loose) == std::string::npos) {
+      quote = loose;
+      break;
+    }
+  }
+  ASSERT_FALSE(quote.empty());
+  const QuoteMatch match = index.find(quote, MatchLevel::casefold);
+  ASSERT_TRUE(match.level);
+  EXPECT_NE(*match.level, MatchLevel::exact);
+  EXPECT_EQ(index.memory_bytes(), 0u);
+  EXPECT_LT(index.peak_memory_bytes(), 2 * k_window);
+  EXPECT_GT(index.peak_memory_bytes(), 0u);
+
+  VerbatimIndex kept(document);
+  ASSERT_EQ(kept.find(quote, MatchLevel::casefold).occurrences.size(), match.occurrences.size());
+  EXPECT_GT(kept.peak_memory_bytes(), document.size()) << "below the kept size, the view is kept";
+}
+
 } // namespace
 } // namespace ralph::docqa

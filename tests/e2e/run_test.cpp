@@ -114,6 +114,45 @@ TEST_F(RunEndToEnd, AnthropicProviderKeepsTheKeyOutOfEveryOutput) {
   EXPECT_THAT(result.err, Not(HasSubstr(key)));
 }
 
+// The fake server streams text in pieces of 16 bytes: "Here it is: tok-" ends the first, so the
+// secret arrives split across two deltas (and its shell command and output go to the terminal).
+TEST_F(RunEndToEnd, ASecretSplitAcrossStreamedDeltasIsNeitherStreamedNorLogged) {
+  const std::string secret = "tok-9f8e7d6c5b4a3210";
+  server.push(tool_turn("shell", {{"command", "echo " + secret}}));
+  server.push(text_turn("Here it is: " + secret + " (keep it safe)"));
+
+  const auto result = run_ralph(openai_args({"show the token", "--events", "events.ndjson"}),
+                                cwd.path(), {{"SERVICE_TOKEN", secret}});
+
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const std::string log = cwd.read("events.ndjson");
+  std::string joined;
+  int deltas = 0;
+  for (std::size_t at = 0; at < log.size();) {
+    const std::size_t end = log.find('\n', at);
+    const auto line = json::parse(log.substr(at, end - at));
+    if (line["type"] == "text_delta") {
+      joined += line["text"].get<std::string>();
+      ++deltas;
+    }
+    at = end + 1;
+  }
+  EXPECT_GT(deltas, 1);
+  EXPECT_EQ(joined, "Here it is: [REDACTED] (keep it safe)");
+  EXPECT_THAT(log, Not(HasSubstr(secret)));
+  EXPECT_THAT(result.out, HasSubstr("Here it is: [REDACTED] (keep it safe)"));
+  EXPECT_THAT(result.out, Not(HasSubstr(secret)));
+  EXPECT_THAT(result.err, HasSubstr("[REDACTED]")); // the shell call and its output's tail
+  EXPECT_THAT(result.err, Not(HasSubstr(secret)));
+}
+
+TEST_F(RunEndToEnd, ASecretTooShortToRedactIsWarnedAbout) {
+  server.push(text_turn("ok"));
+  const auto result = run_ralph(openai_args({"answer"}), cwd.path(), {{"PIN_TOKEN", "ab"}});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_THAT(result.err, HasSubstr("warning: PIN_TOKEN is shorter than 4 characters"));
+}
+
 TEST_F(RunEndToEnd, RateLimitIsRetriedAfterTheServerHint) {
   FakeTurn limited;
   limited.fault = Fault::http_429;
@@ -283,18 +322,49 @@ TEST_F(RunEndToEnd, DroppedStreamIsRetriedAndThePartialTextDisowned) {
   EXPECT_THAT(result.err, HasSubstr("retry"));
 }
 
-TEST_F(RunEndToEnd, MalformedResponseFailsWithAParseErrorNotAnEmptyAnswer) {
+TEST_F(RunEndToEnd, MalformedResponseIsRetriedLikeADroppedConnection) {
   FakeTurn broken = text_turn("x");
   broken.fault = Fault::malformed_json;
   server.push(broken);
+  server.push(text_turn("Complete answer."));
 
   const auto result = run_ralph(openai_args({"answer", "--json", "--no-stream"}), cwd.path());
+
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(json::parse(result.out)["answer"], "Complete answer.");
+  EXPECT_EQ(server.requests().size(), 2u);
+  EXPECT_THAT(result.err, HasSubstr("malformed JSON"));
+}
+
+TEST_F(RunEndToEnd, MalformedResponsesUntilRetriesRunOutFailWithAParseErrorNotAnEmptyAnswer) {
+  for (int i = 0; i < 2; ++i) {
+    FakeTurn broken = text_turn("x");
+    broken.fault = Fault::malformed_json;
+    server.push(broken);
+  }
+
+  const auto result = run_ralph(openai_args({"answer", "--json", "--no-stream"}), cwd.path(),
+                                {{"RALPH_HTTP_MAX_RETRIES", "1"}});
 
   EXPECT_EQ(result.exit_code, 1) << result.err;
   const auto out = json::parse(result.out);
   EXPECT_EQ(out["status"], "failed");
   EXPECT_EQ(out["error"]["kind"], "parse");
   EXPECT_THAT(result.err, HasSubstr("malformed JSON"));
+  EXPECT_EQ(server.requests().size(), 2u);
+}
+
+TEST_F(RunEndToEnd, BadKeyIsNeverRetried) {
+  FakeTurn denied;
+  denied.fault = Fault::http_401;
+  server.push(denied);
+  server.push(text_turn("never sent"));
+
+  const auto result = run_ralph(openai_args({"answer", "--json"}), cwd.path());
+
+  EXPECT_EQ(result.exit_code, 1) << result.err;
+  EXPECT_EQ(server.requests().size(), 1u);
+  EXPECT_THAT(result.err, Not(HasSubstr("retry")));
 }
 
 TEST_F(RunEndToEnd, NoStreamStillPrintsTheAnswer) {

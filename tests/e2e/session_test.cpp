@@ -373,6 +373,55 @@ TEST_F(SessionEndToEnd, SecretsNeverReachTheRecordOrTheTraces) {
   EXPECT_THAT(out_dir.read("sessions/" + id + "/iter-01.json"), Not(HasSubstr(token)));
 }
 
+// JSON escapes a quote and a backslash: redaction on the encoded text would miss this secret.
+TEST_F(SessionEndToEnd, ASecretWithAQuoteAndABackslashNeverReachesTheRecord) {
+  const std::string secret = R"(pa"ss\word-42)";
+  const std::string escaped = R"(pa\"ss\\word-42)";
+  agent->push(tool_turn("write_file", {{"path", "note.txt"}, {"content", secret}}));
+  agent->push(text_turn("The password is " + secret));
+  const auto out = run_ralph(run_args({}), workspace.path(), {{"SERVICE_PASSWORD", secret}});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const std::string id = json::parse(out.out)["session_id"];
+  const auto record = ralph({"sessions", "show", id, "--json"}).out;
+  EXPECT_THAT(record, HasSubstr("[REDACTED]"));
+  for (const std::string& form : {secret, escaped}) {
+    EXPECT_THAT(out.out, Not(HasSubstr(form)));
+    EXPECT_THAT(record, Not(HasSubstr(form)));
+    EXPECT_THAT(workspace.read(".ralph/ralph.db"), Not(HasSubstr(form)));
+    EXPECT_THAT(workspace.read(".ralph/ralph.db-wal"), Not(HasSubstr(form)));
+  }
+}
+
+// A secret written into --verify-cmd (not through a variable) names the verifier: the record,
+// the traces, an export and every output show it masked.
+TEST_F(SessionEndToEnd, ALiteralSecretInTheVerifyCommandIsNeverRecordedOrShown) {
+  const std::string secret = "vfy-7a6b5c4d3e2f";
+  agent->push(write_add(k_fixed_add));
+  agent->push(tool_turn("shell", {{"command", "echo " + secret}}));
+  agent->push(text_turn("Fixed; the deploy token is " + secret));
+  TempDir out_dir;
+  const auto out =
+      run_ralph(run_args({"--verify-cmd", "sh test.sh && test " + secret + " = " + secret, "--out",
+                          out_dir.path().string()}),
+                workspace.path(), {{"DEPLOY_TOKEN", secret}});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const auto result = json::parse(out.out);
+  const std::string id = result["session_id"];
+  EXPECT_THAT(result["verdicts"][0]["verifier"].get<std::string>(), HasSubstr("[REDACTED]"));
+  const auto record = show(id);
+  EXPECT_THAT(record.dump(), HasSubstr("[REDACTED]"));
+  TempDir exported;
+  ASSERT_EQ(ralph({"sessions", "export", id, "--out", exported.path().string()}).exit_code, 0);
+  EXPECT_THAT(out.out, Not(HasSubstr(secret)));
+  EXPECT_THAT(out.err, Not(HasSubstr(secret)));
+  EXPECT_THAT(record.dump(), Not(HasSubstr(secret)));
+  EXPECT_THAT(ralph({"sessions", "show", id}).out, Not(HasSubstr(secret)));
+  EXPECT_THAT(out_dir.read("sessions/" + id + "/iter-01.json"), Not(HasSubstr(secret)));
+  EXPECT_THAT(exported.read("sessions/" + id + "/iter-01.json"), Not(HasSubstr(secret)));
+  EXPECT_THAT(workspace.read(".ralph/ralph.db"), Not(HasSubstr(secret)));
+  EXPECT_THAT(workspace.read(".ralph/ralph.db-wal"), Not(HasSubstr(secret)));
+}
+
 TEST_F(SessionEndToEnd, TwoRunsAtOnceShareTheWorkspaceDatabase) {
   // Two processes started together, each with its own server; the store's own tests prove
   // concurrent writers with forked processes, this shows the CLI opens a shared database right.

@@ -137,13 +137,32 @@ TEST_P(ProviderFaults, ProxyHtmlPageIsRetried) {
   EXPECT_THAT(observer.retries[0].message, HasSubstr("HTTP 502: 502 Bad Gateway"));
 }
 
-TEST_P(ProviderFaults, MalformedJsonIsAParseErrorNotAnEmptyAnswer) {
+TEST_P(ProviderFaults, MalformedBodyIsRetriedLikeADroppedConnection) {
   server.push(fault_turn(Fault::malformed_json));
+  server.push(text_turn("The complete answer."));
+
+  auto response = chat();
+
+  ASSERT_TRUE(response) << response.error().message;
+  EXPECT_EQ(response->message.content, "The complete answer.");
+  EXPECT_EQ(server.requests().size(), 2u);
+  ASSERT_EQ(observer.retries.size(), 1u);
+  EXPECT_EQ(observer.retries[0].kind, ErrorKind::parse);
+  EXPECT_THAT(observer.retries[0].message, HasSubstr("malformed JSON"));
+  EXPECT_EQ(observer.text, "The complete answer.") << "the failed try's text was voided";
+  EXPECT_EQ(clock.sleeps().size(), 1u);
+}
+
+TEST_P(ProviderFaults, MalformedBodiesUntilTheEndAreAParseErrorNotAnEmptyAnswer) {
+  for (int i = 0; i < 3; ++i) {
+    server.push(fault_turn(Fault::malformed_json));
+  }
   auto response = chat();
   ASSERT_FALSE(response);
   EXPECT_EQ(response.error().kind, ErrorKind::parse);
   EXPECT_THAT(response.error().message, HasSubstr("malformed JSON"));
-  EXPECT_EQ(server.requests().size(), 1u);
+  EXPECT_EQ(server.requests().size(), 3u);
+  EXPECT_EQ(observer.retries.size(), 2u);
 }
 
 TEST_P(ProviderFaults, DroppedConnectionRestartsAndKeepsOnlyTheGoodTry) {

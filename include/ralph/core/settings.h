@@ -121,7 +121,7 @@ struct StoreSettings {
 struct HttpSettings {
   Duration connect_timeout = std::chrono::seconds(10);
   Duration idle_timeout = std::chrono::seconds(120);
-  int max_retries = 2;
+  int max_retries = 5; // survives 30 % transient faults: see docs/performance.md
 };
 
 // Which answers the outer loop verifies.

@@ -46,15 +46,25 @@ struct QuoteMatch {
   std::vector<Span> occurrences;   // every occurrence at that level, in document order
 };
 
+// How much of a document a verbatim index folds and keeps whole: documents up to this size get
+// one folded view per loosest level used (about 1.07 times the document); larger ones are folded
+// k_verbatim_window bytes at a time for each quote not found byte for byte, so the index never
+// holds more than about 70 MB, whatever the document's size.
+inline constexpr std::size_t k_verbatim_kept_view = std::size_t{64} << 20;
+inline constexpr std::size_t k_verbatim_window = std::size_t{16} << 20;
+
 // A document prepared for verbatim checks. The normalised view of a level, with a compact map
 // from its offsets back to the document's (a checkpoint per 256 bytes), is built the first time
 // a quote is looked for with that level as the loosest, and kept: checking many quotes costs
 // one pass over the document, and about one copy of it in memory, per loosest level used.
-// Stricter levels need no view of their own (see find()). `document` must outlive the index.
-// Not thread-safe.
+// Past `kept_view` bytes of document the view is not kept: each search folds `window` bytes at a
+// time (windows overlapping by as much as a match could span), so memory stays bounded at the
+// cost of one pass per quote. Stricter levels need no view of their own (see find()).
+// `document` must outlive the index. Not thread-safe.
 class VerbatimIndex {
 public:
-  explicit VerbatimIndex(std::string_view document);
+  explicit VerbatimIndex(std::string_view document, std::size_t kept_view = k_verbatim_kept_view,
+                         std::size_t window = k_verbatim_window);
   ~VerbatimIndex();
   VerbatimIndex(const VerbatimIndex&) = delete;
   VerbatimIndex& operator=(const VerbatimIndex&) = delete;
@@ -72,6 +82,8 @@ public:
 
   // Bytes held by the levels built so far (folded copies and their offset checkpoints).
   std::size_t memory_bytes() const;
+  // The most bytes held at once so far, windows of large documents included.
+  std::size_t peak_memory_bytes() const { return m_peak_bytes; }
 
   std::string_view document() const { return m_document; }
 
@@ -80,6 +92,9 @@ private:
   Level& level(MatchLevel level);
 
   std::string_view m_document;
+  std::size_t m_kept_view;
+  std::size_t m_window;
+  std::size_t m_peak_bytes = 0;
   std::vector<std::unique_ptr<Level>> m_levels;
 };
 
