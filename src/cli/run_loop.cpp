@@ -30,14 +30,22 @@ private:
   std::vector<EventSink*> m_sinks;
 };
 
-loop::LoopOptions loop_options(const RunContext& context) {
+// Whole verify outputs too large for the record go beside the store:
+// `.ralph/outputs/<session>/<attempt>-command-<command>.log`.
+loop::LoopOptions loop_options(RunContext& context, const std::string& session_id) {
   const Config& config = context.config();
+  std::filesystem::path output_dir;
+  if (context.session().store != nullptr) {
+    output_dir =
+        store_file(config, context.workspace()).parent_path() / "outputs" / session_id;
+  }
   return loop::LoopOptions{.goal = context.args().goal,
                            .workspace = context.workspace(),
                            .loop = config.loop,
                            .budget = config.budget,
                            .prices = config.prices,
-                           .evidence = config.evidence};
+                           .evidence = config.evidence,
+                           .output_dir = std::move(output_dir)};
 }
 
 // The session's row, created (or, when resuming, taken over by this process) before the run.
@@ -95,7 +103,7 @@ Result<int> run_loop(RunContext& context, const std::string& banner, LoopRun& ru
     view.note("warning: " + warning);
   }
 
-  loop::OuterLoop outer(run.agent, std::move(run.verifiers.entries), loop_options(context),
+  loop::OuterLoop outer(run.agent, std::move(run.verifiers.entries), loop_options(context, session_id),
                         context.clock(), journal.get());
   std::vector<Message> conversation;
   loop::LoopState state;

@@ -16,15 +16,18 @@ extern char** environ;
 
 namespace ralph::cli {
 
+std::filesystem::path store_file(const Config& config, const std::filesystem::path& workspace) {
+  return std::filesystem::path(config.store.path).is_absolute()
+             ? std::filesystem::path(config.store.path)
+             : workspace / config.store.path;
+}
+
 Result<std::unique_ptr<store::SessionStore>> open_store(const Config& config,
                                                         const std::filesystem::path& workspace) {
   if (!config.store.enabled) {
     return std::unique_ptr<store::SessionStore>();
   }
-  const std::filesystem::path path = std::filesystem::path(config.store.path).is_absolute()
-                                         ? std::filesystem::path(config.store.path)
-                                         : workspace / config.store.path;
-  TRY_ASSIGN(auto opened, store::SqliteSessionStore::open(path));
+  TRY_ASSIGN(auto opened, store::SqliteSessionStore::open(store_file(config, workspace)));
   return std::unique_ptr<store::SessionStore>(std::move(opened));
 }
 

@@ -6,7 +6,7 @@ namespace ralph::loop {
 namespace {
 
 std::string evidence_json(const verify::CommandEvidence& evidence, const Redactor& redactor) {
-  const nlohmann::json out = {
+  nlohmann::json out = {
       {"command", redactor.redact(evidence.command)},
       {"exit_code",
        evidence.exit_code ? nlohmann::json(*evidence.exit_code) : nlohmann::json(nullptr)},
@@ -17,6 +17,9 @@ std::string evidence_json(const verify::CommandEvidence& evidence, const Redacto
       {"runs", evidence.runs},
       {"passes", evidence.passes},
   };
+  if (!evidence.output_path.empty()) {
+    out["output_path"] = evidence.output_path;
+  }
   return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
@@ -38,6 +41,7 @@ std::optional<verify::CommandEvidence> evidence_from_json(const std::string& jso
   out.excerpt = evidence.value("excerpt", "");
   out.runs = evidence.value("runs", 1);
   out.passes = evidence.value("passes", 0);
+  out.output_path = evidence.value("output_path", "");
   out.output = output;
   return out;
 }

@@ -2,12 +2,16 @@
 #include "support/temp_dir.h"
 
 #include "ralph/loop/outer_loop.h"
+#include "ralph/tools/builtin_tools.h"
+#include "ralph/verify/evidence_verifier.h"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <condition_variable>
+#include <fstream>
 #include <mutex>
 #include <optional>
 
@@ -467,6 +471,49 @@ TEST_F(OuterLoopTest, AToolThatSaysItWroteFilesChangedTheWorkspaceEvenWhenStatCa
   ASSERT_EQ(check.attempts[0].tools.size(), 2u);
   EXPECT_TRUE(check.attempts[0].tools[0].changed_workspace);
   EXPECT_FALSE(check.attempts[0].tools[1].changed_workspace);
+}
+
+TEST_F(OuterLoopTest, InAWorkspaceOfMoreThan100kFilesOnlyRealWritesMakeEvidenceStale) {
+  ralph::testing::TempDir ws;
+  // 101,000 files: past the old walk's cap of 100,000 entries, which made every call a change.
+  for (int d = 0; d < 101; ++d) {
+    const std::filesystem::path dir = ws.path() / fmt::format("d{:03}", d);
+    std::filesystem::create_directory(dir);
+    for (int f = 0; f < 1000; ++f) {
+      std::ofstream(dir / fmt::format("f{:04}.txt", f)) << f;
+    }
+  }
+  options.workspace = ws.path();
+  options.evidence.enabled = true;
+  auto& check = verifier().then(Outcome::pass);
+  const auto read_file = tools::make_read_file_tool();
+  const tools::ToolContext context{.workspace = ws.path()};
+  StubAttempt work = answer("done\n<promise>DONE</promise>");
+  work.calls.push_back({"shell", R"({"command":"pytest -q"})", 0, nullptr});
+  work.calls.push_back({"read_file", R"({"path":"d000/f0001.txt"})", std::nullopt, nullptr, false,
+                        [&] { return read_file->run(R"({"path":"d000/f0001.txt"})", context); }});
+  work.calls.push_back({"shell", R"({"command":"cat d000/f0002.txt"})", 0, nullptr});
+  work.calls.push_back({"shell", R"({"command":"echo x >> d050/f0500.txt"})", 0,
+                        [&] { std::ofstream(ws.path() / "d050/f0500.txt", std::ios::app) << "x"; }});
+  agent.push(work);
+  run();
+
+  ASSERT_EQ(check.attempts.size(), 1u);
+  const auto& tools = check.attempts[0].tools;
+  ASSERT_EQ(tools.size(), 4u);
+  EXPECT_FALSE(tools[1].changed_workspace) << "read_file is read-only";
+  EXPECT_FALSE(tools[2].changed_workspace) << "cat changed nothing";
+  EXPECT_TRUE(tools[3].changed_workspace) << "one byte appended to one file of 101,000";
+
+  // The evidence verifier on the calls up to `count`: fresh after the reads, stale after the write.
+  const auto evidence = [&](std::size_t count) {
+    verify::Attempt attempt;
+    attempt.raw_answer = "done\n<promise>DONE</promise>";
+    attempt.tools.assign(tools.begin(), tools.begin() + static_cast<std::ptrdiff_t>(count));
+    return verify::EvidenceVerifier(EvidenceSettings{}, {}).verify(attempt, CancelToken());
+  };
+  EXPECT_EQ(evidence(3).result, Outcome::pass) << evidence(3).feedback;
+  EXPECT_THAT(evidence(4).feedback, HasSubstr("stale"));
 }
 
 TEST_F(OuterLoopTest, CompletionMarkerIsStrippedFromTheDeliveredAnswer) {

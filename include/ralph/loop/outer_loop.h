@@ -36,6 +36,9 @@ struct LoopOptions {
   // `evidence.enabled` (verifier-first runs) the loop also marks the tool calls that changed the
   // workspace, for the evidence verifier, and reminds the agent of the marker in feedback.
   EvidenceSettings evidence;
+  // Where verifiers keep whole outputs too large for the record (Attempt::output_dir): a folder
+  // beside the session store for this session. Empty: only head and tail are kept.
+  std::filesystem::path output_dir;
   // Set by library users whose answers may already have reached someone (streamed to a chat):
   // such an answer cannot be taken back, so it is not verified.
   std::function<bool()> already_delivered;
