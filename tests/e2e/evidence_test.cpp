@@ -13,6 +13,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -36,13 +37,14 @@ protected:
     workspace.write("add.sh", k_broken_add);
   }
 
-  RalphOutput run(std::vector<std::string> extra) const {
+  RalphOutput run(std::vector<std::string> extra,
+                  const std::map<std::string, std::string>& env = {}) const {
     std::vector<std::string> all{
         "run",        "make add.sh add",        "--model",     "openai-compat/agent-model",
         "--base-url", agent.base_url() + "/v1", "--workspace", workspace.path().string(),
         "--json"};
     all.insert(all.end(), extra.begin(), extra.end());
-    return run_ralph(all, workspace.path());
+    return run_ralph(all, workspace.path(), env);
   }
   json show(const std::string& id) const {
     const auto out = run_ralph({"sessions", "show", id, "--json"}, workspace.path());
@@ -102,6 +104,10 @@ TEST_F(EvidenceEndToEnd, AFailureInTheMiddleOfAHugeOutputIsFoundAndTheWholeOutpu
   EXPECT_THAT(text.out, HasSubstr("whole output: " + kept.string()));
 }
 
+// Python writes tests/__pycache__/ as it imports the tests, as it does by default (an empty
+// value turns off a PYTHONDONTWRITEBYTECODE the test's own environment may set).
+const std::map<std::string, std::string> k_python_writes_caches = {{"PYTHONDONTWRITEBYTECODE", ""}};
+
 // A git work tree with a Python package under tests/ whose test imports app.py.
 void python_project(const TempDir& workspace, const char* app) {
   ASSERT_EQ(std::system(("git init -q " + workspace.path().string()).c_str()), 0);
@@ -116,13 +122,17 @@ void python_project(const TempDir& workspace, const char* app) {
 TEST_F(EvidenceEndToEnd, ProtectedTestsAreNotBrokenByRalphsOwnTestRuns) {
   python_project(workspace, "def add(a, b):\n    return a - b\n");
   agent.push(text_turn("Done."));
-  agent.push(tool_turn("write_file",
-                       {{"path", "app.py"}, {"content", "def add(a, b):\n    return a + b\n"}}));
+  // Not the same size as before: Python trusts a cache whose source has the same size and second.
+  agent.push(tool_turn("write_file", {{"path", "app.py"},
+                                      {"content", "def add(a, b):\n    return a + b  # fixed\n"}}));
   agent.push(text_turn("Fixed add."));
 
   const auto out = run({"--protect", "tests/**", "--verify-cmd", "python3 -m unittest",
-                        "--max-iterations", "2"});
+                        "--max-iterations", "2"},
+                       k_python_writes_caches);
 
+  ASSERT_TRUE(std::filesystem::is_directory(workspace.path() / "tests/__pycache__"))
+      << "the test run wrote its cache under the protected folder";
   ASSERT_EQ(out.exit_code, 0) << out.out << out.err;
   const auto verdicts = parse(out)["verdicts"];
   ASSERT_EQ(verdicts.size(), 4u);
@@ -141,7 +151,8 @@ TEST_F(EvidenceEndToEnd, EditingAProtectedTestStillViolates) {
   agent.push(text_turn("No failing tests now."));
 
   const auto out = run({"--protect", "tests/**", "--verify-cmd", "python3 -m unittest",
-                        "--max-iterations", "2"});
+                        "--max-iterations", "2"},
+                       k_python_writes_caches);
 
   EXPECT_EQ(out.exit_code, 3) << out.err;
   const auto verdicts = parse(out)["verdicts"];
