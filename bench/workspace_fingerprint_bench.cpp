@@ -25,7 +25,8 @@ namespace fs = std::filesystem;
 class ManyFiles {
 public:
   explicit ManyFiles(std::int64_t files)
-      : m_root(fs::temp_directory_path() / fmt::format("ralph-bench-files-{}-{}", getpid(), files)) {
+      : m_root(fs::temp_directory_path() /
+               fmt::format("ralph-bench-files-{}-{}", getpid(), files)) {
     fs::create_directories(m_root);
     for (std::int64_t i = 0; i < files; ++i) {
       const fs::path dir = m_root / fmt::format("d{:04}", i / 1000);

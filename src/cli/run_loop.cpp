@@ -36,8 +36,7 @@ loop::LoopOptions loop_options(RunContext& context, const std::string& session_i
   const Config& config = context.config();
   std::filesystem::path output_dir;
   if (context.session().store != nullptr) {
-    output_dir =
-        store_file(config, context.workspace()).parent_path() / "outputs" / session_id;
+    output_dir = store_file(config, context.workspace()).parent_path() / "outputs" / session_id;
   }
   return loop::LoopOptions{.goal = context.args().goal,
                            .workspace = context.workspace(),
@@ -103,8 +102,8 @@ Result<int> run_loop(RunContext& context, const std::string& banner, LoopRun& ru
     view.note("warning: " + warning);
   }
 
-  loop::OuterLoop outer(run.agent, std::move(run.verifiers.entries), loop_options(context, session_id),
-                        context.clock(), journal.get());
+  loop::OuterLoop outer(run.agent, std::move(run.verifiers.entries),
+                        loop_options(context, session_id), context.clock(), journal.get());
   std::vector<Message> conversation;
   loop::LoopState state;
   if (session.resumed) {

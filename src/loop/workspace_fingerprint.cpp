@@ -32,13 +32,12 @@ std::uint64_t mix(std::uint64_t x) {
 
 std::uint64_t entry_hash(std::uint64_t path_hash, const struct stat& info) {
   std::uint64_t h = path_hash;
-  for (const auto value : {static_cast<std::uint64_t>(info.st_mode),
-                           static_cast<std::uint64_t>(info.st_size),
-                           static_cast<std::uint64_t>(info.st_ino),
-                           static_cast<std::uint64_t>(info.st_mtim.tv_sec),
-                           static_cast<std::uint64_t>(info.st_mtim.tv_nsec),
-                           static_cast<std::uint64_t>(info.st_ctim.tv_sec),
-                           static_cast<std::uint64_t>(info.st_ctim.tv_nsec)}) {
+  for (const auto value :
+       {static_cast<std::uint64_t>(info.st_mode), static_cast<std::uint64_t>(info.st_size),
+        static_cast<std::uint64_t>(info.st_ino), static_cast<std::uint64_t>(info.st_mtim.tv_sec),
+        static_cast<std::uint64_t>(info.st_mtim.tv_nsec),
+        static_cast<std::uint64_t>(info.st_ctim.tv_sec),
+        static_cast<std::uint64_t>(info.st_ctim.tv_nsec)}) {
     h = mix(h ^ value);
   }
   return h;
@@ -73,8 +72,8 @@ public:
       m_out.hash += entry_hash(child_hash, info);
       ++m_out.entries;
       if (S_ISDIR(info.st_mode)) {
-        const int child = ::openat(dir_fd, entry->d_name,
-                                   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        const int child =
+            ::openat(dir_fd, entry->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (child >= 0) {
           walk(child, child_hash, false);
         }

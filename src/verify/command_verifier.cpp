@@ -101,8 +101,9 @@ Verdict CommandVerifier::verify(const Attempt& attempt, const CancelToken& cance
   evidence.started_at = iso8601_utc(started);
 
   const std::filesystem::path output_file =
-      attempt.output_dir.empty() ? std::filesystem::path()
-                                 : attempt.output_dir / output_file_name(attempt.iteration, command);
+      attempt.output_dir.empty()
+          ? std::filesystem::path()
+          : attempt.output_dir / output_file_name(attempt.iteration, command);
   std::optional<tools::ProcessResult> last;
   std::unique_ptr<StreamedRun> streamed;
   std::optional<RunProblem> problem;

@@ -202,7 +202,8 @@ void FailureExcerpt::on_line(std::size_t number, std::string_view line) {
 
   m_tail_bytes += text.size() + 1;
   m_tail.push_back({number, std::move(text)});
-  while (m_tail.size() > k_tail_lines && m_tail_bytes - (m_tail.front().text.size() + 1) >= m_budget) {
+  while (m_tail.size() > k_tail_lines &&
+         m_tail_bytes - (m_tail.front().text.size() + 1) >= m_budget) {
     m_tail_bytes -= m_tail.front().text.size() + 1;
     m_tail.pop_front();
   }

@@ -18,10 +18,10 @@ void LineSplitter::feed(std::string_view bytes) {
     m_after_cr = false;
     // (find_first_of calls memchr over the set for every byte: a plain scan is several times
     // faster.)
-    const auto stop = std::find_if(bytes.begin(), bytes.end(),
-                                   [](char c) { return c == '\n' || c == '\r'; });
-    const std::size_t end =
-        stop == bytes.end() ? std::string_view::npos : static_cast<std::size_t>(stop - bytes.begin());
+    const auto stop =
+        std::find_if(bytes.begin(), bytes.end(), [](char c) { return c == '\n' || c == '\r'; });
+    const std::size_t end = stop == bytes.end() ? std::string_view::npos
+                                                : static_cast<std::size_t>(stop - bytes.begin());
     const std::string_view part = bytes.substr(0, end);
     if (m_line.size() < k_max_line_bytes) {
       m_line.append(part.substr(0, k_max_line_bytes - m_line.size()));

@@ -70,8 +70,7 @@ Result<std::filesystem::path> OutputSpill::finish() {
     m_out.close();
   }
   if (m_failed || !m_out) {
-    return fail(ErrorKind::io,
-                fmt::format("cannot write the whole output to {}", m_file.string()));
+    return fail(ErrorKind::io, fmt::format("cannot write the whole output to {}", m_file.string()));
   }
   return m_file;
 }

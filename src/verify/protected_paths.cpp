@@ -53,8 +53,8 @@ Result<std::string> sha256_file(const fs::path& file) {
 std::vector<std::string> ignored_by_git(const fs::path& workspace) {
   tools::PosixProcessRunner runner;
   tools::ProcessSpec spec;
-  spec.argv = {"git", "-C", workspace.string(), "ls-files", "-z", "--others", "--ignored",
-               "--exclude-standard", "--directory"};
+  spec.argv = {"git",      "-C",        workspace.string(),   "ls-files",   "-z",
+               "--others", "--ignored", "--exclude-standard", "--directory"};
   spec.merge_stderr = false;
   spec.timeout = std::chrono::seconds(60);
   spec.output_limit = 64 * 1024 * 1024;

@@ -99,8 +99,8 @@ TEST_F(EvidenceEndToEnd, AFailureInTheMiddleOfAHugeOutputIsFoundAndTheWholeOutpu
                                           workspace.path() / ".ralph/outputs"));
   EXPECT_TRUE(read_all(kept) == log) << "the file holds the whole output byte for byte";
 
-  const auto text = run_ralph({"sessions", "show", result["session_id"].get<std::string>()},
-                              workspace.path());
+  const auto text =
+      run_ralph({"sessions", "show", result["session_id"].get<std::string>()}, workspace.path());
   EXPECT_THAT(text.out, HasSubstr("whole output: " + kept.string()));
 }
 
@@ -127,9 +127,9 @@ TEST_F(EvidenceEndToEnd, ProtectedTestsAreNotBrokenByRalphsOwnTestRuns) {
                                       {"content", "def add(a, b):\n    return a + b  # fixed\n"}}));
   agent.push(text_turn("Fixed add."));
 
-  const auto out = run({"--protect", "tests/**", "--verify-cmd", "python3 -m unittest",
-                        "--max-iterations", "2"},
-                       k_python_writes_caches);
+  const auto out =
+      run({"--protect", "tests/**", "--verify-cmd", "python3 -m unittest", "--max-iterations", "2"},
+          k_python_writes_caches);
 
   ASSERT_TRUE(std::filesystem::is_directory(workspace.path() / "tests/__pycache__"))
       << "the test run wrote its cache under the protected folder";
@@ -139,8 +139,8 @@ TEST_F(EvidenceEndToEnd, ProtectedTestsAreNotBrokenByRalphsOwnTestRuns) {
   EXPECT_EQ(verdicts[0]["verifier"], "protected paths");
   EXPECT_EQ(verdicts[0]["result"], "pass") << verdicts[0]["feedback"];
   EXPECT_EQ(verdicts[1]["result"], "fail");
-  EXPECT_EQ(verdicts[2]["result"], "pass") << "tests/__pycache__ is the test run's, not the agent's: "
-                                           << verdicts[2]["feedback"];
+  EXPECT_EQ(verdicts[2]["result"], "pass")
+      << "tests/__pycache__ is the test run's, not the agent's: " << verdicts[2]["feedback"];
   EXPECT_EQ(verdicts[3]["result"], "pass");
 }
 
@@ -150,9 +150,9 @@ TEST_F(EvidenceEndToEnd, EditingAProtectedTestStillViolates) {
   agent.push(tool_turn("write_file", {{"path", "tests/test_x.py"}, {"content", "\n"}}));
   agent.push(text_turn("No failing tests now."));
 
-  const auto out = run({"--protect", "tests/**", "--verify-cmd", "python3 -m unittest",
-                        "--max-iterations", "2"},
-                       k_python_writes_caches);
+  const auto out =
+      run({"--protect", "tests/**", "--verify-cmd", "python3 -m unittest", "--max-iterations", "2"},
+          k_python_writes_caches);
 
   EXPECT_EQ(out.exit_code, 3) << out.err;
   const auto verdicts = parse(out)["verdicts"];
@@ -168,8 +168,7 @@ TEST_F(EvidenceEndToEnd, EchoingTheVerifyCommandIsNoRunOfIt) {
   agent.push(tool_turn("shell", {{"command", "echo 'would run: sh test.sh'"}}));
   agent.push(text_turn("Done.\n<promise>DONE</promise>"));
 
-  const auto out =
-      run({"--verifier-first", "--verify-cmd", "sh test.sh", "--max-iterations", "1"});
+  const auto out = run({"--verifier-first", "--verify-cmd", "sh test.sh", "--max-iterations", "1"});
 
   EXPECT_EQ(out.exit_code, 3) << out.err;
   const auto verdicts = parse(out)["verdicts"];

@@ -15,9 +15,9 @@
 #include <fcntl.h>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <unistd.h>
-#include <optional>
 
 namespace ralph::loop {
 namespace {
@@ -527,8 +527,9 @@ TEST_F(OuterLoopTest, InAWorkspaceOfMoreThan100kFilesOnlyRealWritesMakeEvidenceS
   work.calls.push_back({"read_file", R"({"path":"d000/f0001.txt"})", std::nullopt, nullptr, false,
                         [&] { return read_file->run(R"({"path":"d000/f0001.txt"})", context); }});
   work.calls.push_back({"shell", R"({"command":"cat d000/f0002.txt"})", 0, nullptr});
-  work.calls.push_back({"shell", R"({"command":"echo x >> d050/f0500.txt"})", 0,
-                        [&] { std::ofstream(ws.path() / "d050/f0500.txt", std::ios::app) << "x"; }});
+  work.calls.push_back({"shell", R"({"command":"echo x >> d050/f0500.txt"})", 0, [&] {
+                          std::ofstream(ws.path() / "d050/f0500.txt", std::ios::app) << "x";
+                        }});
   agent.push(work);
   run();
 

@@ -16,9 +16,9 @@ std::vector<ShellToken> words(std::initializer_list<const char*> texts) {
 TEST(CheckCommand, TokenizesQuotesEscapesAndOperators) {
   const auto tokens = tokenize_shell(R"(cd 'my dir' && FOO="a b" pytest -k "x\"y" a\ b 2>&1)");
   ASSERT_TRUE(tokens);
-  const std::vector<ShellToken> expected = {
-      {"cd", false},     {"my dir", false}, {"&&", true}, {"FOO=a b", false}, {"pytest", false},
-      {"-k", false},     {"x\"y", false},   {"a b", false}, {"2>&1", true}};
+  const std::vector<ShellToken> expected = {{"cd", false},      {"my dir", false}, {"&&", true},
+                                            {"FOO=a b", false}, {"pytest", false}, {"-k", false},
+                                            {"x\"y", false},    {"a b", false},    {"2>&1", true}};
   EXPECT_EQ(*tokens, expected);
   const auto glued = tokenize_shell("make test;echo ok|tail>out");
   ASSERT_TRUE(glued);

@@ -108,9 +108,9 @@ TEST_F(EvidenceTest, WithVerifyCommandsOnlyThoseRunsCount) {
 
 TEST_F(EvidenceTest, ACommandThatOnlyMentionsTheVerifyCommandIsNoRunOfIt) {
   const std::vector<std::string> verify_commands = {"sh test.sh"};
-  for (const char* line : {R"(echo 'would run: sh test.sh')", R"(grep "sh test.sh" notes)",
-                           "sh test.sh || true", "sh test.sh | tail -5", "sh test.sh; true",
-                           "sh test.sh --only-fast"}) {
+  for (const char* line :
+       {R"(echo 'would run: sh test.sh')", R"(grep "sh test.sh" notes)", "sh test.sh || true",
+        "sh test.sh | tail -5", "sh test.sh; true", "sh test.sh --only-fast"}) {
     const std::string arguments = nlohmann::json{{"command", line}}.dump();
     const auto verdict = check(k_claim, {call("1", "shell", arguments, 0)}, verify_commands);
     EXPECT_EQ(verdict.category.name(), "no_evidence") << line;

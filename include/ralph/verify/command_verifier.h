@@ -28,8 +28,8 @@ public:
   // `settings.excerpt_chars` of the output. `runner` must outlive the verifier. Settings should
   // be valid (see make_command_verifier); runs and quorum are clamped into range if not.
   // `redactor` replaces secrets in the output file.
-  CommandVerifier(std::string command, const VerifySettings& settings,
-                  tools::ProcessRunner& runner, Redactor redactor = {});
+  CommandVerifier(std::string command, const VerifySettings& settings, tools::ProcessRunner& runner,
+                  Redactor redactor = {});
 
   // "command: <command>"
   std::string name() const override;

@@ -44,12 +44,12 @@ private:
   void keep(std::size_t number, std::string_view shown);
 
   std::size_t m_budget;
-  std::string m_whole;        // the cleaned output while it fits the budget
+  std::string m_whole; // the cleaned output while it fits the budget
   bool m_whole_fits = true;
-  std::string m_recent;       // the last bytes of the cleaned output, for a last line too long
-  std::deque<Kept> m_tail;    // the last lines: at least the budget's worth and 15 lines
+  std::string m_recent;    // the last bytes of the cleaned output, for a last line too long
+  std::deque<Kept> m_tail; // the last lines: at least the budget's worth and 15 lines
   std::size_t m_tail_bytes = 0;
-  std::vector<Kept> m_kept;   // failures with their context, in order
+  std::vector<Kept> m_kept;            // failures with their context, in order
   std::vector<std::size_t> m_failures; // line numbers of the kept failures
   std::size_t m_failure_bytes = 0;     // shown bytes of the kept failure lines alone
   std::size_t m_context_until = 0;     // lines up to here follow a failure (exclusive)
