@@ -171,7 +171,8 @@ Verdict CommandVerifier::verify(const Attempt& attempt, const CancelToken& cance
   if (problem) {
     verdict.result = Outcome::error;
     verdict.category = problem->category;
-    verdict.feedback = last ? with_output(problem->message, evidence.excerpt) : problem->message;
+    verdict.feedback =
+        last ? with_output(problem->message, evidence.excerpt) + output_note : problem->message;
   } else if (evidence.passes >= m_quorum) {
     verdict.result = Outcome::pass;
     verdict.feedback = fmt::format("`{}` passed{}", command, runs_note);
