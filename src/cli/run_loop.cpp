@@ -33,16 +33,23 @@ private:
   std::vector<EventSink*> m_sinks;
 };
 
-loop::LoopOptions loop_options(const RunContext& context,
+// Whole verify outputs too large for the record go beside the store:
+// `.ralph/outputs/<session>/<attempt>-command-<command>.log`.
+loop::LoopOptions loop_options(RunContext& context, const std::string& session_id,
                                std::vector<verify::JudgeRulesFile> rules) {
   const Config& config = context.config();
+  std::filesystem::path output_dir;
+  if (context.session().store != nullptr) {
+    output_dir = store_file(config, context.workspace()).parent_path() / "outputs" / session_id;
+  }
   return loop::LoopOptions{.goal = context.args().goal,
                            .workspace = context.workspace(),
                            .loop = config.loop,
                            .budget = config.budget,
                            .prices = config.prices,
                            .evidence = config.evidence,
-                           .rules = std::move(rules)};
+                           .rules = std::move(rules),
+                           .output_dir = std::move(output_dir)};
 }
 
 // The session's row, created (or, when resuming, taken over by this process) before the run.
@@ -111,8 +118,8 @@ Result<int> run_loop(RunContext& context, const std::string& banner, LoopRun& ru
   }
 
   loop::OuterLoop outer(run.agent, std::move(run.verifiers.entries),
-                        loop_options(context, std::move(run.verifiers.rules)), context.clock(),
-                        journal.get());
+                        loop_options(context, session_id, std::move(run.verifiers.rules)),
+                        context.clock(), journal.get());
   std::vector<Message> conversation;
   loop::LoopState state;
   if (session.resumed) {

@@ -34,14 +34,18 @@ void keep_out_of_git(const std::filesystem::path& folder) {
 
 } // namespace
 
+std::filesystem::path store_file(const Config& config, const std::filesystem::path& workspace) {
+  return std::filesystem::path(config.store.path).is_absolute()
+             ? std::filesystem::path(config.store.path)
+             : workspace / config.store.path;
+}
+
 Result<std::unique_ptr<store::SessionStore>> open_store(const Config& config,
                                                         const std::filesystem::path& workspace) {
   if (!config.store.enabled) {
     return std::unique_ptr<store::SessionStore>();
   }
-  const std::filesystem::path path = std::filesystem::path(config.store.path).is_absolute()
-                                         ? std::filesystem::path(config.store.path)
-                                         : workspace / config.store.path;
+  const std::filesystem::path path = store_file(config, workspace);
   TRY_ASSIGN(auto opened, store::SqliteSessionStore::open(path));
   keep_out_of_git(path.parent_path());
   return std::unique_ptr<store::SessionStore>(std::move(opened));

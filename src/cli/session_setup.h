@@ -14,8 +14,10 @@
 
 namespace ralph::cli {
 
-// The session store the configuration names: `store.path`, relative to the workspace unless
-// absolute. Null when `store.enabled` is off.
+// The session store's file: `store.path`, relative to the workspace unless absolute.
+std::filesystem::path store_file(const Config& config, const std::filesystem::path& workspace);
+
+// The session store the configuration names (store_file). Null when `store.enabled` is off.
 Result<std::unique_ptr<store::SessionStore>> open_store(const Config& config,
                                                         const std::filesystem::path& workspace);
 

@@ -36,6 +36,23 @@ std::string age(const std::string& iso, std::chrono::system_clock::time_point no
   return when ? short_age(now - *when) : "?";
 }
 
+// "    │ evidence: `make check` · exit 2" and, when the output went to a file, where it is.
+std::string evidence_lines(const std::string& evidence_json) {
+  const json evidence = json::parse(evidence_json, nullptr, false);
+  if (!evidence.is_object() || !evidence.contains("command")) {
+    return {};
+  }
+  std::string out = fmt::format(
+      "    │ evidence: `{}` · {}\n", first_line(evidence.value("command", ""), k_line_width),
+      evidence.contains("exit_code") && evidence["exit_code"].is_number_integer()
+          ? fmt::format("exit {}", evidence["exit_code"].get<int>())
+          : std::string("no exit code"));
+  if (const std::string path = evidence.value("output_path", ""); !path.empty()) {
+    out += fmt::format("    │ whole output: {}\n", path);
+  }
+  return out;
+}
+
 const char* mark(Outcome result) {
   switch (result) {
   case Outcome::pass:
@@ -156,6 +173,7 @@ std::string render_session(const store::SessionRecord& record, const OwnerCheck&
       if (verdict.result != Outcome::pass) {
         out += indented(verdict.feedback, k_verdict_lines, "    │ ");
       }
+      out += evidence_lines(verdict.evidence_json);
     }
     if (!attempt.feedback.empty()) {
       out += fmt::format("  ↩ feedback: {}\n", first_line(attempt.feedback, k_line_width));

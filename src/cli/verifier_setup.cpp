@@ -1,5 +1,7 @@
 #include "cli/verifier_setup.h"
 
+#include "cli/session_setup.h"
+
 #include "ralph/core/try.h"
 #include "ralph/llm/factory.h"
 #include "ralph/verify/checks_verifier.h"
@@ -103,7 +105,8 @@ Result<VerifierSetup> build_verifiers(const Config& config, const std::filesyste
   TRY(add_protected(setup, config.verify, workspace, baseline));
   TRY(add_checks(setup, config.checks, workspace));
   for (const auto& command : config.verify.commands) {
-    TRY_ASSIGN(auto verifier, verify::make_command_verifier(command, config.verify, runner));
+    TRY_ASSIGN(auto verifier,
+               verify::make_command_verifier(command, config.verify, runner, run_redactor()));
     add(setup, std::move(verifier), config.verify.command_policy);
   }
   for (const auto& program : config.verify.exec) {

@@ -276,6 +276,7 @@ std::vector<Key> make_keys() {
       bool_key("evidence.enabled", [](Config& c) -> bool& { return c.evidence.enabled; }),
       string_key("evidence.marker", [](Config& c) -> S& { return c.evidence.marker; }),
       list_key("evidence.tools", [](Config& c) -> L& { return c.evidence.tools; }),
+      list_key("evidence.commands", [](Config& c) -> L& { return c.evidence.commands; }),
       bool_key("evidence.require", [](Config& c) -> bool& { return c.evidence.require; }),
       string_key("evidence.instructions", [](Config& c) -> S& { return c.evidence.instructions; }),
       list_key("checks.must_match", [](Config& c) -> L& { return c.checks.must_match; }),

@@ -78,11 +78,7 @@ void AttemptTracker::tool_call_finished(int step, const ToolCall& call,
                             .is_error = result.is_error,
                             .duration_ms = result.duration.count()};
   if (!m_workspace.empty()) {
-    const Fingerprint now = fingerprint_workspace(m_workspace);
-    // An incomplete walk cannot prove nothing changed: assume it did.
-    record.changed_workspace =
-        !now.complete || now.hash != m_fingerprint.hash || (result.wrote_files && !result.is_error);
-    m_fingerprint = now;
+    record.changed_workspace = changed_workspace(result);
   }
   if (m_journal != nullptr) {
     m_journal->tool_call(m_iteration, static_cast<int>(m_records.size()) + 1, record,
@@ -91,6 +87,22 @@ void AttemptTracker::tool_call_finished(int step, const ToolCall& call,
   m_records.push_back(std::move(record));
   on_event(agent::tool_finished_event(step, call, result));
   stop_if_unrecorded();
+}
+
+bool AttemptTracker::changed_workspace(const tools::ToolResult& result) {
+  if (result.read_only) {
+    return false; // read_file, list_dir, search_files: no walk needed
+  }
+  if (result.wrote_files && !result.is_error) {
+    // A change by design. The walk is left to the next call that may write: compared with the
+    // state before this write, it sees a difference that is this call's, which is no later
+    // than the call itself, so no evidence is wrongly kept or made stale by it.
+    return true;
+  }
+  const Fingerprint now = fingerprint_workspace(m_workspace);
+  const bool changed = now != m_fingerprint;
+  m_fingerprint = now;
+  return changed;
 }
 
 void AttemptTracker::stop_if_unrecorded() {

@@ -46,6 +46,9 @@ public:
   bool stopped_by_journal() const { return m_stopped_by_journal; }
 
 private:
+  // Whether a tool call changed the workspace: never for read-only tools, always for tools that
+  // wrote files, else as a full walk of the workspace shows (no cap, at any size).
+  bool changed_workspace(const tools::ToolResult& result);
   // A step the journal could not record must not be followed by more unrecorded ones.
   void stop_if_unrecorded();
   // Says once per run that token counts are estimates, when the first one is.

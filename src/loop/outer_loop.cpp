@@ -297,6 +297,7 @@ private:
                         record.tool_calls};
     attempt.previous_feedback = m_feedback_given;
     attempt.workspace = m_options.workspace;
+    attempt.output_dir = m_options.output_dir;
     attempt.heartbeat = m_options.loop.heartbeat;
     for (const auto& entry : m_loop.m_verifiers) {
       m_tracker.show(event::VerifierStarted{.verifier = entry.verifier->name()});

@@ -66,6 +66,9 @@ std::string evidence_json(const verify::CommandEvidence& evidence,
   if (tests) {
     out["tests"] = tests_json(*tests, redactor);
   }
+  if (!evidence.output_path.empty()) {
+    out["output_path"] = evidence.output_path;
+  }
   return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
@@ -86,6 +89,7 @@ std::optional<verify::CommandEvidence> evidence_from_json(const nlohmann::json& 
   out.excerpt = evidence.value("excerpt", "");
   out.runs = evidence.value("runs", 1);
   out.passes = evidence.value("passes", 0);
+  out.output_path = evidence.value("output_path", "");
   out.output = output;
   return out;
 }

@@ -25,6 +25,9 @@ std::vector<verify::Verdict> run_verifiers(std::vector<VerifierEntry>& verifiers
                                            const verify::Attempt& attempt,
                                            const CancelToken& cancel) {
   std::vector<verify::Verdict> verdicts(verifiers.size());
+  for (VerifierEntry& entry : verifiers) {
+    entry.verifier->before_verifiers(attempt);
+  }
   std::vector<std::future<verify::Verdict>> running(verifiers.size());
   for (std::size_t i = 0; i < verifiers.size(); ++i) {
     verify::Verifier& verifier = *verifiers[i].verifier;
@@ -37,6 +40,9 @@ std::vector<verify::Verdict> run_verifiers(std::vector<VerifierEntry>& verifiers
   for (std::size_t i = 0; i < verifiers.size(); ++i) {
     verdicts[i] = running[i].valid() ? running[i].get()
                                      : verify_safely(*verifiers[i].verifier, attempt, cancel);
+  }
+  for (VerifierEntry& entry : verifiers) {
+    entry.verifier->after_verifiers(attempt);
   }
   for (std::size_t i = 0; i < verifiers.size(); ++i) {
     verify::Verdict& verdict = verdicts[i];

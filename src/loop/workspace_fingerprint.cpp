@@ -1,12 +1,13 @@
 #include "workspace_fingerprint.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <string_view>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace ralph::loop {
 namespace {
-
-namespace fs = std::filesystem;
 
 constexpr std::uint64_t k_fnv_offset = 1469598103934665603ULL;
 constexpr std::uint64_t k_fnv_prime = 1099511628211ULL;
@@ -19,15 +20,7 @@ std::uint64_t fnv1a(std::uint64_t hash, std::string_view bytes) {
   return hash;
 }
 
-std::uint64_t fnv1a(std::uint64_t hash, std::uint64_t value) {
-  for (int i = 0; i < 8; ++i) {
-    hash ^= (value >> (i * 8)) & 0xFF;
-    hash *= k_fnv_prime;
-  }
-  return hash;
-}
-
-// Spreads an entry hash over all bits, so summing entries (order-independent) stays sensitive.
+// Spreads a value over all bits, so summing entries (order-independent) stays sensitive.
 std::uint64_t mix(std::uint64_t x) {
   x ^= x >> 33;
   x *= 0xff51afd7ed558ccdULL;
@@ -37,38 +30,71 @@ std::uint64_t mix(std::uint64_t x) {
   return x;
 }
 
+std::uint64_t entry_hash(std::uint64_t path_hash, const struct stat& info) {
+  std::uint64_t h = path_hash;
+  for (const auto value :
+       {static_cast<std::uint64_t>(info.st_mode), static_cast<std::uint64_t>(info.st_size),
+        static_cast<std::uint64_t>(info.st_ino), static_cast<std::uint64_t>(info.st_mtim.tv_sec),
+        static_cast<std::uint64_t>(info.st_mtim.tv_nsec),
+        static_cast<std::uint64_t>(info.st_ctim.tv_sec),
+        static_cast<std::uint64_t>(info.st_ctim.tv_nsec)}) {
+    h = mix(h ^ value);
+  }
+  return h;
+}
+
+// Walks one directory by descriptor (no path strings are built): readdir and fstatat relative
+// to the open directory. `path_hash` is the hash of the directory's relative path; a child's is
+// derived from it and the child's name, so paths are hashed once, not once per level.
+class Walker {
+public:
+  explicit Walker(Fingerprint& out) : m_out(out) {}
+
+  void walk(int dir_fd, std::uint64_t path_hash, bool top) {
+    DIR* dir = ::fdopendir(dir_fd);
+    if (dir == nullptr) {
+      ::close(dir_fd);
+      return;
+    }
+    while (const dirent* entry = ::readdir(dir)) {
+      const std::string_view name = entry->d_name;
+      if (name == "." || name == "..") {
+        continue;
+      }
+      if (top && (name == ".git" || name == ".ralph")) {
+        continue;
+      }
+      struct stat info {};
+      if (::fstatat(dir_fd, entry->d_name, &info, AT_SYMLINK_NOFOLLOW) != 0) {
+        continue; // vanished between listing and stat: the next walk sees the difference
+      }
+      const std::uint64_t child_hash = fnv1a(fnv1a(path_hash, "/"), name);
+      m_out.hash += entry_hash(child_hash, info);
+      ++m_out.entries;
+      if (S_ISDIR(info.st_mode)) {
+        const int child =
+            ::openat(dir_fd, entry->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (child >= 0) {
+          walk(child, child_hash, false);
+        }
+      }
+    }
+    ::closedir(dir); // closes dir_fd too
+  }
+
+private:
+  Fingerprint& m_out;
+};
+
 } // namespace
 
-Fingerprint fingerprint_workspace(const fs::path& workspace, std::size_t max_entries) {
+Fingerprint fingerprint_workspace(const std::filesystem::path& workspace) {
   Fingerprint out;
-  std::error_code ec;
-  fs::recursive_directory_iterator it(workspace, fs::directory_options::skip_permission_denied, ec);
-  std::size_t entries = 0;
-  for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    if (++entries > max_entries) {
-      out.complete = false;
-      return out;
-    }
-    const fs::path& path = it->path();
-    const std::string relative = path.lexically_relative(workspace).generic_string();
-    if (it.depth() == 0 && (relative == ".git" || relative == ".ralph")) {
-      it.disable_recursion_pending();
-      continue;
-    }
-    struct stat info {};
-    if (::lstat(path.c_str(), &info) != 0) {
-      continue; // vanished between listing and stat: the next walk sees the difference
-    }
-    std::uint64_t entry = fnv1a(k_fnv_offset, relative);
-    entry = fnv1a(entry, static_cast<std::uint64_t>(info.st_mode));
-    entry = fnv1a(entry, static_cast<std::uint64_t>(info.st_size));
-    entry = fnv1a(entry, static_cast<std::uint64_t>(info.st_mtim.tv_sec));
-    entry = fnv1a(entry, static_cast<std::uint64_t>(info.st_mtim.tv_nsec));
-    out.hash += mix(entry);
+  const int fd = ::open(workspace.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) {
+    return out;
   }
-  if (ec) {
-    out.complete = false;
-  }
+  Walker(out).walk(fd, k_fnv_offset, true);
   return out;
 }
 

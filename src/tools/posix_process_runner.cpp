@@ -9,6 +9,7 @@
 #include <array>
 #include <cerrno>
 #include <ctime>
+#include <functional>
 #include <optional>
 #include <poll.h>
 #include <signal.h>
@@ -100,11 +101,17 @@ ssize_t write_without_sigpipe(int fd, std::string_view data) {
   return written;
 }
 
-// Reads what is available; closes `fd` at end of file or on a real error.
-void read_into(UniqueFd& fd, OutputCapture& capture, std::vector<char>& buffer) {
+// Reads what is available, shows it to `observer` when there is one; closes `fd` at end of file
+// or on a real error.
+void read_into(UniqueFd& fd, OutputCapture& capture, std::vector<char>& buffer,
+               const std::function<void(std::string_view)>* observer = nullptr) {
   const ssize_t n = ::read(fd.get(), buffer.data(), buffer.size());
   if (n > 0) {
-    capture.append(std::string_view(buffer.data(), static_cast<std::size_t>(n)));
+    const std::string_view chunk(buffer.data(), static_cast<std::size_t>(n));
+    capture.append(chunk);
+    if (observer != nullptr && *observer) {
+      (*observer)(chunk);
+    }
     return;
   }
   if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
@@ -201,7 +208,7 @@ Result<ProcessResult> PosixProcessRunner::run(const ProcessSpec& spec, const Can
         continue;
       }
       if (fds[i].fd == out.get()) {
-        read_into(out, out_capture, buffer);
+        read_into(out, out_capture, buffer, &spec.on_output);
       } else if (err.valid() && fds[i].fd == err.get()) {
         read_into(err, err_capture, buffer);
       } else if (in.valid() && fds[i].fd == in.get()) {

@@ -19,6 +19,8 @@ public:
 
 protected:
   virtual Result<ToolResult> call(const Arguments& args, const ToolContext& context) = 0;
+  // True for tools that never change a file, whatever their arguments (ToolResult::read_only).
+  virtual bool read_only() const { return false; }
 };
 
 } // namespace ralph::tools

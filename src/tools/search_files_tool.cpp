@@ -114,6 +114,7 @@ public:
   }
 
   const ToolSpec& spec() const override { return m_spec; }
+  bool read_only() const override { return true; }
 
 private:
   Result<ToolResult> call(const Arguments& args, const ToolContext& context) override {

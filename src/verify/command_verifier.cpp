@@ -1,5 +1,6 @@
 #include "ralph/verify/command_verifier.h"
 
+#include "output_spill.h"
 #include "shell_run.h"
 
 #include "ralph/core/text.h"
@@ -7,10 +8,15 @@
 #include "ralph/verify/junit_report.h"
 #include "ralph/verify/output_excerpt.h"
 #include "ralph/verify/test_summary.h"
+#include "ralph/verify/output_lines.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <utility>
 
@@ -19,9 +25,51 @@ namespace {
 
 using std::chrono::milliseconds;
 
-// The whole output is kept for the session record; this only stops a runaway log from
-// exhausting memory. The runner keeps the head and the tail.
+// Outputs up to this size are kept whole in the session record; larger ones go whole to a file
+// beside the store (Attempt::output_dir) while the runner keeps their head and tail in memory.
 constexpr std::size_t k_record_limit = 1024 * 1024;
+
+// `3-command-python3-m-unittest-1f2e3d4c.log`: the attempt, a readable part of the command and
+// a hash that tells apart commands that read the same.
+std::string output_file_name(int iteration, const std::string& command) {
+  std::string slug;
+  for (const char c : command) {
+    const bool plain = std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '.' || c == '_';
+    if (plain) {
+      slug += c;
+    } else if (!slug.empty() && slug.back() != '-') {
+      slug += '-';
+    }
+    if (slug.size() >= 40) {
+      break;
+    }
+  }
+  while (!slug.empty() && slug.back() == '-') {
+    slug.pop_back();
+  }
+  return fmt::format("{}-command-{}-{:08x}.log", iteration, slug,
+                     static_cast<std::uint32_t>(std::hash<std::string>{}(command)));
+}
+
+// One run with its output read as it streams: failures are looked for in every line, and the
+// whole output is kept in a file when it is too large for the record.
+struct StreamedRun {
+  StreamedRun(std::size_t excerpt_chars, std::filesystem::path file, const Redactor& redactor)
+      : excerpt(excerpt_chars), spill(std::move(file), k_record_limit, redactor) {}
+
+  void feed(std::string_view chunk) {
+    bytes += chunk.size();
+    lines.feed(chunk);
+    spill.append(chunk);
+    summary.feed(chunk);
+  }
+
+  FailureExcerpt excerpt;
+  TestSummaryParser summary; // the runners' counts, from the whole output however large
+  LineSplitter lines{{&excerpt}};
+  OutputSpill spill;
+  std::uint64_t bytes = 0;
+};
 
 std::string with_output(std::string message, const std::string& excerpt) {
   if (excerpt.empty()) {
@@ -33,10 +81,11 @@ std::string with_output(std::string message, const std::string& excerpt) {
 } // namespace
 
 CommandVerifier::CommandVerifier(std::string command, const VerifySettings& settings,
-                                 tools::ProcessRunner& runner)
+                                 tools::ProcessRunner& runner, Redactor redactor)
     : m_command(std::move(command)), m_timeout(settings.command_timeout),
       m_excerpt_chars(settings.excerpt_chars), m_runs(std::max(1, settings.runs)),
-      m_quorum(std::clamp(settings.quorum, 1, m_runs)), m_junit(settings.junit), m_runner(runner) {}
+      m_quorum(std::clamp(settings.quorum, 1, m_runs)), m_junit(settings.junit), m_runner(runner),
+      m_redactor(std::move(redactor)) {}
 
 std::string CommandVerifier::name() const {
   return "command: " + m_command;
@@ -55,7 +104,12 @@ Verdict CommandVerifier::verify(const Attempt& attempt, const CancelToken& cance
   const auto steady_start = std::chrono::steady_clock::now();
   evidence.started_at = iso8601_utc(started);
 
+  const std::filesystem::path output_file =
+      attempt.output_dir.empty()
+          ? std::filesystem::path()
+          : attempt.output_dir / output_file_name(attempt.iteration, command);
   std::optional<tools::ProcessResult> last;
+  std::unique_ptr<StreamedRun> streamed;
   std::optional<RunProblem> problem;
   int failures = 0;
   std::filesystem::file_time_type last_started;
@@ -69,7 +123,10 @@ Verdict CommandVerifier::verify(const Attempt& attempt, const CancelToken& cance
     // The kernel stamps files from a coarse clock: a report written just after the start may
     // look a little older.
     last_started = std::filesystem::file_time_type::clock::now() - std::chrono::seconds(1);
+    auto current = std::make_unique<StreamedRun>(m_excerpt_chars, output_file, m_redactor);
+    spec.on_output = [run = current.get()](std::string_view chunk) { run->feed(chunk); };
     auto process = m_runner.run(spec, cancel);
+    current->lines.finish();
     if (!process) {
       problem = RunProblem{Category::not_runnable, fmt::format("`{}` could not be started: {}",
                                                                command, process.error().message)};
@@ -77,6 +134,7 @@ Verdict CommandVerifier::verify(const Attempt& attempt, const CancelToken& cance
     }
     ++evidence.runs;
     last = std::move(*process);
+    streamed = std::move(current);
     problem = could_not_run(*last, command, m_timeout);
     if (problem) {
       break;
@@ -95,8 +153,10 @@ Verdict CommandVerifier::verify(const Attempt& attempt, const CancelToken& cance
           .count();
   std::optional<TestSummary> tests;
   std::string reports_note;
+  std::string output_note;
   if (last) {
-    tests = parse_test_summary(last->output);
+    // A runner that does not stream (a library user's) leaves only what it kept to look at.
+    tests = streamed->bytes > 0 ? streamed->summary.finish() : parse_test_summary(last->output);
     if (!m_junit.empty()) {
       auto reports = read_junit_reports(attempt.workspace, m_junit, last_started);
       if (!reports) {
@@ -106,8 +166,20 @@ Verdict CommandVerifier::verify(const Attempt& attempt, const CancelToken& cance
       }
     }
     evidence.exit_code = last->exit_code;
-    evidence.excerpt = excerpt_failures(last->output, m_excerpt_chars);
+    // A runner that does not stream (a library user's) leaves only what it kept to look at.
+    evidence.excerpt = streamed->bytes > 0 || last->output.empty()
+                           ? streamed->excerpt.text()
+                           : excerpt_failures(last->output, m_excerpt_chars);
     evidence.output = to_valid_utf8(last->output);
+    const auto kept = streamed->spill.finish();
+    if (!kept) {
+      evidence.output = fmt::format("[{}; the record keeps its head and tail]\n{}",
+                                    kept.error().message, evidence.output);
+    } else if (!kept->empty()) {
+      evidence.output_path = kept->string();
+      output_note = fmt::format("\nThe whole output ({} bytes) is in {}", last->output_bytes,
+                                evidence.output_path);
+    }
   }
 
   Verdict verdict;
@@ -119,7 +191,8 @@ Verdict CommandVerifier::verify(const Attempt& attempt, const CancelToken& cance
   if (problem) {
     verdict.result = Outcome::error;
     verdict.category = problem->category;
-    verdict.feedback = last ? with_output(problem->message, evidence.excerpt) : problem->message;
+    verdict.feedback =
+        last ? with_output(problem->message, evidence.excerpt) + output_note : problem->message;
   } else if (evidence.passes >= m_quorum) {
     verdict.result = Outcome::pass;
     verdict.feedback = fmt::format("`{}` passed{}", command, runs_note);
@@ -129,7 +202,8 @@ Verdict CommandVerifier::verify(const Attempt& attempt, const CancelToken& cance
     verdict.feedback = with_output(fmt::format("The verification command `{}` failed with {}{}{}.",
                                                command, describe_exit(*last), runs_note,
                                                tests ? " (" + describe_tests(*tests) + ")" : ""),
-                                   evidence.excerpt);
+                                   evidence.excerpt) +
+                       output_note;
   }
   verdict.feedback += reports_note;
   verdict.evidence = std::move(evidence);
@@ -139,7 +213,8 @@ Verdict CommandVerifier::verify(const Attempt& attempt, const CancelToken& cance
 
 Result<std::unique_ptr<CommandVerifier>> make_command_verifier(std::string command,
                                                                const VerifySettings& settings,
-                                                               tools::ProcessRunner& runner) {
+                                                               tools::ProcessRunner& runner,
+                                                               Redactor redactor) {
   if (trim(command).empty()) {
     return fail(ErrorKind::config, "verify command: the command is empty");
   }
@@ -153,7 +228,8 @@ Result<std::unique_ptr<CommandVerifier>> make_command_verifier(std::string comma
                 fmt::format("verify command `{}`: quorum must be between 1 and runs ({}), got {}",
                             command, settings.runs, settings.quorum));
   }
-  return std::make_unique<CommandVerifier>(std::move(command), settings, runner);
+  return std::make_unique<CommandVerifier>(std::move(command), settings, runner,
+                                           std::move(redactor));
 }
 
 } // namespace ralph::verify

@@ -1,5 +1,7 @@
 #include "ralph/verify/evidence_verifier.h"
 
+#include "check_command.h"
+
 #include "ralph/verify/completion_marker.h"
 #include "ralph/verify/output_excerpt.h"
 
@@ -8,17 +10,23 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 namespace ralph::verify {
 namespace {
 
-// The command a call ran: the `command` argument of a shell-like tool, else the raw arguments.
-std::string command_of(const ToolRecord& call) {
+// The command line a shell-like tool ran: its `command` argument.
+std::optional<std::string> shell_command_of(const ToolRecord& call) {
   const auto args = nlohmann::json::parse(call.arguments, nullptr, false);
   if (args.is_object() && args.contains("command") && args["command"].is_string()) {
     return args["command"].get<std::string>();
   }
-  return call.arguments;
+  return std::nullopt;
+}
+
+// What a call ran, for messages: its command line, else its raw arguments.
+std::string command_of(const ToolRecord& call) {
+  return shell_command_of(call).value_or(call.arguments);
 }
 
 // What the tool answered to `call`, from this attempt's messages.
@@ -43,22 +51,48 @@ Verdict verdict(Outcome result, Category category, std::string feedback) {
 
 } // namespace
 
+std::string EvidenceVerifier::what_counts() const {
+  const std::string tools = fmt::format("{}", fmt::join(m_settings.tools, " or "));
+  if (!m_verify_commands.empty()) {
+    return fmt::format("{} run of `{}` itself (not a command that mentions it, not in a pipe or "
+                       "after `;`)",
+                       tools, fmt::join(m_verify_commands, "` or `"));
+  }
+  return fmt::format("{} call running a check: a command matching `{}` (alone, or after `cd DIR "
+                     "&&`; not in a pipe, after `;` or with `||`)",
+                     tools, fmt::join(m_settings.commands, "`, `"));
+}
+
 EvidenceVerifier::EvidenceVerifier(EvidenceSettings settings,
                                    std::vector<std::string> verify_commands)
     : m_settings(std::move(settings)), m_verify_commands(std::move(verify_commands)) {}
 
-bool EvidenceVerifier::counts_as_evidence(const ToolRecord& call) const {
+std::optional<std::string> EvidenceVerifier::counts_as_evidence(const ToolRecord& call) const {
   if (std::find(m_settings.tools.begin(), m_settings.tools.end(), call.name) ==
       m_settings.tools.end()) {
-    return false;
+    return std::nullopt;
   }
-  if (m_verify_commands.empty()) {
-    return true;
+  const std::optional<std::string> command = shell_command_of(call);
+  if (!m_verify_commands.empty()) {
+    const auto run = std::find_if(
+        m_verify_commands.begin(), m_verify_commands.end(),
+        [&](const std::string& wanted) { return command && runs_command(*command, wanted); });
+    if (run == m_verify_commands.end()) {
+      return std::nullopt;
+    }
+    return fmt::format("a run of the verify command `{}`", *run);
   }
-  const std::string command = command_of(call);
-  return std::any_of(
-      m_verify_commands.begin(), m_verify_commands.end(),
-      [&](const std::string& wanted) { return command.find(wanted) != std::string::npos; });
+  if (!command) {
+    // A trusted tool that takes no command line is a check by itself.
+    return fmt::format("a call of the trusted tool {}", call.name);
+  }
+  const auto pattern = std::find_if(
+      m_settings.commands.begin(), m_settings.commands.end(),
+      [&](const std::string& wanted) { return matches_check_pattern(*command, wanted); });
+  if (pattern == m_settings.commands.end()) {
+    return std::nullopt;
+  }
+  return fmt::format("matches the evidence.commands pattern `{}`", *pattern);
 }
 
 Verdict EvidenceVerifier::verify(const Attempt& attempt, const CancelToken&) {
@@ -83,18 +117,17 @@ Verdict EvidenceVerifier::verify(const Attempt& attempt, const CancelToken&) {
   }
 
   const auto& calls = attempt.tools;
-  const auto last_evidence = std::find_if(
-      calls.rbegin(), calls.rend(), [&](const ToolRecord& c) { return counts_as_evidence(c); });
-  const std::string wanted =
-      m_verify_commands.empty()
-          ? fmt::format("a call of {}", fmt::join(m_settings.tools, " or "))
-          : fmt::format("a run of `{}`", fmt::join(m_verify_commands, "` or `"));
+  std::optional<std::string> why;
+  const auto last_evidence = std::find_if(calls.rbegin(), calls.rend(), [&](const ToolRecord& c) {
+    why = counts_as_evidence(c);
+    return why.has_value();
+  });
   if (last_evidence == calls.rend()) {
     return finish(verdict(Outcome::fail, Category::no_evidence,
                           fmt::format("Completion was claimed without evidence: no {} in this "
                                       "attempt. Run the check, read its result, and claim "
                                       "completion only when it passes.",
-                                      wanted)));
+                                      what_counts())));
   }
   const ToolRecord& evidence = *last_evidence;
   // Changes made by the evidence call itself (build outputs, caches) do not make it stale.
@@ -126,7 +159,8 @@ Verdict EvidenceVerifier::verify(const Attempt& attempt, const CancelToken&) {
                               record.excerpt));
   } else {
     out = verdict(Outcome::pass, Category::none,
-                  fmt::format("completion claimed after `{}` passed", record.command));
+                  fmt::format("completion claimed after `{}` passed (taken as evidence: {})",
+                              record.command, *why));
   }
   out.evidence = std::move(record);
   return finish(std::move(out));

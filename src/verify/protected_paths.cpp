@@ -2,9 +2,11 @@
 
 #include "ralph/core/try.h"
 #include "ralph/tools/glob.h"
+#include "ralph/tools/process_runner.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <fstream>
@@ -46,16 +48,66 @@ Result<std::string> sha256_file(const fs::path& file) {
   return hex;
 }
 
+// What git ignores among the untracked files of the work tree at `workspace`: files, and
+// folders (ending in `/`) ignored as a whole. Empty outside a git work tree or without git.
+std::vector<std::string> ignored_by_git(const fs::path& workspace) {
+  tools::PosixProcessRunner runner;
+  tools::ProcessSpec spec;
+  spec.argv = {"git",      "-C",        workspace.string(),   "ls-files",   "-z",
+               "--others", "--ignored", "--exclude-standard", "--directory"};
+  spec.merge_stderr = false;
+  spec.timeout = std::chrono::seconds(60);
+  spec.output_limit = 64 * 1024 * 1024;
+  spec.env = {{"GIT_TERMINAL_PROMPT", "0"}};
+  std::vector<std::string> out;
+  const auto result = runner.run(spec, CancelToken());
+  if (!result || result->exit_code != 0 || result->output_truncated) {
+    return out;
+  }
+  std::string_view rest = result->output;
+  while (!rest.empty()) {
+    const std::size_t end = rest.find('\0');
+    out.emplace_back(rest.substr(0, end));
+    rest.remove_prefix(end == std::string_view::npos ? rest.size() : end + 1);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+bool is_ignored(const std::vector<std::string>& ignored, const std::string& relative) {
+  // The entry at or before `relative` in sorted order is the only folder that could hold it
+  // (or the file itself), but nested folders sort apart, so look at each prefix.
+  for (std::size_t slash = relative.find('/'); slash != std::string::npos;
+       slash = relative.find('/', slash + 1)) {
+    if (std::binary_search(ignored.begin(), ignored.end(), relative.substr(0, slash + 1))) {
+      return true;
+    }
+  }
+  return std::binary_search(ignored.begin(), ignored.end(), relative);
+}
+
+// A glob names files explicitly when its last part is more than a bare wildcard.
+bool names_files(const std::string& glob) {
+  const std::size_t slash = glob.find_last_of('/');
+  const std::string last = slash == std::string::npos ? glob : glob.substr(slash + 1);
+  return !last.empty() && last != "*" && last != "**";
+}
+
 } // namespace
 
 Result<ProtectedSnapshot> snapshot_protected(const fs::path& workspace,
                                              const std::vector<std::string>& globs) {
   ProtectedSnapshot snapshot;
   std::vector<tools::Glob> matchers;
+  std::vector<tools::Glob> naming; // the globs that name files, ignored ones included
   matchers.reserve(globs.size());
   for (const auto& glob : globs) {
     matchers.emplace_back(glob);
+    if (names_files(glob)) {
+      naming.emplace_back(glob);
+    }
   }
+  const std::vector<std::string> ignored = ignored_by_git(workspace);
   std::error_code ec;
   fs::recursive_directory_iterator it(workspace, fs::directory_options::skip_permission_denied, ec);
   if (ec) {
@@ -81,21 +133,57 @@ Result<ProtectedSnapshot> snapshot_protected(const fs::path& workspace,
     if (!wanted) {
       continue;
     }
+    const std::string name = relative.generic_string();
+    if (is_ignored(ignored, name) &&
+        std::none_of(naming.begin(), naming.end(),
+                     [&](const tools::Glob& glob) { return glob.matches(relative); })) {
+      continue;
+    }
     TRY_ASSIGN(std::string digest, sha256_file(it->path()));
-    snapshot.digests.emplace(relative.generic_string(), std::move(digest));
+    snapshot.digests.emplace(name, std::move(digest));
   }
   return snapshot;
 }
 
 ProtectedPathsVerifier::ProtectedPathsVerifier(std::vector<std::string> globs,
                                                ProtectedSnapshot baseline)
-    : m_globs(std::move(globs)), m_baseline(std::move(baseline)) {}
+    : m_globs(std::move(globs)), m_expected(std::move(baseline)) {}
+
+void ProtectedPathsVerifier::before_verifiers(const Attempt& attempt) {
+  m_before = snapshot_protected(attempt.workspace, m_globs);
+}
+
+void ProtectedPathsVerifier::after_verifiers(const Attempt& attempt) {
+  if (!m_before || !*m_before) {
+    m_before.reset();
+    return;
+  }
+  const ProtectedSnapshot before = std::move(**m_before);
+  m_before.reset();
+  const auto after = snapshot_protected(attempt.workspace, m_globs);
+  if (!after) {
+    return; // the next verify reports the walk's error
+  }
+  // What the verifiers changed is theirs: later attempts are compared with it.
+  for (const auto& [path, digest] : before.digests) {
+    if (!after->digests.contains(path)) {
+      m_expected.digests.erase(path);
+    }
+  }
+  for (const auto& [path, digest] : after->digests) {
+    const auto was = before.digests.find(path);
+    if (was == before.digests.end() || was->second != digest) {
+      m_expected.digests[path] = digest;
+    }
+  }
+}
 
 Verdict ProtectedPathsVerifier::verify(const Attempt& attempt, const CancelToken&) {
   const auto started = std::chrono::steady_clock::now();
   Verdict out;
   out.verifier = name();
-  const auto now = snapshot_protected(attempt.workspace, m_globs);
+  // Called on its own (a library user's loop): the state now is the agent's.
+  const auto now = m_before ? *m_before : snapshot_protected(attempt.workspace, m_globs);
   if (!now) {
     out.result = Outcome::error;
     out.category = Category::not_runnable;
@@ -103,7 +191,7 @@ Verdict ProtectedPathsVerifier::verify(const Attempt& attempt, const CancelToken
     return out;
   }
   std::vector<std::string> changes;
-  for (const auto& [path, digest] : m_baseline.digests) {
+  for (const auto& [path, digest] : m_expected.digests) {
     const auto found = now->digests.find(path);
     if (found == now->digests.end()) {
       changes.push_back(fmt::format("{} (deleted)", path));
@@ -112,13 +200,13 @@ Verdict ProtectedPathsVerifier::verify(const Attempt& attempt, const CancelToken
     }
   }
   for (const auto& [path, digest] : now->digests) {
-    if (m_baseline.digests.find(path) == m_baseline.digests.end()) {
+    if (m_expected.digests.find(path) == m_expected.digests.end()) {
       changes.push_back(fmt::format("{} (added)", path));
     }
   }
   if (changes.empty()) {
     out.result = Outcome::pass;
-    out.feedback = fmt::format("{} protected file(s) unchanged", m_baseline.digests.size());
+    out.feedback = fmt::format("{} protected file(s) unchanged", m_expected.digests.size());
   } else {
     out.result = Outcome::fail;
     out.category = Category::rule_violation;

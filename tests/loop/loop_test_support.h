@@ -36,6 +36,8 @@ struct StubAttempt {
     std::optional<int> exit_code;
     std::function<void()> effect;
     bool wrote_files = false;
+    // A real tool's call: its result is reported instead of a made-up one.
+    std::function<tools::ToolResult()> tool;
   };
   std::vector<Call> calls;
   // Time the attempt takes on the test's clock before it answers; it stops early, cancelled,
@@ -86,9 +88,10 @@ public:
         stub.effect();
       }
       observer.tool_call_finished(1, call,
-                                  tools::ToolResult{.content = "ran " + stub.name,
-                                                    .exit_code = stub.exit_code,
-                                                    .wrote_files = stub.wrote_files});
+                                  stub.tool ? stub.tool()
+                                            : tools::ToolResult{.content = "ran " + stub.name,
+                                                                .exit_code = stub.exit_code,
+                                                                .wrote_files = stub.wrote_files});
       ++outcome.tool_calls;
     }
     for (int step = 1; step <= attempt.steps; ++step) {

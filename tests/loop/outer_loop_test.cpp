@@ -2,8 +2,10 @@
 #include "support/temp_dir.h"
 
 #include "ralph/loop/outer_loop.h"
+#include "ralph/tools/builtin_tools.h"
 #include "ralph/tools/process_runner.h"
 #include "ralph/verify/command_verifier.h"
+#include "ralph/verify/evidence_verifier.h"
 
 #include <fmt/format.h>
 #include <gmock/gmock.h>
@@ -11,8 +13,13 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
+#include <fcntl.h>
+#include <fstream>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
+#include <unistd.h>
 
 namespace ralph::loop {
 namespace {
@@ -640,6 +647,80 @@ TEST_F(OuterLoopTest, AToolThatSaysItWroteFilesChangedTheWorkspaceEvenWhenStatCa
   ASSERT_EQ(check.attempts[0].tools.size(), 2u);
   EXPECT_TRUE(check.attempts[0].tools[0].changed_workspace);
   EXPECT_FALSE(check.attempts[0].tools[1].changed_workspace);
+}
+
+// A directory of many files, in memory (/dev/shm) where there is one: creating 100,000 files on
+// a busy disk can take minutes, in tmpfs about two seconds. Removed on destruction.
+class ManyFilesDir {
+public:
+  explicit ManyFilesDir(int folders) {
+    const std::filesystem::path parent = std::filesystem::is_directory("/dev/shm")
+                                             ? std::filesystem::path("/dev/shm")
+                                             : std::filesystem::temp_directory_path();
+    std::string pattern = (parent / "ralph-test-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) {
+      throw std::runtime_error("mkdtemp failed");
+    }
+    m_path = pattern;
+    for (int d = 0; d < folders; ++d) {
+      const std::filesystem::path dir = m_path / fmt::format("d{:03}", d);
+      std::filesystem::create_directory(dir);
+      for (int f = 0; f < 1000; ++f) {
+        const int fd = ::creat((dir / fmt::format("f{:04}.txt", f)).c_str(), 0644);
+        if (fd < 0) {
+          throw std::runtime_error("creat failed");
+        }
+        ::close(fd);
+      }
+    }
+  }
+  ~ManyFilesDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(m_path, ignored);
+  }
+  ManyFilesDir(const ManyFilesDir&) = delete;
+  ManyFilesDir& operator=(const ManyFilesDir&) = delete;
+  const std::filesystem::path& path() const { return m_path; }
+
+private:
+  std::filesystem::path m_path;
+};
+
+TEST_F(OuterLoopTest, InAWorkspaceOfMoreThan100kFilesOnlyRealWritesMakeEvidenceStale) {
+  // 101,000 files: past the old walk's cap of 100,000 entries, which made every call a change.
+  const ManyFilesDir ws(101);
+  options.workspace = ws.path();
+  options.evidence.enabled = true;
+  auto& check = verifier().then(Outcome::pass);
+  const auto read_file = tools::make_read_file_tool();
+  const tools::ToolContext context{.workspace = ws.path()};
+  StubAttempt work = answer("done\n<promise>DONE</promise>");
+  work.calls.push_back({"shell", R"({"command":"pytest -q"})", 0, nullptr});
+  work.calls.push_back({"read_file", R"({"path":"d000/f0001.txt"})", std::nullopt, nullptr, false,
+                        [&] { return read_file->run(R"({"path":"d000/f0001.txt"})", context); }});
+  work.calls.push_back({"shell", R"({"command":"cat d000/f0002.txt"})", 0, nullptr});
+  work.calls.push_back({"shell", R"({"command":"echo x >> d050/f0500.txt"})", 0, [&] {
+                          std::ofstream(ws.path() / "d050/f0500.txt", std::ios::app) << "x";
+                        }});
+  agent.push(work);
+  run();
+
+  ASSERT_EQ(check.attempts.size(), 1u);
+  const auto& tools = check.attempts[0].tools;
+  ASSERT_EQ(tools.size(), 4u);
+  EXPECT_FALSE(tools[1].changed_workspace) << "read_file is read-only";
+  EXPECT_FALSE(tools[2].changed_workspace) << "cat changed nothing";
+  EXPECT_TRUE(tools[3].changed_workspace) << "one byte appended to one file of 101,000";
+
+  // The evidence verifier on the calls up to `count`: fresh after the reads, stale after the write.
+  const auto evidence = [&](std::size_t count) {
+    verify::Attempt attempt;
+    attempt.raw_answer = "done\n<promise>DONE</promise>";
+    attempt.tools.assign(tools.begin(), tools.begin() + static_cast<std::ptrdiff_t>(count));
+    return verify::EvidenceVerifier(EvidenceSettings{}, {}).verify(attempt, CancelToken());
+  };
+  EXPECT_EQ(evidence(3).result, Outcome::pass) << evidence(3).feedback;
+  EXPECT_THAT(evidence(4).feedback, HasSubstr("stale"));
 }
 
 TEST_F(OuterLoopTest, CompletionMarkerIsStrippedFromTheDeliveredAnswer) {

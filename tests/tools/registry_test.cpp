@@ -109,5 +109,23 @@ TEST(BuiltinRegistry, RunsToolsInTheContextWorkspace) {
             "hi\nexit code: 0");
 }
 
+TEST(BuiltinTools, OnlyTheReadingToolsSayTheyAreReadOnly) {
+  ralph::testing::TempDir ws;
+  ws.write("a.txt", "one\n");
+  PosixProcessRunner runner;
+  Registry registry = make_builtin_registry(ToolSettings{}, runner);
+  const auto run = [&](std::string_view name, std::string_view json) {
+    ToolContext context;
+    context.workspace = ws.path();
+    return registry.run(ToolCall{"1", std::string(name), std::string(json)}, context);
+  };
+  EXPECT_TRUE(run("read_file", R"({"path":"a.txt"})").read_only);
+  EXPECT_TRUE(run("read_file", R"({"path":"missing.txt"})").read_only) << "errors too";
+  EXPECT_TRUE(run("list_dir", R"({"path":"."})").read_only);
+  EXPECT_TRUE(run("search_files", R"({"pattern":"one"})").read_only);
+  EXPECT_FALSE(run("shell", R"({"command":"cat a.txt"})").read_only);
+  EXPECT_FALSE(run("write_file", R"({"path":"b.txt","content":"x"})").read_only);
+}
+
 } // namespace
 } // namespace ralph::tools

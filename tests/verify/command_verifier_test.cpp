@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <sys/stat.h>
 #include <thread>
 
@@ -78,6 +80,53 @@ TEST_F(CommandVerifierTest, KeepsTheExcerptWithinItsBudget) {
   EXPECT_LE(verdict.evidence->excerpt.size(), 500u);
   EXPECT_NE(verdict.evidence->excerpt.find("FAILED test_x"), std::string::npos);
   EXPECT_NE(verdict.evidence->output.find("line 1500\n"), std::string::npos);
+}
+
+TEST_F(CommandVerifierTest, FindsAFailureInTheMiddleOfAHugeOutputAndKeepsItWholeInAFile) {
+  std::string log;
+  for (int i = 0; i < 100'000; ++i) {
+    if (i == 50'000) {
+      log += "FAILED tests/test_mid.py::test_middle - assert 2 == 3\n";
+    }
+    log += "tests/test_case.py::test_case PASSED                                  [ 50%]\n";
+  }
+  ASSERT_GT(log.size(), 5'000'000u);
+  m_dir.write("big.log", log);
+  Attempt attempt;
+  attempt.workspace = m_dir.path();
+  attempt.iteration = 2;
+  attempt.output_dir = m_dir.path() / "outputs";
+  CommandVerifier verifier("cat big.log; exit 1", {}, m_runner);
+  const Verdict verdict = verifier.verify(attempt, CancelToken());
+
+  EXPECT_EQ(verdict.result, Outcome::fail);
+  EXPECT_NE(verdict.feedback.find("FAILED tests/test_mid.py::test_middle"), std::string::npos);
+  ASSERT_TRUE(verdict.evidence);
+  EXPECT_NE(verdict.evidence->excerpt.find("FAILED tests/test_mid.py"), std::string::npos);
+  EXPECT_LE(verdict.evidence->excerpt.size(), VerifySettings{}.excerpt_chars);
+  ASSERT_FALSE(verdict.evidence->output_path.empty());
+  const std::filesystem::path kept = verdict.evidence->output_path;
+  EXPECT_EQ(kept.parent_path(), attempt.output_dir);
+  EXPECT_EQ(kept.filename().string().substr(0, 29), "2-command-cat-big.log-exit-1-");
+  std::ifstream in(kept, std::ios::binary);
+  std::ostringstream read;
+  read << in.rdbuf();
+  const std::string whole = read.str();
+  EXPECT_TRUE(whole == log) << "the file holds the output byte for byte";
+  EXPECT_NE(verdict.feedback.find(kept.string()), std::string::npos);
+  EXPECT_LT(verdict.evidence->output.size(), 1'100'000u) << "the record keeps head and tail";
+}
+
+TEST_F(CommandVerifierTest, ASmallOutputStaysWholeInTheRecordWithoutAFile) {
+  Attempt attempt;
+  attempt.workspace = m_dir.path();
+  attempt.output_dir = m_dir.path() / "outputs";
+  CommandVerifier verifier("echo FAIL: one; exit 1", {}, m_runner);
+  const Verdict verdict = verifier.verify(attempt, CancelToken());
+  ASSERT_TRUE(verdict.evidence);
+  EXPECT_EQ(verdict.evidence->output, "FAIL: one\n");
+  EXPECT_TRUE(verdict.evidence->output_path.empty());
+  EXPECT_FALSE(std::filesystem::exists(attempt.output_dir));
 }
 
 TEST_F(CommandVerifierTest, ReportsASignalAsAFailure) {

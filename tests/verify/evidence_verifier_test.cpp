@@ -2,6 +2,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <vector>
 
@@ -98,9 +99,62 @@ TEST_F(EvidenceTest, WithVerifyCommandsOnlyThoseRunsCount) {
       check(k_claim, {call("1", "shell", R"({"command":"echo all good"})", 0)}, verify_commands);
   EXPECT_EQ(fake.result, Outcome::fail);
   EXPECT_EQ(fake.category.name(), "no_evidence");
-  const auto real = check(k_claim, {call("1", "shell", R"({"command":"python3 -m pytest -q"})", 0)},
-                          verify_commands);
+  const auto real =
+      check(k_claim, {call("1", "shell", R"({"command":"cd app && CI=1 pytest 2>&1"})", 0)},
+            verify_commands);
   EXPECT_EQ(real.result, Outcome::pass) << real.feedback;
+  EXPECT_THAT(real.feedback, HasSubstr("a run of the verify command `pytest`"));
+}
+
+TEST_F(EvidenceTest, ACommandThatOnlyMentionsTheVerifyCommandIsNoRunOfIt) {
+  const std::vector<std::string> verify_commands = {"sh test.sh"};
+  for (const char* line :
+       {R"(echo 'would run: sh test.sh')", R"(grep "sh test.sh" notes)", "sh test.sh || true",
+        "sh test.sh | tail -5", "sh test.sh; true", "sh test.sh --only-fast"}) {
+    const std::string arguments = nlohmann::json{{"command", line}}.dump();
+    const auto verdict = check(k_claim, {call("1", "shell", arguments, 0)}, verify_commands);
+    EXPECT_EQ(verdict.category.name(), "no_evidence") << line;
+  }
+  const auto real =
+      check(k_claim, {call("1", "shell", R"({"command":"sh test.sh"})", 0)}, verify_commands);
+  EXPECT_EQ(real.result, Outcome::pass) << real.feedback;
+}
+
+TEST_F(EvidenceTest, WithoutAVerifyCommandOnlyCheckCommandsCount) {
+  // `cat app.txt` exits 0 after a failing test: it proves nothing.
+  const auto verdict = check(k_claim, {call("1", "shell", R"({"command":"python3 -m pytest"})", 1),
+                                       call("2", "shell", R"({"command":"cat app.txt"})", 0)});
+  EXPECT_EQ(verdict.result, Outcome::fail);
+  EXPECT_EQ(verdict.category.name(), "test_failed") << verdict.feedback;
+  ASSERT_TRUE(verdict.evidence);
+  EXPECT_EQ(verdict.evidence->command, "python3 -m pytest");
+}
+
+TEST_F(EvidenceTest, EvidenceCommandsPatternsSayWhatCountsAndTheVerdictNamesIt) {
+  EvidenceSettings settings;
+  settings.commands = {"./check.sh*"};
+  m_messages.clear();
+  Attempt attempt;
+  attempt.raw_answer = k_claim;
+  attempt.tools = {call("1", "shell", R"({"command":"./check.sh --all"})", 0),
+                   call("2", "shell", R"({"command":"cat app.txt"})", 0)};
+  EvidenceVerifier verifier(settings, {});
+  const auto verdict = verifier.verify(attempt, CancelToken());
+  EXPECT_EQ(verdict.result, Outcome::pass) << verdict.feedback;
+  EXPECT_THAT(verdict.feedback, HasSubstr("`./check.sh --all` passed"));
+  EXPECT_THAT(verdict.feedback, HasSubstr("pattern `./check.sh*`"));
+
+  settings.commands = {"*"}; // anything counts, as before the setting
+  EvidenceVerifier anything(settings, {});
+  const auto lax = anything.verify(attempt, CancelToken());
+  ASSERT_TRUE(lax.evidence);
+  EXPECT_EQ(lax.evidence->command, "cat app.txt");
+}
+
+TEST_F(EvidenceTest, NoEvidenceFeedbackSaysWhatCounts) {
+  const auto verdict = check(k_claim, {call("1", "shell", R"({"command":"cat app.txt"})", 0)});
+  EXPECT_EQ(verdict.category.name(), "no_evidence");
+  EXPECT_THAT(verdict.feedback, HasSubstr("pytest*"));
 }
 
 TEST_F(EvidenceTest, MarkerInAToolResultIsNoClaim) {

@@ -6,6 +6,7 @@
 
 #include "ralph/core/enum_names.h"
 
+#include <array>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -13,6 +14,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ralph {
@@ -183,6 +185,48 @@ struct JudgeSettings {
   bool structured = true;
 };
 
+// The test runners and check scripts whose runs count as evidence by default.
+inline constexpr std::array<std::string_view, 39> k_default_check_commands = {
+    "pytest*",
+    "python -m pytest*",
+    "python3 -m pytest*",
+    "python -m unittest*",
+    "python3 -m unittest*",
+    "tox*",
+    "nox*",
+    "npm test*",
+    "npm run test*",
+    "npx jest*",
+    "npx vitest*",
+    "yarn test*",
+    "pnpm test*",
+    "node --test*",
+    "go test*",
+    "go vet*",
+    "cargo test*",
+    "cargo check*",
+    "cargo clippy*",
+    "make test*",
+    "make check*",
+    "ctest*",
+    "ninja test*",
+    "mvn test*",
+    "mvn verify*",
+    "gradle test*",
+    "./gradlew test*",
+    "dotnet test*",
+    "rspec*",
+    "bundle exec rspec*",
+    "phpunit*",
+    "mix test*",
+    "sh *test*",
+    "bash *test*",
+    "./*test*",
+    "sh *check*",
+    "bash *check*",
+    "./*check*",
+    "bats *"};
+
 // Verifier-first completion (seed 004): the marker plus passing evidence from a trusted tool.
 // `marker` is the completion marker of every run, verifier-first or not (the `marker` trigger,
 // and what is stripped from the answer the user sees).
@@ -190,6 +234,11 @@ struct EvidenceSettings {
   bool enabled = false;
   std::string marker = "<promise>DONE</promise>";
   std::vector<std::string> tools{"shell"};
+  // Without a verify command, which command lines of the trusted tools count as a check: fnmatch
+  // patterns over the command the line runs (`cd DIR &&`, `VAR=value` and `2>&1` aside; a `;`,
+  // pipe or `||` never counts). `*` alone counts any command (what counted before this setting).
+  std::vector<std::string> commands{k_default_check_commands.begin(),
+                                    k_default_check_commands.end()};
   bool require = true;
   std::string instructions; // extra words for the agent on how to verify this goal
 };

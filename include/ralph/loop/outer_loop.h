@@ -40,6 +40,9 @@ struct LoopOptions {
   // The user's rules files as read before the first attempt (what the agent and the judge were
   // given). An attempt that changes one is reported with a warning event.
   std::vector<verify::JudgeRulesFile> rules;
+  // Where verifiers keep whole outputs too large for the record (Attempt::output_dir): a folder
+  // beside the session store for this session. Empty: only head and tail are kept.
+  std::filesystem::path output_dir;
   // Set by library users whose answers may already have reached someone (streamed to a chat):
   // such an answer cannot be taken back, so it is not verified.
   std::function<bool()> already_delivered;

@@ -7,8 +7,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -26,6 +28,10 @@ struct ProcessSpec {
   std::string stdin_data;               // empty: stdin is /dev/null
   std::vector<std::pair<std::string, std::string>> env; // set or override these variables
   bool merge_stderr = true; // stderr into the same pipe as stdout, interleaving preserved
+  // Called with every chunk of stdout (stdout and stderr when merged) as it is read, on the
+  // thread running the process: lets a caller see the whole stream, however large, while only
+  // its head and tail are kept in ProcessResult::output.
+  std::function<void(std::string_view)> on_output;
 };
 
 // How a run ended and what it printed. Output over the limit keeps its head and tail around a

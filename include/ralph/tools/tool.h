@@ -22,6 +22,9 @@ struct ToolResult {
   // The call changed files by design (write_file, edit_file): a change even when the file's size
   // and time stamp do not show it.
   bool wrote_files = false;
+  // The call cannot have changed any file (read_file, list_dir, search_files): verifier-first
+  // runs do not look for changes after it.
+  bool read_only = false;
   std::chrono::milliseconds duration{0};
 };
 

@@ -45,6 +45,9 @@ struct Attempt {
   AttemptMetadata metadata;
   std::vector<std::string> previous_feedback; // what earlier attempts were told, oldest first
   std::filesystem::path workspace;
+  // Where verifiers keep whole outputs too large for the session record (a folder beside the
+  // store, for this session); empty: they keep the head and tail only.
+  std::filesystem::path output_dir;
   bool heartbeat = false; // a periodic check-in run (HEARTBEAT.md applies)
 };
 

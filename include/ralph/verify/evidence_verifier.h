@@ -4,6 +4,7 @@
 #include "ralph/verify/verifier.h"
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,15 +19,20 @@ namespace ralph::verify {
 class EvidenceVerifier final : public Verifier {
 public:
   // `settings.tools` are the trusted tools, `settings.require` false lets the marker alone
-  // complete (not recommended). When `verify_commands` is not empty, only trusted calls whose
-  // command contains one of them count: the agent cannot pass with `true` or `echo ok`.
+  // complete (not recommended). When `verify_commands` is not empty, only trusted calls that run
+  // one of them itself count (`check_command.h`: `echo 'sh test.sh'` does not); otherwise calls
+  // whose command matches one of `settings.commands` (a trusted tool without a `command`
+  // argument counts by itself). The agent cannot pass with `true`, `echo ok` or `cat app.txt`.
   EvidenceVerifier(EvidenceSettings settings, std::vector<std::string> verify_commands);
   std::string name() const override { return "evidence"; }
   VerifierKind kind() const override { return VerifierKind::evidence; }
   Verdict verify(const Attempt& attempt, const CancelToken& cancel) override;
 
 private:
-  bool counts_as_evidence(const ToolRecord& call) const;
+  // Why `call` counts as a check ("a run of the verify command `make check`"), or nullopt.
+  std::optional<std::string> counts_as_evidence(const ToolRecord& call) const;
+  // What would count, for the agent's feedback.
+  std::string what_counts() const;
 
   EvidenceSettings m_settings;
   std::vector<std::string> m_verify_commands;

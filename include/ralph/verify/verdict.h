@@ -36,8 +36,11 @@ struct CommandEvidence {
   std::string started_at;  // ISO 8601 UTC
   std::string finished_at; // ISO 8601 UTC
   std::string excerpt;     // what the agent is shown: the failures and the tail, within a budget
-  std::string output;      // the whole output (capped very high), for the session record only
-  int runs = 1;            // reruns of a flaky command: how many ran and how many passed
+  std::string output;      // the whole output for the session record; head and tail when too large
+  // The whole output, byte for byte (known secrets replaced), when it was too large for the
+  // record: a file beside the session store. Empty when `output` is whole.
+  std::string output_path;
+  int runs = 1; // reruns of a flaky command: how many ran and how many passed
   int passes = 0;
 };
 

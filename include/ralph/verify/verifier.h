@@ -21,6 +21,11 @@ public:
   virtual VerifierKind kind() const { return VerifierKind::custom; }
   virtual bool independent() const { return true; }
   virtual Verdict verify(const Attempt& attempt, const CancelToken& cancel) = 0;
+  // Called on the loop's thread before any verifier of an attempt runs, and again once all have
+  // finished. A verifier that compares workspace states takes its snapshots here, so what the
+  // other verifiers write (caches, build outputs) is not taken for the agent's work.
+  virtual void before_verifiers(const Attempt& attempt) { (void)attempt; }
+  virtual void after_verifiers(const Attempt& attempt) { (void)attempt; }
 };
 
 } // namespace ralph::verify
