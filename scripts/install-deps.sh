@@ -8,7 +8,7 @@ packages=(
   libcurl4-openssl-dev libssl-dev libcpp-httplib-dev nlohmann-json3-dev libcli11-dev
   libtomlplusplus-dev libfmt-dev libexpected-dev libsqlite3-dev liblua5.4-dev
   libre2-dev libedit-dev libgtest-dev libgmock-dev libbenchmark-dev
-  clang-format clang-tidy
+  clang-format clang-tidy clang libclang-rt-14-dev
 )
 
 missing=()

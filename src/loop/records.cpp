@@ -1,5 +1,7 @@
 #include "records.h"
 
+#include "ralph/core/json.h"
+
 #include <nlohmann/json.hpp>
 
 namespace ralph::loop {
@@ -23,10 +25,11 @@ std::string evidence_json(const verify::CommandEvidence& evidence, const Redacto
 // The evidence recorded with a verdict; nullopt when there was none (or it is unreadable).
 std::optional<verify::CommandEvidence> evidence_from_json(const std::string& json,
                                                           const std::string& output) {
-  const auto evidence = nlohmann::json::parse(json, nullptr, false);
-  if (!evidence.is_object()) {
+  const auto parsed = parse_json(json, "verdict evidence");
+  if (!parsed || !parsed->is_object()) {
     return std::nullopt;
   }
+  const nlohmann::json& evidence = *parsed;
   verify::CommandEvidence out;
   out.command = evidence.value("command", "");
   if (evidence.contains("exit_code") && evidence["exit_code"].is_number_integer()) {

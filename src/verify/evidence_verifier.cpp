@@ -1,5 +1,6 @@
 #include "ralph/verify/evidence_verifier.h"
 
+#include "ralph/core/json.h"
 #include "ralph/verify/completion_marker.h"
 #include "ralph/verify/output_excerpt.h"
 
@@ -14,9 +15,9 @@ namespace {
 
 // The command a call ran: the `command` argument of a shell-like tool, else the raw arguments.
 std::string command_of(const ToolRecord& call) {
-  const auto args = nlohmann::json::parse(call.arguments, nullptr, false);
-  if (args.is_object() && args.contains("command") && args["command"].is_string()) {
-    return args["command"].get<std::string>();
+  const auto args = parse_json(call.arguments, "tool arguments");
+  if (args && args->is_object() && args->contains("command") && (*args)["command"].is_string()) {
+    return (*args)["command"].get<std::string>();
   }
   return call.arguments;
 }
