@@ -32,7 +32,8 @@ test-asan: deps $(ASAN_DIR)/build.ninja
 # for FUZZ_SECONDS over its seed corpus.
 $(FUZZ_DIR)/build.ninja:
 	cmake -S . -B $(FUZZ_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
-	  -DRALPH_FUZZ=ON -DRALPH_BUILD_TESTS=OFF -DRALPH_BUILD_BENCHMARKS=OFF -DRALPH_BUILD_EXAMPLES=OFF
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DRALPH_FUZZ=ON \
+	  -DRALPH_BUILD_TESTS=OFF -DRALPH_BUILD_BENCHMARKS=OFF -DRALPH_BUILD_EXAMPLES=OFF
 
 fuzz: deps $(FUZZ_DIR)/build.ninja
 	cmake --build $(FUZZ_DIR) -j $(JOBS) --target fuzzers

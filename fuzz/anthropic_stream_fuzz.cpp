@@ -1,7 +1,6 @@
 // AnthropicStreamReader over any bytes: same result whatever the chunking, no key in errors.
-#include "stream_reader_fuzz.h"
-
 #include "llm/anthropic_stream.h"
+#include "stream_reader_fuzz.h"
 
 #include <memory>
 

@@ -28,7 +28,7 @@ inline std::string_view as_text(const std::uint8_t* data, std::size_t size) {
 
 // The text before the first `separator` and the rest (all of it and "" when there is none).
 inline std::pair<std::string_view, std::string_view> split_once(std::string_view text,
-                                                                 char separator) {
+                                                                char separator) {
   const std::size_t at = text.find(separator);
   if (at == std::string_view::npos) {
     return {text, {}};

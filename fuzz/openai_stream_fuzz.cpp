@@ -1,7 +1,6 @@
 // OpenAiStreamReader over any bytes: same result whatever the chunking, no key in errors.
-#include "stream_reader_fuzz.h"
-
 #include "llm/openai_stream.h"
+#include "stream_reader_fuzz.h"
 
 #include <memory>
 

@@ -17,7 +17,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fuzz::check(is_valid_utf8(excerpt), "an excerpt that is not valid UTF-8");
   fuzz::check(verify::excerpt_failures(output, budget) == excerpt, "an excerpt that varies");
   if (output.size() <= budget && is_valid_utf8(output) &&
-      output.find('\x1b') == std::string_view::npos && output.find('\r') == std::string_view::npos) {
+      output.find('\x1b') == std::string_view::npos &&
+      output.find('\r') == std::string_view::npos) {
     fuzz::check(excerpt == output, "clean output that fits was not kept whole");
   }
   return 0;

@@ -1,10 +1,9 @@
 // Non-streaming bodies and error answers of both APIs: the first byte picks the reader or the
 // HTTP status. Nothing throws, and an error never shows the key.
-#include "stream_reader_fuzz.h"
-
 #include "llm/anthropic_response.h"
 #include "llm/openai_response.h"
 #include "llm/provider_error.h"
+#include "stream_reader_fuzz.h"
 
 #include "ralph/core/json.h"
 
@@ -46,8 +45,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   case 2: {
     constexpr std::array k_statuses = {400, 401, 403, 404, 408, 413, 429, 500, 502, 503, 529};
     response.status = k_statuses[(data[0] / 4U) % k_statuses.size()];
-    const Error error = llm::status_error(data[0] & 0x80U ? "anthropic" : "openai", response,
-                                          fuzz::k_secret);
+    const Error error =
+        llm::status_error(data[0] & 0x80U ? "anthropic" : "openai", response, fuzz::k_secret);
     fuzz::check(error.kind == ErrorKind::provider, "an HTTP error is not a provider error");
     check_error(error);
     break;

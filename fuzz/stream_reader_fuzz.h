@@ -19,10 +19,10 @@ inline std::string describe(const Result<llm::ChatResponse>& result) {
     return fmt::format("error[{}]: {}", to_string(result.error().kind), result.error().message);
   }
   const llm::ChatResponse& r = *result;
-  std::string out = fmt::format("{:?} {} {:?} {:?} {}/{}/{}/{}", r.message.content,
-                                to_string(r.stop_reason), r.raw_stop_reason, r.model,
-                                r.usage.input_tokens, r.usage.output_tokens,
-                                r.usage.cache_read_tokens, r.usage.cache_write_tokens);
+  std::string out =
+      fmt::format("{:?} {} {:?} {:?} {}/{}/{}/{}", r.message.content, to_string(r.stop_reason),
+                  r.raw_stop_reason, r.model, r.usage.input_tokens, r.usage.output_tokens,
+                  r.usage.cache_read_tokens, r.usage.cache_write_tokens);
   for (const ToolCall& call : r.message.tool_calls) {
     out += fmt::format(" call({:?},{:?},{:?})", call.id, call.name, call.arguments);
   }
@@ -50,8 +50,7 @@ inline std::string read_all(llm::ResponseReader& reader,
 }
 
 // Whole versus cut, on one reader (begin() must start afresh) and on a new one.
-template <typename MakeReader>
-void check_stream(std::string_view stream, MakeReader make_reader) {
+template <typename MakeReader> void check_stream(std::string_view stream, MakeReader make_reader) {
   auto reader = make_reader();
   const std::string whole = read_all(*reader, {stream});
   const std::string cut = read_all(*reader, chunks_of(stream));

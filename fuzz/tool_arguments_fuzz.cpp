@@ -1,7 +1,6 @@
 // Tool-call arguments as a model may send them: parsing never throws, deep nesting and numbers
 // no double holds are errors for the model (kind `tool`), and every getter copes or says why.
 #include "fuzz_support.h"
-
 #include "tools/arguments.h"
 
 #include "ralph/core/json.h"
@@ -21,11 +20,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto as_integer = arguments->integer(key);
     const auto as_number = arguments->number(key);
     const auto as_boolean = arguments->boolean(key);
-    for (const Error* error : {as_string ? nullptr : &as_string.error(),
-                               as_integer ? nullptr : &as_integer.error(),
-                               as_number ? nullptr : &as_number.error(),
-                               as_boolean ? nullptr : &as_boolean.error()}) {
-      fuzz::check(error == nullptr || error->kind == ErrorKind::tool, "a getter error of another kind");
+    for (const Error* error :
+         {as_string ? nullptr : &as_string.error(), as_integer ? nullptr : &as_integer.error(),
+          as_number ? nullptr : &as_number.error(), as_boolean ? nullptr : &as_boolean.error()}) {
+      fuzz::check(error == nullptr || error->kind == ErrorKind::tool,
+                  "a getter error of another kind");
     }
   }
   // What was accepted is within the bounds parse_json promises, so printing it is safe.

@@ -1,9 +1,8 @@
 // The verbatim index: a quote (first line) in a document (the rest). The levels nest (what a
 // stricter level finds, every looser one finds, at the same strictest level), occurrences lie in
 // the document on character boundaries, and evidence windows stay inside it.
-#include "fuzz_support.h"
-
 #include "docqa/text_folding.h"
+#include "fuzz_support.h"
 
 #include "ralph/docqa/verbatim.h"
 

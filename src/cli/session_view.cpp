@@ -73,8 +73,8 @@ std::string render_session_list(const std::vector<store::SessionRow>& sessions,
   for (const auto& row : sessions) {
     out +=
         fmt::format("{:<28} {:<16} {:>5} {:>8} {:>10} {:>5}  {}\n", row.id, to_string(row.status),
-                    row.iterations, tokens(saturating_add(row.input_tokens, row.output_tokens)), cost(row),
-                    age(row.updated_at, now), first_line(row.goal, k_goal_width));
+                    row.iterations, tokens(saturating_add(row.input_tokens, row.output_tokens)),
+                    cost(row), age(row.updated_at, now), first_line(row.goal, k_goal_width));
   }
   return out;
 }

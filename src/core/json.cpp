@@ -64,7 +64,44 @@ private:
   const char* m_problem = "malformed JSON";
 };
 
+// The same limits without building anything.
+class DepthLimitedAcceptor {
+public:
+  bool null() { return true; }
+  bool boolean(bool /*value*/) { return true; }
+  bool number_integer(json::number_integer_t /*value*/) { return true; }
+  bool number_unsigned(json::number_unsigned_t /*value*/) { return true; }
+  bool number_float(json::number_float_t /*value*/, const json::string_t& /*text*/) {
+    return true;
+  }
+  bool string(json::string_t& /*value*/) { return true; }
+  bool binary(json::binary_t& /*value*/) { return true; }
+  bool start_object(std::size_t /*size*/) { return ++m_depth <= k_max_json_depth; }
+  bool key(json::string_t& /*value*/) { return true; }
+  bool end_object() {
+    --m_depth;
+    return true;
+  }
+  bool start_array(std::size_t /*size*/) { return ++m_depth <= k_max_json_depth; }
+  bool end_array() {
+    --m_depth;
+    return true;
+  }
+  bool parse_error(std::size_t /*position*/, const std::string& /*last_token*/,
+                   const nlohmann::detail::exception& /*error*/) {
+    return false;
+  }
+
+private:
+  std::size_t m_depth = 0;
+};
+
 } // namespace
+
+bool accepts_json(std::string_view text) {
+  DepthLimitedAcceptor acceptor;
+  return json::sax_parse(text.begin(), text.end(), &acceptor);
+}
 
 Result<json> parse_json(std::string_view text, std::string_view what) {
   json value;
@@ -73,8 +110,8 @@ Result<json> parse_json(std::string_view text, std::string_view what) {
     return value;
   }
   if (builder.too_deep()) {
-    return fail(ErrorKind::parse, fmt::format("{}: JSON nested deeper than {} levels", what,
-                                              k_max_json_depth));
+    return fail(ErrorKind::parse,
+                fmt::format("{}: JSON nested deeper than {} levels", what, k_max_json_depth));
   }
   // nlohmann counts one past the end when the input stops early.
   const std::size_t position = std::min(builder.position(), text.size());

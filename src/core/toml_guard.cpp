@@ -108,7 +108,8 @@ private:
       while (peek(blank) == ' ' || peek(blank) == '\t') {
         ++blank;
       }
-      const bool line_ending = peek(blank) == '\n' || (peek(blank) == '\r' && peek(blank + 1) == '\n');
+      const bool line_ending =
+          peek(blank) == '\n' || (peek(blank) == '\r' && peek(blank + 1) == '\n');
       if (!line_ending) {
         if (!at_end() && !is_ascii(peek())) {
           return hazard("a non-ASCII character right after a backslash in a multi-line string");

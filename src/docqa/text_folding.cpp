@@ -279,6 +279,13 @@ FoldStep fold_step(std::string_view text, std::size_t pos, MatchLevel level, boo
       out[1] = static_cast<char>(lead);
       return {1, 2};
     }
+    // A marked byte folds as it is, so folding twice changes nothing.
+    if (level != MatchLevel::exact && lead == 0xFFU && pos + 1 < text.size() &&
+        (static_cast<unsigned char>(text[pos + 1]) & 0xC0U) == 0x80U) {
+      out[0] = '\xFF';
+      out[1] = text[pos + 1];
+      return {2, 2};
+    }
     out[0] = static_cast<char>(lead);
     return {1, 1};
   }

@@ -54,10 +54,9 @@ double BudgetTracker::fraction(BudgetKind kind, time_point now) const {
   case BudgetKind::iterations:
     return m_max_iterations > 0 ? static_cast<double>(m_iteration) / m_max_iterations : 0;
   case BudgetKind::tokens:
-    return m_settings.max_tokens > 0
-               ? static_cast<double>(m_usage.total_tokens()) /
-                     static_cast<double>(m_settings.max_tokens)
-               : 0;
+    return m_settings.max_tokens > 0 ? static_cast<double>(m_usage.total_tokens()) /
+                                           static_cast<double>(m_settings.max_tokens)
+                                     : 0;
   case BudgetKind::cost:
     return m_settings.max_cost_usd > 0 ? m_cost / m_settings.max_cost_usd : 0;
   case BudgetKind::time:

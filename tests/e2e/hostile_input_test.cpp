@@ -50,9 +50,9 @@ protected:
 TEST_F(HostileInputEndToEnd, ArgumentsNested70000DeepAreAToolErrorAndTheRunGoesOn) {
   constexpr std::size_t k_depth = 70'000;
   FakeTurn deep;
-  deep.tool_calls.push_back({.name = "write_file",
-                             .arguments = "{\"path\": " + std::string(k_depth, '[') +
-                                          std::string(k_depth, ']') + "}"});
+  deep.tool_calls.push_back(
+      {.name = "write_file",
+       .arguments = "{\"path\": " + std::string(k_depth, '[') + std::string(k_depth, ']') + "}"});
   server.push(deep);
   server.push(text_turn("Sorry, I will not do that."));
 

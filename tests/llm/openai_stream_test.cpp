@@ -194,10 +194,10 @@ TEST(OpenAiStream, ANumberTooLargeForADoubleIsAMalformedResponse) {
   for (const char* chunk :
        {R"({"choices":[],"usage":{"prompt_tokens":1e999,"completion_tokens":1}})",
         R"({"created":-1e999,"choices":[{"index":0,"delta":{"content":"x"}}]})"}) {
-    const std::string stream = fmt::format(
-        "data: {{\"choices\":[{{\"index\":0,\"delta\":{{\"content\":\"x\"}},"
-        "\"finish_reason\":\"stop\"}}]}}\n\ndata: {}\n\ndata: [DONE]\n\n",
-        chunk);
+    const std::string stream =
+        fmt::format("data: {{\"choices\":[{{\"index\":0,\"delta\":{{\"content\":\"x\"}},"
+                    "\"finish_reason\":\"stop\"}}]}}\n\ndata: {}\n\ndata: [DONE]\n\n",
+                    chunk);
     Result<ChatResponse> response;
     EXPECT_NO_THROW(response = read(stream));
     ASSERT_FALSE(response) << chunk;

@@ -21,4 +21,7 @@ inline constexpr std::size_t k_max_json_depth = 512;
 // too, so nothing deep is ever built.
 Result<nlohmann::json> parse_json(std::string_view text, std::string_view what);
 
+// Whether parse_json() would accept `text`, checked without building the value.
+bool accepts_json(std::string_view text);
+
 } // namespace ralph

@@ -12,7 +12,8 @@ constexpr std::int64_t saturating_add(std::int64_t a, std::int64_t b) {
   if (!__builtin_add_overflow(a, b, &sum)) {
     return sum;
   }
-  return b > 0 ? std::numeric_limits<std::int64_t>::max() : std::numeric_limits<std::int64_t>::min();
+  return b > 0 ? std::numeric_limits<std::int64_t>::max()
+               : std::numeric_limits<std::int64_t>::min();
 }
 
 } // namespace ralph
