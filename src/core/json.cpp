@@ -71,9 +71,7 @@ public:
   bool boolean(bool /*value*/) { return true; }
   bool number_integer(json::number_integer_t /*value*/) { return true; }
   bool number_unsigned(json::number_unsigned_t /*value*/) { return true; }
-  bool number_float(json::number_float_t /*value*/, const json::string_t& /*text*/) {
-    return true;
-  }
+  bool number_float(json::number_float_t /*value*/, const json::string_t& /*text*/) { return true; }
   bool string(json::string_t& /*value*/) { return true; }
   bool binary(json::binary_t& /*value*/) { return true; }
   bool start_object(std::size_t /*size*/) { return ++m_depth <= k_max_json_depth; }

@@ -56,7 +56,8 @@ TEST(JsonWriter, ObjectsBeyondParseJsonsLimitsAreEmpty) {
   append_json_object_or_empty(out, "{\"a\": " + std::string(70'000, '[') +
                                        std::string(70'000, ']') + "}");
   append_json_object_or_empty(out, R"({"a": 1e999})");
-  append_json_object_or_empty(out, "{\"a\": " + std::string(500, '[') + std::string(500, ']') + "}");
+  append_json_object_or_empty(out,
+                              "{\"a\": " + std::string(500, '[') + std::string(500, ']') + "}");
   EXPECT_EQ(out, "{}{}{\"a\": " + std::string(500, '[') + std::string(500, ']') + "}");
 }
 
