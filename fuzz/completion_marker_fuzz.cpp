@@ -5,27 +5,27 @@
 #include "ralph/core/text.h"
 #include "ralph/verify/completion_marker.h"
 
+#include <cctype>
+#include <string>
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace ralph;
   const auto [marker, answer] = fuzz::split_once(fuzz::as_text(data, size), '\n');
   const auto scan = verify::scan_completion_marker(answer, marker);
   fuzz::check(scan.visible.size() <= answer.size(), "the visible answer grew");
   if (scan.claimed) {
-    fuzz::check(!trim(marker).empty(), "an empty marker claimed");
-    const std::string lowered = to_lower_ascii(answer);
-    std::string compact_marker;
-    for (const char c : to_lower_ascii(marker)) {
-      if (c != ' ' && c != '\t') {
-        compact_marker += c;
+    // Case and whitespace do not matter to the marker.
+    const auto compact = [](std::string_view text) {
+      std::string out;
+      for (const char c : to_lower_ascii(text)) {
+        if (std::isspace(static_cast<unsigned char>(c)) == 0) {
+          out += c;
+        }
       }
-    }
-    std::string compact_answer;
-    for (const char c : lowered) {
-      if (c != ' ' && c != '\t') {
-        compact_answer += c;
-      }
-    }
-    fuzz::check(compact_answer.find(compact_marker) != std::string::npos,
+      return out;
+    };
+    fuzz::check(!compact(marker).empty(), "an empty marker claimed");
+    fuzz::check(compact(answer).find(compact(marker)) != std::string::npos,
                 "a claim without the marker in the answer");
   }
   return 0;
