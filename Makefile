@@ -1,9 +1,11 @@
 # Entry points for people and CI. Every target installs what is missing first.
 BUILD_DIR ?= build
 ASAN_DIR ?= build-asan
+FUZZ_DIR ?= build-fuzz
+FUZZ_SECONDS ?= 20
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps build test test-asan demo examples bench format lint check-layers clean
+.PHONY: all deps build test test-asan fuzz demo examples bench format lint check-layers clean
 
 all: build
 
@@ -25,6 +27,17 @@ $(ASAN_DIR)/build.ninja:
 test-asan: deps $(ASAN_DIR)/build.ninja
 	cmake --build $(ASAN_DIR) -j $(JOBS)
 	ctest --test-dir $(ASAN_DIR) --output-on-failure -j $(JOBS)
+
+# libFuzzer targets (fuzz/README.md), built with clang, ASan and UBSan in $(FUZZ_DIR)/, each run
+# for FUZZ_SECONDS over its seed corpus.
+$(FUZZ_DIR)/build.ninja:
+	cmake -S . -B $(FUZZ_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DRALPH_FUZZ=ON \
+	  -DRALPH_BUILD_TESTS=OFF -DRALPH_BUILD_BENCHMARKS=OFF -DRALPH_BUILD_EXAMPLES=OFF
+
+fuzz: deps $(FUZZ_DIR)/build.ninja
+	cmake --build $(FUZZ_DIR) -j $(JOBS) --target fuzzers
+	bash fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS)
 
 demo: build
 	$(BUILD_DIR)/ralph demo
@@ -51,4 +64,4 @@ lint: check-layers $(BUILD_DIR)/build.ninja
 	git ls-files 'src/*.cpp' | xargs -P $(JOBS) -n 4 clang-tidy -p $(BUILD_DIR) --quiet
 
 clean:
-	rm -rf $(BUILD_DIR) $(ASAN_DIR)
+	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(FUZZ_DIR)

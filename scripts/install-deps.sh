@@ -9,7 +9,7 @@ packages=(
   libtomlplusplus-dev libfmt-dev libexpected-dev libsqlite3-dev liblua5.4-dev
   libre2-dev libedit-dev libgtest-dev libgmock-dev libbenchmark-dev
   json-schema-test-suite
-  clang-format clang-tidy
+  clang-format clang-tidy clang libclang-rt-14-dev
 )
 
 missing=()

@@ -2,6 +2,7 @@
 
 #include "cli/tool_summary.h"
 
+#include "ralph/core/saturating.h"
 #include "ralph/core/time.h"
 #include "ralph/store/record_json.h"
 
@@ -116,7 +117,7 @@ std::string render_session_list(const std::vector<store::SessionRow>& sessions,
     out += fmt::format("{:<28} {:<21} {:>5} {:>8} {:>10} {:>5}  {}\n", row.id,
                        status_text(row, running), row.iterations,
                        (row.usage_estimated ? "~" : "") +
-                           tokens(row.input_tokens + row.output_tokens),
+                           tokens(saturating_add(row.input_tokens, row.output_tokens)),
                        cost(row), age(row.updated_at, now), first_line(row.goal, k_goal_width));
   }
   return out;

@@ -7,6 +7,7 @@
 #include "cli/session_setup.h"
 #include "cli/session_view.h"
 
+#include "ralph/core/saturating.h"
 #include "ralph/core/time.h"
 #include "ralph/core/try.h"
 #include "ralph/store/record_json.h"
@@ -71,7 +72,7 @@ bool raises_a_budget(const Config& recorded, const Config& now) {
 }
 
 bool confirmed(const store::SessionRow& row, const loop::ResumedRun& resumed, int max_iterations) {
-  const long long tokens = row.input_tokens + row.output_tokens;
+  const long long tokens = saturating_add(row.input_tokens, row.output_tokens);
   std::fprintf(stderr,
                "Resume session %s (%s)?\n  goal: %s\n  %d attempt(s) finished; next: attempt %d "
                "of %d; %lld tokens so far\n[y/N] ",

@@ -1,5 +1,6 @@
 #include "cli/tool_summary.h"
 
+#include "ralph/core/json.h"
 #include "ralph/core/text.h"
 
 #include <fmt/format.h>
@@ -37,10 +38,11 @@ std::string first_line(std::string_view text, std::size_t width) {
 
 std::string summarize_arguments(std::string_view tool, std::string_view arguments_json,
                                 std::size_t width) {
-  const nlohmann::json args = nlohmann::json::parse(arguments_json, nullptr, false);
-  if (args.is_discarded() || !args.is_object()) {
+  const auto parsed = parse_json(arguments_json, "tool arguments");
+  if (!parsed || !parsed->is_object()) {
     return first_line(arguments_json, width);
   }
+  const nlohmann::json& args = *parsed;
   if (tool == "shell" && args.contains("command") && args["command"].is_string()) {
     return first_line(args["command"].get_ref<const std::string&>(), width);
   }

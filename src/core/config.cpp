@@ -4,6 +4,7 @@
 #include "ralph/core/config.h"
 
 #include "config_keys.h"
+#include "toml_guard.h"
 
 #include "ralph/core/json.h"
 #include "ralph/core/text.h"
@@ -185,6 +186,11 @@ std::optional<Value> json_value(const Key& key, const nlohmann::json& item) {
 } // namespace
 
 Result<void> apply_config_toml(Config& config, std::string_view text, const std::string& source) {
+  if (const auto hazard = config_detail::find_toml_hazard(text)) {
+    return tl::unexpected(config_error(
+        fmt::format("{}:{}:{}: {}", source, hazard->line, hazard->column, hazard->message), source,
+        static_cast<int>(hazard->line)));
+  }
   toml::table table;
   try {
     table = toml::parse(text, source);
@@ -310,6 +316,13 @@ Result<void> apply_config_json(Config& config, std::string_view json, const std:
     const Key* key = config_detail::find_key(name);
     if (key == nullptr) {
       return tl::unexpected(config_error(unknown_key_message(source, name), source, 0));
+    }
+    if (key->kind == ValueKind::price_table) {
+      // Says which price is wrong (a record written before nan was refused holds null).
+      auto prices = config_detail::parse_prices(item);
+      if (auto* problem = std::get_if<std::string>(&prices)) {
+        return fail(ErrorKind::config, fmt::format("{}: {}", source, *problem));
+      }
     }
     const auto value = json_value(*key, item);
     if (!value) {

@@ -1,5 +1,6 @@
 #include "config_keys.h"
 
+#include "ralph/core/json.h"
 #include "ralph/core/quantity.h"
 #include "ralph/core/text.h"
 
@@ -480,12 +481,13 @@ std::optional<Value> parse_text(const Key& key, std::string_view text) {
     if (text.empty() || text.front() != '[') {
       return Value(std::vector<std::string>{std::string(text)});
     }
-    const auto array = nlohmann::json::parse(text, nullptr, false);
-    if (!array.is_array() || !std::all_of(array.begin(), array.end(),
-                                          [](const auto& item) { return item.is_string(); })) {
+    const auto array = parse_json(text, "list");
+    if (!array || !array->is_array() ||
+        !std::all_of(array->begin(), array->end(),
+                     [](const auto& item) { return item.is_string(); })) {
       return std::nullopt;
     }
-    return Value(array.get<std::vector<std::string>>());
+    return Value(array->get<std::vector<std::string>>());
   }
   case ValueKind::price_table:
     return std::nullopt;
@@ -538,9 +540,11 @@ std::variant<PriceTable, std::string> parse_prices(const nlohmann::json& table) 
     Price price;
     for (const auto& [name, number] : fields.items()) {
       const bool known = name == "input" || name == "output";
-      if (!known || !number.is_number() || number.get<double>() < 0) {
-        return fmt::format("prices.\"{}\".{}: expected input or output, a number >= 0 (USD per "
-                           "million tokens)",
+      // nan and inf pass a `< 0` check, and a recorded configuration keeps them as null.
+      if (!known || !number.is_number() || !std::isfinite(number.get<double>()) ||
+          number.get<double>() < 0) {
+        return fmt::format("prices.\"{}\".{}: expected input or output, a finite number >= 0 "
+                           "(USD per million tokens)",
                            model, name);
       }
       (name == "input" ? price.input : price.output) = number.get<double>();

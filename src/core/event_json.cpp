@@ -32,7 +32,7 @@ public:
     }
   }
   void usage(const Usage& usage) {
-    if (usage.input_tokens + usage.output_tokens > 0) {
+    if (usage.total_tokens() > 0) {
       m_out["usage"] = {{"input_tokens", usage.input_tokens},
                         {"output_tokens", usage.output_tokens}};
       if (usage.estimated) {

@@ -271,6 +271,21 @@ FoldStep fold_step(std::string_view text, std::size_t pos, MatchLevel level, boo
   const std::size_t length = utf8_sequence_length(text.substr(pos));
   if (length == 0) {
     in_space = false;
+    // A stray continuation byte gets 0xFF (never in UTF-8) before it: dropping a soft hyphen
+    // between a stray lead byte and it must not join the two into a character, which the
+    // stricter levels would then match and the looser ones, reading two bytes, would not.
+    if (level != MatchLevel::exact && (lead & 0xC0U) == 0x80U) {
+      out[0] = '\xFF';
+      out[1] = static_cast<char>(lead);
+      return {1, 2};
+    }
+    // A marked byte folds as it is, so folding twice changes nothing.
+    if (level != MatchLevel::exact && lead == 0xFFU && pos + 1 < text.size() &&
+        (static_cast<unsigned char>(text[pos + 1]) & 0xC0U) == 0x80U) {
+      out[0] = '\xFF';
+      out[1] = text[pos + 1];
+      return {2, 2};
+    }
     out[0] = static_cast<char>(lead);
     return {1, 1};
   }

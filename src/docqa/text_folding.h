@@ -35,7 +35,8 @@ struct FoldStep {
 };
 
 // Folds the code point starting at `text[pos]` (or, when no valid UTF-8 sequence starts there,
-// the single byte, which stays as it is) at `level` into `out` (k_max_fold_bytes at least).
+// the single byte, which stays as it is but for a stray continuation byte, which gets 0xFF
+// before it above exact) at `level` into `out` (k_max_fold_bytes at least).
 // `in_space` carries the whitespace run across calls: true after a space was written, so the
 // rest of the run writes nothing; ignorable code points (typographic and looser) leave it as it
 // is. At `exact` the code point is copied.

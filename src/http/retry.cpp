@@ -48,8 +48,9 @@ std::optional<int> parse_int(std::string_view text) {
 }
 
 // IMF-fixdate, the only HTTP-date form servers send today: "Sun, 06 Nov 1994 08:49:37 GMT".
-// Parsed by hand because strptime's month names follow the process locale.
-std::optional<std::chrono::system_clock::time_point> parse_http_date(std::string_view text) {
+// Parsed by hand because strptime's month names follow the process locale. In seconds: the
+// clock's nanoseconds reach only years 1678-2261, and any four-digit year must stay defined.
+std::optional<std::chrono::sys_seconds> parse_http_date(std::string_view text) {
   text = trim(text);
   if (text.size() != 29 || text[3] != ',' || text.substr(25) != " GMT") {
     return std::nullopt;
@@ -118,10 +119,13 @@ std::optional<milliseconds> retry_after(const Response& response,
     return to_millis(*seconds * 1000.0);
   }
   const auto date = parse_http_date(value);
-  if (!date || *date < now) {
+  const auto now_seconds = std::chrono::floor<std::chrono::seconds>(now);
+  if (!date || *date < now_seconds) {
     return std::nullopt;
   }
-  return std::chrono::duration_cast<milliseconds>(*date - now);
+  // Whole seconds both, so nothing is converted to the clock's nanoseconds; at most ~10^4 years
+  // apart, which milliseconds hold.
+  return std::chrono::duration_cast<milliseconds>(*date - now_seconds);
 }
 
 std::optional<milliseconds> retry_after(const Response& response) {

@@ -41,7 +41,7 @@ void AnthropicUsage::update(const nlohmann::json& usage) {
 
 Usage AnthropicUsage::total() const {
   Usage usage;
-  usage.input_tokens = input + cache_creation + cache_read;
+  usage.input_tokens = saturating_add(saturating_add(input, cache_creation), cache_read);
   usage.output_tokens = output;
   usage.cache_read_tokens = cache_read;
   usage.cache_write_tokens = cache_creation;

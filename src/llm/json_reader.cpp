@@ -2,11 +2,14 @@
 
 #include <charconv>
 #include <cmath>
+#include <limits>
 
 namespace ralph::llm {
 namespace {
 
 constexpr int k_max_depth = 64;
+// DBL_MAX has 309 digits before the point.
+constexpr std::size_t k_max_double_digits = 308;
 
 bool is_digit(char c) {
   return c >= '0' && c <= '9';
@@ -41,6 +44,24 @@ void append_utf8(std::string& out, std::uint32_t code) {
     out.push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3F)));
     out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
   }
+}
+
+// True when the JSON number `text` is too large for a double. from_chars (locale-free, unlike
+// strtod) says out_of_range for underflow as well, which reads as zero: a long double tells the
+// two apart, and past its range too the exponent's sign does.
+bool overflows_double(std::string_view text) {
+  const char* first = text.data();
+  const char* last = text.data() + text.size();
+  double value = 0;
+  if (std::from_chars(first, last, value).ec != std::errc::result_out_of_range) {
+    return false;
+  }
+  long double wide = 0;
+  if (std::from_chars(first, last, wide).ec != std::errc::result_out_of_range) {
+    return std::fabs(wide) > std::numeric_limits<double>::max();
+  }
+  const std::size_t e = text.find_first_of("eE");
+  return e == std::string_view::npos || e + 1 >= text.size() || text[e + 1] != '-';
 }
 
 } // namespace
@@ -278,9 +299,10 @@ bool JsonReader::scan_number() {
     }
     return m_pos - from;
   };
+  std::size_t whole_digits = 1;
   if (m_pos < m_text.size() && m_text[m_pos] == '0') {
     ++m_pos;
-  } else if (digits() == 0) {
+  } else if ((whole_digits = digits()) == 0) {
     return fail();
   }
   if (m_pos < m_text.size() && m_text[m_pos] == '.') {
@@ -289,7 +311,9 @@ bool JsonReader::scan_number() {
       return fail();
     }
   }
+  bool exponent = false;
   if (m_pos < m_text.size() && (m_text[m_pos] == 'e' || m_text[m_pos] == 'E')) {
+    exponent = true;
     ++m_pos;
     if (m_pos < m_text.size() && (m_text[m_pos] == '+' || m_text[m_pos] == '-')) {
       ++m_pos;
@@ -297,6 +321,13 @@ bool JsonReader::scan_number() {
     if (digits() == 0) {
       return fail();
     }
+  }
+  // Only an exponent or more digits than a double's range can overflow (1e999): such a number
+  // is malformed, as for parse_json. Underflow (1e-999) reads as zero there too.
+  if ((exponent || whole_digits > k_max_double_digits) &&
+      overflows_double(m_text.substr(start, m_pos - start))) {
+    m_pos = start;
+    return fail();
   }
   return m_pos > start;
 }

@@ -23,7 +23,8 @@ namespace ralph::llm {
 // Every read consumes exactly one value. A value of another type than asked for is skipped
 // (validated) and the read returns false; malformed text makes every later call fail. String
 // views stay valid until the next read. Escapes are decoded; lone surrogates become U+FFFD.
-// Nesting deeper than 64 is rejected. Not thread-safe.
+// Nesting deeper than 64 is rejected, and so is a number too large for a double (1e999).
+// Not thread-safe.
 class JsonReader {
 public:
   enum class Kind { object, array, string, number, literal, invalid };

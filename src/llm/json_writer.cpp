@@ -1,8 +1,7 @@
 #include "llm/json_writer.h"
 
+#include "ralph/core/json.h"
 #include "ralph/core/text.h"
-
-#include <nlohmann/json.hpp>
 
 namespace ralph::llm {
 namespace {
@@ -78,7 +77,7 @@ void append_json_string(std::string& out, std::string_view text) {
 
 void append_json_object_or_empty(std::string& out, std::string_view text) {
   const std::size_t start = text.find_first_not_of(" \t\r\n");
-  if (start != std::string_view::npos && text[start] == '{' && nlohmann::json::accept(text)) {
+  if (start != std::string_view::npos && text[start] == '{' && accepts_json(text)) {
     out.append(text);
     return;
   }

@@ -9,8 +9,9 @@ namespace ralph::llm {
 // U+FFFD, so tool output of any kind yields a valid request body.
 void append_json_string(std::string& out, std::string_view text);
 
-// Appends `text` unchanged when it is one JSON object, else `{}`: for tool arguments that the
-// wire format requires as an object although the model may have produced anything.
+// Appends `text` unchanged when it is one JSON object within parse_json's limits (nesting,
+// numbers), else `{}`: for tool arguments that the wire format requires as an object although
+// the model may have produced anything.
 void append_json_object_or_empty(std::string& out, std::string_view text);
 
 } // namespace ralph::llm

@@ -20,7 +20,7 @@ void BudgetTracker::add(std::string_view model, const Usage& usage) {
   m_usage += usage;
   const auto price = m_prices.find(model);
   if (price == m_prices.end()) {
-    if (usage.input_tokens + usage.output_tokens > 0 &&
+    if (usage.total_tokens() > 0 &&
         std::find(m_unpriced.begin(), m_unpriced.end(), model) == m_unpriced.end()) {
       m_unpriced.emplace_back(model);
     }
@@ -54,10 +54,9 @@ double BudgetTracker::fraction(BudgetKind kind, time_point now) const {
   case BudgetKind::iterations:
     return m_max_iterations > 0 ? static_cast<double>(m_iteration) / m_max_iterations : 0;
   case BudgetKind::tokens:
-    return m_settings.max_tokens > 0
-               ? static_cast<double>(m_usage.input_tokens + m_usage.output_tokens) /
-                     static_cast<double>(m_settings.max_tokens)
-               : 0;
+    return m_settings.max_tokens > 0 ? static_cast<double>(m_usage.total_tokens()) /
+                                           static_cast<double>(m_settings.max_tokens)
+                                     : 0;
   case BudgetKind::cost:
     return m_settings.max_cost_usd > 0 ? m_cost / m_settings.max_cost_usd : 0;
   case BudgetKind::time:

@@ -1,5 +1,7 @@
 #include "records.h"
 
+#include "ralph/core/json.h"
+
 #include <nlohmann/json.hpp>
 
 namespace ralph::loop {
@@ -121,7 +123,8 @@ store::VerdictRow verdict_row(const verify::Verdict& verdict, const std::string&
 }
 
 verify::Verdict verdict_from_row(const store::VerdictRow& row) {
-  const auto evidence = nlohmann::json::parse(row.evidence_json, nullptr, false);
+  const nlohmann::json evidence =
+      parse_json(row.evidence_json, "verdict evidence").value_or(nlohmann::json());
   // Without evidence the counts were not stored: they came from the feedback, and are found
   // there again the same way.
   std::optional<verify::TestSummary> tests =

@@ -1,5 +1,7 @@
 #include "ralph/store/record_json.h"
 
+#include "ralph/core/json.h"
+
 #include <nlohmann/json.hpp>
 
 namespace ralph::store {
@@ -14,8 +16,9 @@ json usage_json(std::int64_t input, std::int64_t output) {
 } // namespace
 
 json json_or_text(const std::string& text) {
-  json value = json::parse(text, nullptr, false);
-  return value.is_discarded() ? json(text) : value;
+  // Bounded like every untrusted text: tool arguments too deep to print stay text.
+  auto value = parse_json(text, "record");
+  return value ? std::move(*value) : json(text);
 }
 
 json tool_call_json(const ToolCallRow& tool) {

@@ -136,10 +136,11 @@ json session_identity(const fs::path& folder, int first_iteration) {
     if (!text || !*text) {
       continue;
     }
-    const json document = json::parse(**text, nullptr, false);
-    if (!document.is_object()) {
+    const auto parsed = parse_json(**text, source.string());
+    if (!parsed || !parsed->is_object()) {
       continue;
     }
+    const json& document = *parsed;
     json identity = {{"goal", ""}, {"created_at", ""}};
     for (const char* key : {"goal", "created_at"}) {
       if (document.contains(key) && document[key].is_string()) {

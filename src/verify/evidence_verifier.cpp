@@ -2,6 +2,7 @@
 
 #include "check_command.h"
 
+#include "ralph/core/json.h"
 #include "ralph/verify/completion_marker.h"
 #include "ralph/verify/output_excerpt.h"
 
@@ -17,9 +18,9 @@ namespace {
 
 // The command line a shell-like tool ran: its `command` argument.
 std::optional<std::string> shell_command_of(const ToolRecord& call) {
-  const auto args = nlohmann::json::parse(call.arguments, nullptr, false);
-  if (args.is_object() && args.contains("command") && args["command"].is_string()) {
-    return args["command"].get<std::string>();
+  const auto args = parse_json(call.arguments, "tool arguments");
+  if (args && args->is_object() && args->contains("command") && (*args)["command"].is_string()) {
+    return (*args)["command"].get<std::string>();
   }
   return std::nullopt;
 }

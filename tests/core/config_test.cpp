@@ -2,11 +2,14 @@
 
 #include "ralph/core/config.h"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace ralph {
 namespace {
@@ -202,6 +205,67 @@ TEST(ConfigToml, BadPriceNamesTheModel) {
   const auto applied = apply_config_toml(config, "[prices.\"x/y\"]\ninput = -1\n", "c.toml");
   ASSERT_FALSE(applied);
   EXPECT_THAT(applied.error().message, HasSubstr("prices.\"x/y\".input"));
+}
+
+TEST(ConfigToml, NanAndInfinitePricesAreRefused) {
+  for (const char* number : {"nan", "inf", "+inf", "-nan"}) {
+    Config config;
+    const auto applied = apply_config_toml(
+        config, fmt::format("[prices.\"x/y\"]\ninput = 1\noutput = {}\n", number), "c.toml");
+    ASSERT_FALSE(applied) << number;
+    EXPECT_EQ(applied.error().kind, ErrorKind::config);
+    EXPECT_THAT(applied.error().message,
+                HasSubstr("prices.\"x/y\".output: expected input or output, a finite number"));
+  }
+}
+
+TEST(ConfigJson, ARecordedNullPriceIsRefusedNamingThePrice) {
+  // What a configuration with `input = nan` was recorded as before nan was refused.
+  Config copy;
+  const auto applied = apply_config_json(
+      copy, R"({"model": "x/y", "prices": {"x/y": {"input": null, "output": 2}}})", "session 7");
+  ASSERT_FALSE(applied);
+  EXPECT_EQ(applied.error().kind, ErrorKind::config);
+  EXPECT_THAT(applied.error().message, HasSubstr("session 7: prices.\"x/y\".input: expected"));
+}
+
+TEST(ConfigToml, NonAsciiWhereTomlppWouldCrashIsRefusedBeforeItReadsIt) {
+  // Code points whose whitespace lookup reaches an unreachable point in toml++ 3.3.0 (upstream
+  // issue 295): U+00A7, U+3001, U+FB30, U+2E80, in each place the parser asks about them.
+  const std::vector<std::pair<std::string, std::string>> texts = {
+      {"s = \"\"\"\\\n\u00A7\"\"\"\n",
+       "c.toml:2:1: a non-ASCII character first after a line-ending backslash"},
+      {"s = \"\"\"\\  \r\n\n  \u3001x\"\"\"\n", "c.toml:3:3: a non-ASCII character first after"},
+      {"s = \"\"\"a\\\uFB30\"\"\"\n", "c.toml:1:10: a non-ASCII character right after a backslash"},
+      {"model = \"x/y\"\n\u00A7 = 1\n", "c.toml:2:1: a non-ASCII character outside a string"},
+      {"[agent]\nmax_steps = 3\u2E80\n", "c.toml:2:14: a non-ASCII character outside a string"},
+      {"s = \"\"\"a\"\"\"\"\"\uFB30 = 1\n", "c.toml:1:14: a non-ASCII character outside"},
+  };
+  for (const auto& [text, expected] : texts) {
+    Config config;
+    const auto applied = apply_config_toml(config, text, "c.toml");
+    ASSERT_FALSE(applied) << text;
+    EXPECT_EQ(applied.error().kind, ErrorKind::config);
+    EXPECT_THAT(applied.error().message, HasSubstr(expected)) << text;
+    EXPECT_THAT(applied.error().message, HasSubstr("toml++ 3.3")) << text;
+  }
+}
+
+TEST(ConfigToml, NonAsciiInStringsAndCommentsIsRead) {
+  Config config;
+  const auto applied = apply_config_toml(config, R"(# § « comment » ⸀ אּ
+model = "openai/gpt-§"  # 、
+[agent]
+system_prompt = """Réponds\
+   en français «§»\\ ⸀ \"אּ"\""""
+[evidence]
+marker = '''§'''
+)",
+                                         "c.toml");
+  ASSERT_TRUE(applied) << applied.error().message;
+  EXPECT_EQ(config.model, "openai/gpt-§");
+  EXPECT_EQ(config.agent.system_prompt, "Répondsen français «§»\\ ⸀ \"אּ\"\"");
+  EXPECT_EQ(config.evidence.marker, "§");
 }
 
 TEST(ConfigValue, RepeatedFlagsAppendToLists) {

@@ -76,9 +76,15 @@ TEST(TextFolding, CasefoldLowersLatinGreekAndCyrillic) {
       });
 }
 
-TEST(TextFolding, InvalidBytesStayAsTheyAre) {
+TEST(TextFolding, InvalidBytesStayButStrayContinuationBytesAreMarked) {
   const std::string text = "a\xFF  \xC3 \xE2\x80 b\x80";
-  EXPECT_EQ(fold_text(text, MatchLevel::casefold), "a\xFF \xC3 \xE2\x80 b\x80");
+  EXPECT_EQ(fold_text(text, MatchLevel::exact), text);
+  // 0xFF before a stray continuation byte: no dropped character can join it to a lead byte.
+  const std::string folded = "a\xFF \xC3 \xE2\xFF\x80 b\xFF\x80";
+  EXPECT_EQ(fold_text(text, MatchLevel::whitespace), folded);
+  EXPECT_EQ(fold_text(text, MatchLevel::casefold), folded);
+  EXPECT_EQ(fold_text("\xC3\u00AD\x89", MatchLevel::typographic), "\xC3\xFF\x89");
+  EXPECT_EQ(fold_text(folded, MatchLevel::casefold), folded);
 }
 
 TEST(TextFolding, QuotesLoseTheirEdgeSpaces) {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -188,6 +189,49 @@ TEST(VerbatimIndex, InvalidUtf8IsMatchedBytewise) {
   VerbatimIndex cafe("CAF\u00C9 caf\u00E9");
   EXPECT_FALSE(cafe.find("caf\xC3", MatchLevel::casefold).level);
   EXPECT_FALSE(cafe.find("\xA9", MatchLevel::casefold).level);
+}
+
+TEST(VerbatimIndex, DroppingACharacterNeverJoinsStrayBytesIntoOne) {
+  // A stray lead byte, a soft hyphen, a stray continuation byte: without the hyphen the two
+  // bytes would read as "É", which typographic would find and casefold (seeing "é") would not.
+  const std::string document = "x \xC3\u00AD\x89 y";
+  VerbatimIndex index(document);
+  for (const char* quote : {"\u00C9", "\u00E9", "x \u00C9 y"}) {
+    EXPECT_FALSE(index.find(quote, MatchLevel::typographic).level) << quote;
+    EXPECT_FALSE(index.find(quote, MatchLevel::casefold).level) << quote;
+  }
+  // The stray bytes still match themselves, at every level.
+  EXPECT_EQ(index.find("x \xC3\u00AD\x89 y", MatchLevel::casefold).level, MatchLevel::exact);
+  EXPECT_EQ(index.find("X \xC3\u00AD\x89 Y", MatchLevel::casefold).level, MatchLevel::casefold);
+}
+
+TEST(VerbatimIndex, WhatAStricterLevelFindsEveryLooserLevelFinds) {
+  const std::vector<std::string> pieces = {"a",      "E",      "\u00C9", "\u00E9", "\xC3",
+                                           "\x89",   "\xA9",   "\xE2",   "\x80",   "\u00AD",
+                                           "\u200B", "\uFEFF", " ",      "\u00A0", "\u2019"};
+  std::mt19937 random(7);
+  for (int round = 0; round < 300; ++round) {
+    std::string document;
+    for (std::size_t n = 2 + random() % 30; n > 0; --n) {
+      document += pieces[random() % pieces.size()];
+    }
+    VerbatimIndex index(document);
+    for (int q = 0; q < 10; ++q) {
+      std::string quote;
+      for (std::size_t n = 1 + random() % 4; n > 0; --n) {
+        quote += pieces[random() % pieces.size()];
+      }
+      std::optional<MatchLevel> found;
+      for (int loosest = 0; loosest < 4; ++loosest) {
+        const auto level = index.find(quote, static_cast<MatchLevel>(loosest)).level;
+        if (found) {
+          ASSERT_EQ(level, found) << "quote " << quote << " in " << document << " at "
+                                  << to_string(static_cast<MatchLevel>(loosest));
+        }
+        found = level;
+      }
+    }
+  }
 }
 
 TEST(VerbatimIndex, MatchesStraddlingCheckpoints) {

@@ -122,6 +122,22 @@ TEST(RetryAfter, ParsesHttpDateAgainstNow) {
             std::nullopt);
 }
 
+TEST(RetryAfter, DatesOutsideTheClocksRangeStayDefined) {
+  // The system clock counts nanoseconds in 64 bits: years 1678-2261. Any four-digit year must
+  // still give a defined answer (the sanitizer build checks the arithmetic).
+  const auto now = std::chrono::system_clock::time_point(
+      std::chrono::sys_days(std::chrono::year(2025) / 1 / 1).time_since_epoch());
+  const auto far = retry_after(with_header("retry-after", "Fri, 31 Dec 9999 23:59:59 GMT"), now);
+  ASSERT_TRUE(far.has_value());
+  // 7975 years less a second, in milliseconds: exact, and far past any max_retry_after.
+  const auto expected = std::chrono::sys_days(std::chrono::year(9999) / 12 / 31) + 23h + 59min +
+                        59s - std::chrono::sys_days(std::chrono::year(2025) / 1 / 1);
+  EXPECT_EQ(*far, std::chrono::duration_cast<std::chrono::milliseconds>(expected));
+  for (const char* past : {"Mon, 01 Jan 0001 00:00:00 GMT", "Fri, 01 Jan 1600 00:00:00 GMT"}) {
+    EXPECT_EQ(retry_after(with_header("retry-after", past), now), std::nullopt) << past;
+  }
+}
+
 TEST_F(RetryTest, WaitsForRetryAfterSecondsThenSucceeds) {
   m_transport.respond(429, {{"retry-after", "2"}});
   m_transport.respond(200, {}, "ok");

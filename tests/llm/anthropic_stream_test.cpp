@@ -6,6 +6,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <limits>
+#include <string>
+
 namespace ralph::llm {
 namespace {
 
@@ -45,6 +49,31 @@ TEST(AnthropicStream, SameResultWhateverTheSplits) {
       EXPECT_EQ(summary(read_chunks(reader, random_splits(stream, seed))), expected) << seed;
     }
   }
+}
+
+TEST(AnthropicStream, UsageNearTheInt64LimitSaturatesInsteadOfOverflowing) {
+  std::string stream(ralph::testing::k_anthropic_stream);
+  const auto replace = [&](std::string_view from, std::string_view to) {
+    stream.replace(stream.find(from), from.size(), to);
+  };
+  replace(R"("input_tokens":412,"cache_creation_input_tokens":0,"cache_read_input_tokens":0)",
+          R"("input_tokens":9223372036854775807,"cache_creation_input_tokens":5,)"
+          R"("cache_read_input_tokens":9223372036854775000)");
+  const auto response = read(stream);
+  ASSERT_TRUE(response) << response.error().message;
+  EXPECT_EQ(response->usage.input_tokens, std::numeric_limits<std::int64_t>::max());
+  EXPECT_EQ(response->usage.cache_write_tokens, 5);
+}
+
+TEST(AnthropicStream, ANumberTooLargeForADoubleIsAMalformedResponse) {
+  std::string stream(ralph::testing::k_anthropic_stream);
+  const std::string_view from = R"("output_tokens":2)";
+  stream.replace(stream.find(from), from.size(), R"("output_tokens":1e999)");
+  Result<ChatResponse> response;
+  EXPECT_NO_THROW(response = read(stream));
+  ASSERT_FALSE(response);
+  EXPECT_EQ(response.error().kind, ErrorKind::parse);
+  EXPECT_THAT(response.error().message, HasSubstr("number out of range"));
 }
 
 TEST(AnthropicStream, KeepsThinkingWithSignatureAndSkipsPingsAndUnknownTypes) {

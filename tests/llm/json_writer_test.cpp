@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <string>
+
 namespace ralph::llm {
 namespace {
 
@@ -46,6 +48,17 @@ TEST(JsonWriter, ObjectOrEmpty) {
   append_json_object_or_empty(out, "{\"a\": ");
   append_json_object_or_empty(out, "");
   EXPECT_EQ(out, R"( {"a": 1} {}{}{})");
+}
+
+TEST(JsonWriter, ObjectsBeyondParseJsonsLimitsAreEmpty) {
+  // What Anthropic would be sent back as the input of a call the model made 70,000 deep.
+  std::string out;
+  append_json_object_or_empty(out, "{\"a\": " + std::string(70'000, '[') +
+                                       std::string(70'000, ']') + "}");
+  append_json_object_or_empty(out, R"({"a": 1e999})");
+  append_json_object_or_empty(out,
+                              "{\"a\": " + std::string(500, '[') + std::string(500, ']') + "}");
+  EXPECT_EQ(out, "{}{}{\"a\": " + std::string(500, '[') + std::string(500, ']') + "}");
 }
 
 } // namespace

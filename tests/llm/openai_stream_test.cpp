@@ -188,6 +188,25 @@ TEST(OpenAiStream, MalformedChunkIsAParseErrorNotAnEmptyAnswer) {
   EXPECT_THAT(response.error().message, HasSubstr("stream chunk"));
 }
 
+TEST(OpenAiStream, ANumberTooLargeForADoubleIsAMalformedResponse) {
+  // In a field the reader reads (usage) and in one it skips (created): neither escapes as an
+  // exception through the transfer callback, and neither is read as some other number.
+  for (const char* chunk :
+       {R"({"choices":[],"usage":{"prompt_tokens":1e999,"completion_tokens":1}})",
+        R"({"created":-1e999,"choices":[{"index":0,"delta":{"content":"x"}}]})"}) {
+    const std::string stream =
+        fmt::format("data: {{\"choices\":[{{\"index\":0,\"delta\":{{\"content\":\"x\"}},"
+                    "\"finish_reason\":\"stop\"}}]}}\n\ndata: {}\n\ndata: [DONE]\n\n",
+                    chunk);
+    Result<ChatResponse> response;
+    EXPECT_NO_THROW(response = read(stream));
+    ASSERT_FALSE(response) << chunk;
+    EXPECT_EQ(response.error().kind, ErrorKind::parse);
+    EXPECT_THAT(response.error().message, HasSubstr("number out of range")) << chunk;
+    expect_split_invariant(stream);
+  }
+}
+
 TEST(OpenAiStream, InvalidFinalArgumentsAreKeptRawForTheTool) {
   const std::string stream =
       "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c\","

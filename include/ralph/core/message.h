@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ralph/core/enum_names.h"
+#include "ralph/core/saturating.h"
 
 #include <cstdint>
 #include <string>
@@ -63,14 +64,16 @@ struct Usage {
   // The server reported no usage: the counts were estimated from the text sent and received.
   bool estimated = false;
 
+  // Saturates at the int64 limits: the counts come from providers.
   Usage& operator+=(const Usage& other) {
-    input_tokens += other.input_tokens;
-    output_tokens += other.output_tokens;
-    cache_read_tokens += other.cache_read_tokens;
-    cache_write_tokens += other.cache_write_tokens;
+    input_tokens = saturating_add(input_tokens, other.input_tokens);
+    output_tokens = saturating_add(output_tokens, other.output_tokens);
+    cache_read_tokens = saturating_add(cache_read_tokens, other.cache_read_tokens);
+    cache_write_tokens = saturating_add(cache_write_tokens, other.cache_write_tokens);
     estimated = estimated || other.estimated;
     return *this;
   }
+  std::int64_t total_tokens() const { return saturating_add(input_tokens, output_tokens); }
 };
 
 } // namespace ralph

@@ -15,7 +15,9 @@ namespace ralph::docqa {
 // configuration names it), strictest first. Each level includes the ones before it. A quote
 // matches at a level when its fold at that level, without a leading or trailing space, occurs in
 // the document's fold at that level. Folding runs over UTF-8 code points; bytes that are not
-// valid UTF-8 stay as they are (and are not whitespace).
+// valid UTF-8 stay as they are (and are not whitespace), except that above exact a stray
+// continuation byte is marked so that dropping a character never joins stray bytes into one:
+// whatever a level finds, every looser level finds too.
 //  - exact: byte for byte.
 //  - whitespace: every run of whitespace becomes one space: ASCII space, tab, CR, LF, VT, FF and
 //    the Unicode spaces U+0085, U+00A0 (no-break), U+1680, U+2000-U+200A (en, em, thin, hair,
