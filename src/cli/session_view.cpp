@@ -78,7 +78,6 @@ std::string indented(std::string_view text, int lines, std::string_view prefix) 
   return out;
 }
 
-
 json usage_json(const store::SessionRow& row) {
   json usage = {{"input_tokens", row.input_tokens}, {"output_tokens", row.output_tokens}};
   if (row.usage_estimated) {
@@ -190,18 +189,17 @@ std::string session_list_json(const std::vector<store::SessionRow>& sessions,
                               const OwnerCheck& running) {
   json out = json::array();
   for (const auto& row : sessions) {
-    out.push_back(
-        {{"id", row.id},
-         {"goal", row.goal},
-         {"status", shown_status(row, running)},
-         {"reason", row.reason},
-         {"verified", row.verified},
-         {"model", row.model},
-         {"iterations", row.iterations},
-         {"usage", usage_json(row)},
-         {"cost_usd", row.cost_usd > 0 && row.cost_known ? json(row.cost_usd) : json()},
-         {"created_at", row.created_at},
-         {"updated_at", row.updated_at}});
+    out.push_back({{"id", row.id},
+                   {"goal", row.goal},
+                   {"status", shown_status(row, running)},
+                   {"reason", row.reason},
+                   {"verified", row.verified},
+                   {"model", row.model},
+                   {"iterations", row.iterations},
+                   {"usage", usage_json(row)},
+                   {"cost_usd", row.cost_usd > 0 && row.cost_known ? json(row.cost_usd) : json()},
+                   {"created_at", row.created_at},
+                   {"updated_at", row.updated_at}});
   }
   return out.dump(-1, ' ', false, json::error_handler_t::replace);
 }

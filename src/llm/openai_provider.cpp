@@ -2,10 +2,10 @@
 
 #include "llm/base_url.h"
 #include "llm/exchange.h"
-#include "llm/usage_estimate.h"
 #include "llm/openai_request.h"
 #include "llm/openai_response.h"
 #include "llm/openai_stream.h"
+#include "llm/usage_estimate.h"
 
 #include <fmt/format.h>
 

@@ -1,10 +1,9 @@
 #include "attempt_tracker.h"
 
-#include <algorithm>
-#include <cmath>
-
 #include "ralph/agent/agent_steps.h"
 
+#include <algorithm>
+#include <cmath>
 #include <utility>
 
 namespace ralph::loop {

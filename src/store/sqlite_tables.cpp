@@ -206,10 +206,11 @@ Result<bool> changed_any(Result<std::int64_t> changed) {
 } // namespace
 
 Result<void> insert_session(Database& db, const SessionRow& session) {
-  return done(execute(db,
-                      "INSERT INTO sessions (" RALPH_SESSION_COLUMNS ") VALUES (?1, ?2, ?3, ?4, "
-                      "?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)",
-                      "create session", [&](Statement& s) { bind_session(s, session); }));
+  return done(execute(
+      db,
+      "INSERT INTO sessions (" RALPH_SESSION_COLUMNS ") VALUES (?1, ?2, ?3, ?4, "
+      "?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)",
+      "create session", [&](Statement& s) { bind_session(s, session); }));
 }
 
 Result<bool> update_session(Database& db, const SessionRow& session) {

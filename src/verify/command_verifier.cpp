@@ -7,8 +7,8 @@
 #include "ralph/core/time.h"
 #include "ralph/verify/junit_report.h"
 #include "ralph/verify/output_excerpt.h"
-#include "ralph/verify/test_summary.h"
 #include "ralph/verify/output_lines.h"
+#include "ralph/verify/test_summary.h"
 
 #include <fmt/format.h>
 

@@ -1,5 +1,7 @@
 #include "ralph/verify/test_summary.h"
 
+#include "ralph/verify/output_lines.h"
+
 #include <fmt/format.h>
 #include <re2/re2.h>
 #include <re2/set.h>
@@ -143,21 +145,9 @@ int to_int(re2::StringPiece digits) {
   return value;
 }
 
-// Removes terminal colour codes and a trailing carriage return.
-std::string clean_line(std::string_view line) {
-  std::string out;
-  out.reserve(line.size());
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    if (line[i] == '\x1b' && i + 1 < line.size() && line[i + 1] == '[') {
-      std::size_t end = i + 2;
-      while (end < line.size() && (line[end] < '@' || line[end] > '~')) {
-        ++end;
-      }
-      i = end;
-      continue;
-    }
-    out += line[i];
-  }
+// A line as the patterns expect it: colour codes gone (clean_line), no trailing carriage return.
+std::string plain_line(std::string_view line) {
+  std::string out = clean_line(line);
   while (!out.empty() && out.back() == '\r') {
     out.pop_back();
   }
@@ -195,7 +185,7 @@ struct TestSummaryParser::State {
   }
 
   void line_done() {
-    const std::string text = clean_line(line);
+    const std::string text = plain_line(line);
     line.clear();
     line_cut = false;
     handle(text);

@@ -25,6 +25,17 @@ inline FakeTurn text_turn(std::string text) {
   return turn;
 }
 
+// A test the agent must make pass: `sh test.sh` checks that add.sh adds.
+inline constexpr const char* k_test_script =
+    "#!/bin/sh\n. ./add.sh\nif [ \"$(add 2 3)\" = 5 ]; then echo 'ok: add'; else echo \"FAIL: "
+    "test_add: expected 5, got $(add 2 3)\"; exit 1; fi\n";
+inline constexpr const char* k_broken_add = "add() { echo $(($1 - $2)); }\n";
+inline constexpr const char* k_fixed_add = "add() { echo $(($1 + $2)); }\n";
+
+inline FakeTurn write_add(const char* body) {
+  return tool_turn("write_file", {{"path", "add.sh"}, {"content", body}});
+}
+
 // Polls `condition` until it holds or 30 s pass.
 template <typename Condition> bool eventually(Condition condition) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);

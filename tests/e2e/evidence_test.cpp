@@ -24,12 +24,6 @@ namespace {
 using ::testing::HasSubstr;
 using json = nlohmann::json;
 
-constexpr const char* k_test_script =
-    "#!/bin/sh\n. ./add.sh\nif [ \"$(add 2 3)\" = 5 ]; then echo 'ok: add'; else echo \"FAIL: "
-    "test_add: expected 5, got $(add 2 3)\"; exit 1; fi\n";
-constexpr const char* k_broken_add = "add() { echo $(($1 - $2)); }\n";
-constexpr const char* k_fixed_add = "add() { echo $(($1 + $2)); }\n";
-
 class EvidenceEndToEnd : public ::testing::Test {
 protected:
   EvidenceEndToEnd() {

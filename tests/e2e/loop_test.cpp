@@ -23,17 +23,6 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using json = nlohmann::json;
 
-// A test the agent must make pass: `sh test.sh` checks that add.sh adds.
-constexpr const char* k_test_script =
-    "#!/bin/sh\n. ./add.sh\nif [ \"$(add 2 3)\" = 5 ]; then echo 'ok: add'; else echo \"FAIL: "
-    "test_add: expected 5, got $(add 2 3)\"; exit 1; fi\n";
-constexpr const char* k_broken_add = "add() { echo $(($1 - $2)); }\n";
-constexpr const char* k_fixed_add = "add() { echo $(($1 + $2)); }\n";
-
-FakeTurn write_add(const char* body) {
-  return tool_turn("write_file", {{"path", "add.sh"}, {"content", body}});
-}
-
 class LoopEndToEnd : public ::testing::Test {
 protected:
   LoopEndToEnd() { workspace.write("test.sh", k_test_script); }

@@ -36,8 +36,8 @@ struct SessionRow {
   std::int64_t output_tokens = 0;
   double cost_usd = 0;
   bool cost_known = true;
-  std::int64_t elapsed_ms = 0; // wall time spent in all runs of the session so far
-  std::int64_t owner_pid = 0;  // the process running it now; 0 when none
+  std::int64_t elapsed_ms = 0;  // wall time spent in all runs of the session so far
+  std::int64_t owner_pid = 0;   // the process running it now; 0 when none
   bool verified = false;        // every verifier passed the delivered answer (LoopResult)
   bool usage_estimated = false; // some token counts are estimates: a server reported none
 };
