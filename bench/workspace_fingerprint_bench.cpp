@@ -5,68 +5,30 @@
 // uncapped.
 
 #include "loop/workspace_fingerprint.h"
+#include "support/many_files_dir.h"
 
 #include <benchmark/benchmark.h>
-#include <fmt/format.h>
 
 #include <cstdint>
-#include <fcntl.h>
 #include <filesystem>
 #include <map>
 #include <memory>
 #include <string>
 #include <sys/stat.h>
-#include <unistd.h>
 
 namespace ralph::bench {
 namespace {
 
 namespace fs = std::filesystem;
 
-// In memory (/dev/shm) when there is one: making a million files on a busy disk takes many
-// minutes. The walk reads the kernel's inode and directory caches either way (warm cache).
-fs::path files_parent() {
-  return fs::is_directory("/dev/shm") ? fs::path("/dev/shm") : fs::temp_directory_path();
-}
-
-// A workspace of `files` empty files, made once per size and removed at exit.
-class ManyFiles {
-public:
-  explicit ManyFiles(std::int64_t files)
-      : m_root(files_parent() / fmt::format("ralph-bench-files-{}-{}", getpid(), files)) {
-    fs::create_directories(m_root);
-    for (std::int64_t i = 0; i < files; ++i) {
-      const fs::path dir = m_root / fmt::format("d{:04}", i / 1000);
-      if (i % 1000 == 0) {
-        fs::create_directory(dir);
-      }
-      const fs::path file = dir / fmt::format("f{:04}.txt", i % 1000);
-      const int fd = ::creat(file.c_str(), 0644);
-      if (fd >= 0) {
-        ::close(fd);
-      }
-    }
-  }
-  ~ManyFiles() {
-    std::error_code ignored;
-    fs::remove_all(m_root, ignored);
-  }
-  ManyFiles(const ManyFiles&) = delete;
-  ManyFiles& operator=(const ManyFiles&) = delete;
-
-  const fs::path& root() const { return m_root; }
-
-private:
-  fs::path m_root;
-};
-
 const fs::path& workspace_of(std::int64_t files) {
-  static std::map<std::int64_t, std::unique_ptr<ManyFiles>> made;
+  // Made once per size, removed at exit.
+  static std::map<std::int64_t, std::unique_ptr<testing::ManyFilesDir>> made;
   auto& slot = made[files];
   if (!slot) {
-    slot = std::make_unique<ManyFiles>(files);
+    slot = std::make_unique<testing::ManyFilesDir>(files);
   }
-  return slot->root();
+  return slot->path();
 }
 
 // The walk before this change, without its cap: the baseline.

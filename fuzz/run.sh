@@ -19,9 +19,14 @@ run_one() {
   target=${name%_fuzz}
   log="$scratch/$target.log"
   mkdir -p "$scratch/$target"
+  local corpora=("fuzz/corpus/$target")
+  if [ "$target" = sse_decoder ]; then
+    # The stream readers' seeds are SSE streams too: read, not copied.
+    corpora+=(fuzz/corpus/openai_stream fuzz/corpus/anthropic_stream)
+  fi
   if "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
     -print_final_stats=1 -artifact_prefix="$artifacts/$target-" \
-    "$scratch/$target" "fuzz/corpus/$target" >"$log" 2>&1; then
+    "$scratch/$target" "${corpora[@]}" >"$log" 2>&1; then
     echo "fuzz: $target: $(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$log" |
       grep -o '[0-9]*$') runs, no failure"
   else

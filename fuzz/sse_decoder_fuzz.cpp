@@ -1,6 +1,7 @@
 // SseDecoder: the events are the same whatever the chunking (whole, at pseudo-random cuts, byte
 // by byte), and so are the retry value and the pending partial event.
 #include "fuzz_support.h"
+#include "support/stream_chunks.h"
 
 #include "ralph/http/sse_decoder.h"
 
@@ -38,11 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   ralph::fuzz::check(cut.events == whole.events && cut.rest == whole.rest,
                      "chunking changed the events");
   if (size <= 512) {
-    std::vector<std::string_view> bytes;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-      bytes.push_back(text.substr(i, 1));
-    }
-    const Decoded bytewise = decode(bytes);
+    const Decoded bytewise = decode(ralph::testing::bytewise(text));
     ralph::fuzz::check(bytewise.events == whole.events && bytewise.rest == whole.rest,
                        "byte-by-byte feeding changed the events");
   }

@@ -91,7 +91,8 @@ Result<int> run_loop(RunContext& context, const std::string& banner, LoopRun& ru
   RedactingSink events(shown, redactor);
   std::unique_ptr<store::EventLog> event_log;
   if (!args.events_file.empty()) {
-    TRY_ASSIGN(event_log, store::EventLog::open(args.events_file, session_id, redactor));
+    // Events reach it through `events`, redacted already.
+    TRY_ASSIGN(event_log, store::EventLog::open(args.events_file, session_id, Redactor()));
     shown.add(*event_log);
   }
 

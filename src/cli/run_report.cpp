@@ -9,14 +9,16 @@ namespace ralph::cli {
 
 namespace {
 
+// A verdict as the report shows it: redacted, and without what it never shows (the judge's
+// reasoning, a command's excerpt and whole output), so nothing unredacted stays in it.
 void redact_verdict(verify::Verdict& verdict, const Redactor& redactor) {
   verdict.verifier = redactor.redact(verdict.verifier);
   verdict.feedback = redactor.redact(verdict.feedback);
-  verdict.reasoning = redactor.redact(verdict.reasoning);
+  verdict.reasoning.clear();
   if (verdict.evidence) {
     verdict.evidence->command = redactor.redact(verdict.evidence->command);
-    verdict.evidence->excerpt = redactor.redact(verdict.evidence->excerpt);
-    verdict.evidence->output = redactor.redact(verdict.evidence->output);
+    verdict.evidence->excerpt.clear();
+    verdict.evidence->output.clear();
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include "cli/tool_summary.h"
 
+#include "ralph/core/json.h"
 #include "ralph/core/saturating.h"
 #include "ralph/core/time.h"
 #include "ralph/store/record_json.h"
@@ -39,7 +40,7 @@ std::string age(const std::string& iso, std::chrono::system_clock::time_point no
 
 // "    │ evidence: `make check` · exit 2" and, when the output went to a file, where it is.
 std::string evidence_lines(const std::string& evidence_json) {
-  const json evidence = json::parse(evidence_json, nullptr, false);
+  const json evidence = parse_json(evidence_json, "evidence").value_or(json());
   if (!evidence.is_object() || !evidence.contains("command")) {
     return {};
   }

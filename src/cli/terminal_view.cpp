@@ -125,12 +125,22 @@ void TerminalView::print_line(const std::string& line) {
   std::fflush(m_err);
 }
 
-void TerminalView::set_phase(std::string phase) {
-  if (phase != m_phase) {
-    m_phase = std::move(phase);
-    m_phase_since = steady::now();
-    m_last_progress = m_phase_since;
+void TerminalView::set_phase(std::string_view phase) {
+  if (phase == m_phase) {
+    return;
   }
+  const bool was_idle = m_phase.empty();
+  m_phase = phase;
+  m_phase_since = steady::now();
+  m_last_progress = m_phase_since;
+  if (was_idle) {
+    m_wake.notify_all(); // the status thread sleeps while nothing runs
+  }
+}
+
+void TerminalView::show_verifying() {
+  set_phase(m_verifying.empty() ? std::string()
+                                : fmt::format("verifying: {}", fmt::join(m_verifying, ", ")));
 }
 
 void TerminalView::clear_status() {
@@ -165,6 +175,7 @@ void TerminalView::tick() {
                                            4;
   std::unique_lock lock(m_mutex);
   while (!m_stopping) {
+    m_wake.wait(lock, [this] { return m_stopping || !m_phase.empty(); });
     m_wake.wait_for(lock, period);
     const auto now = steady::now();
     if (m_stopping || m_phase.empty()) {
@@ -326,7 +337,7 @@ struct TerminalView::Phase {
   void operator()(const event::ThinkingDelta&) const { view.set_phase("the model is thinking"); }
   void operator()(const event::TextDelta&) const { view.set_phase("the model is writing"); }
   void operator()(const event::ModelFinished& e) const {
-    view.m_tokens += e.usage.input_tokens + e.usage.output_tokens;
+    view.m_tokens += e.usage.total_tokens();
     view.set_phase({});
   }
   void operator()(const event::ToolStarted& e) const {
@@ -335,17 +346,15 @@ struct TerminalView::Phase {
   }
   void operator()(const event::VerifierStarted& e) const {
     view.m_verifying.push_back(e.verifier);
-    view.set_phase(fmt::format("verifying: {}", fmt::join(view.m_verifying, ", ")));
+    view.show_verifying();
   }
   void operator()(const event::VerdictGiven& e) const {
     const auto done = std::find(view.m_verifying.begin(), view.m_verifying.end(), e.verifier);
     if (done != view.m_verifying.end()) {
       view.m_verifying.erase(done);
     }
-    view.set_phase(view.m_verifying.empty()
-                       ? std::string()
-                       : fmt::format("verifying: {}", fmt::join(view.m_verifying, ", ")));
-    view.m_tokens += e.usage.input_tokens + e.usage.output_tokens;
+    view.show_verifying();
+    view.m_tokens += e.usage.total_tokens();
   }
   void operator()(const event::ToolFinished&) const { view.set_phase({}); }
   void operator()(const event::Retry& e) const {

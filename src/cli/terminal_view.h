@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -60,7 +61,8 @@ private:
   std::string paint(const char* code, const std::string& text) const;
 
   // What is running now, for the status line; empty phase: nothing worth a line.
-  void set_phase(std::string phase);
+  void set_phase(std::string_view phase);
+  void show_verifying(); // the phase while verifiers run: their names
   void clear_status();
   void tick(); // the status thread's loop
   std::string status_text(steady::time_point now) const;

@@ -104,9 +104,10 @@ Result<VerifierSetup> build_verifiers(const Config& config, const std::filesyste
       config.judge.rules_chars);
   TRY(add_protected(setup, config.verify, workspace, baseline));
   TRY(add_checks(setup, config.checks, workspace));
+  const Redactor redactor = run_redactor();
   for (const auto& command : config.verify.commands) {
     TRY_ASSIGN(auto verifier,
-               verify::make_command_verifier(command, config.verify, runner, run_redactor()));
+               verify::make_command_verifier(command, config.verify, runner, redactor));
     add(setup, std::move(verifier), config.verify.command_policy);
   }
   for (const auto& program : config.verify.exec) {

@@ -153,8 +153,9 @@ std::string env_name(std::string_view path) {
   return name;
 }
 
-// A JSON member as a value of `key`'s kind, or nullopt when it is none.
-std::optional<Value> json_value(const Key& key, const nlohmann::json& item) {
+// A JSON member as a value (prices aside: apply_config_json reads them), or nullopt when it is
+// none.
+std::optional<Value> json_value(const nlohmann::json& item) {
   switch (item.type()) {
   case nlohmann::json::value_t::boolean:
     return item.get<bool>();
@@ -168,14 +169,6 @@ std::optional<Value> json_value(const Key& key, const nlohmann::json& item) {
   case nlohmann::json::value_t::array:
     if (std::all_of(item.begin(), item.end(), [](const auto& x) { return x.is_string(); })) {
       return item.get<std::vector<std::string>>();
-    }
-    return std::nullopt;
-  case nlohmann::json::value_t::object:
-    if (key.kind == ValueKind::price_table) {
-      auto prices = config_detail::parse_prices(item);
-      if (auto* table = std::get_if<PriceTable>(&prices)) {
-        return Value(std::move(*table));
-      }
     }
     return std::nullopt;
   default:
@@ -323,8 +316,10 @@ Result<void> apply_config_json(Config& config, std::string_view json, const std:
       if (auto* problem = std::get_if<std::string>(&prices)) {
         return fail(ErrorKind::config, fmt::format("{}: {}", source, *problem));
       }
+      TRY(assign(config, *key, Value(std::get<PriceTable>(std::move(prices))), source, source, 0));
+      continue;
     }
-    const auto value = json_value(*key, item);
+    const auto value = json_value(item);
     if (!value) {
       return fail(ErrorKind::config,
                   fmt::format("{}: {}: expected {}", source, name, config_detail::expected(*key)));

@@ -5,39 +5,42 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
 namespace ralph {
 namespace {
 
 using json = nlohmann::json;
 
-// nlohmann's own DOM builder behind a depth check, and an error handler that records instead
-// of throwing. One pass, no exceptions: parse(text, nullptr, false) throws nothing either, but
-// says neither where nor why, and a second throwing parse to find out rethrows out_of_range for
-// 1e999 (not a parse_error), which escaped parse_json before.
-class DepthLimitedBuilder {
+// One of nlohmann's SAX handlers (its DOM builder, or its acceptor that builds nothing) behind a
+// depth check, and an error handler that records instead of throwing. One pass, no exceptions:
+// parse(text, nullptr, false) throws nothing either, but says neither where nor why, and a second
+// throwing parse to find out rethrows out_of_range for 1e999 (not a parse_error), which escaped
+// parse_json before.
+template <typename Inner> class DepthLimited {
 public:
-  explicit DepthLimitedBuilder(json& result) : m_builder(result, false) {}
+  template <typename... Args>
+  explicit DepthLimited(Args&&... args) : m_inner(std::forward<Args>(args)...) {}
 
-  bool null() { return m_builder.null(); }
-  bool boolean(bool value) { return m_builder.boolean(value); }
-  bool number_integer(json::number_integer_t value) { return m_builder.number_integer(value); }
-  bool number_unsigned(json::number_unsigned_t value) { return m_builder.number_unsigned(value); }
+  bool null() { return m_inner.null(); }
+  bool boolean(bool value) { return m_inner.boolean(value); }
+  bool number_integer(json::number_integer_t value) { return m_inner.number_integer(value); }
+  bool number_unsigned(json::number_unsigned_t value) { return m_inner.number_unsigned(value); }
   bool number_float(json::number_float_t value, const json::string_t& text) {
-    return m_builder.number_float(value, text);
+    return m_inner.number_float(value, text);
   }
-  bool string(json::string_t& value) { return m_builder.string(value); }
-  bool binary(json::binary_t& value) { return m_builder.binary(value); }
-  bool start_object(std::size_t size) { return enter() && m_builder.start_object(size); }
-  bool key(json::string_t& value) { return m_builder.key(value); }
+  bool string(json::string_t& value) { return m_inner.string(value); }
+  bool binary(json::binary_t& value) { return m_inner.binary(value); }
+  bool start_object(std::size_t size) { return enter() && m_inner.start_object(size); }
+  bool key(json::string_t& value) { return m_inner.key(value); }
   bool end_object() {
     --m_depth;
-    return m_builder.end_object();
+    return m_inner.end_object();
   }
-  bool start_array(std::size_t size) { return enter() && m_builder.start_array(size); }
+  bool start_array(std::size_t size) { return enter() && m_inner.start_array(size); }
   bool end_array() {
     --m_depth;
-    return m_builder.end_array();
+    return m_inner.end_array();
   }
   bool parse_error(std::size_t position, const std::string& /*last_token*/,
                    const nlohmann::detail::exception& error) {
@@ -57,53 +60,23 @@ private:
     return !m_too_deep;
   }
 
-  nlohmann::detail::json_sax_dom_parser<json> m_builder;
+  Inner m_inner;
   std::size_t m_depth = 0;
   bool m_too_deep = false;
   std::size_t m_position = 0;
   const char* m_problem = "malformed JSON";
 };
 
-// The same limits without building anything.
-class DepthLimitedAcceptor {
-public:
-  bool null() { return true; }
-  bool boolean(bool /*value*/) { return true; }
-  bool number_integer(json::number_integer_t /*value*/) { return true; }
-  bool number_unsigned(json::number_unsigned_t /*value*/) { return true; }
-  bool number_float(json::number_float_t /*value*/, const json::string_t& /*text*/) { return true; }
-  bool string(json::string_t& /*value*/) { return true; }
-  bool binary(json::binary_t& /*value*/) { return true; }
-  bool start_object(std::size_t /*size*/) { return ++m_depth <= k_max_json_depth; }
-  bool key(json::string_t& /*value*/) { return true; }
-  bool end_object() {
-    --m_depth;
-    return true;
-  }
-  bool start_array(std::size_t /*size*/) { return ++m_depth <= k_max_json_depth; }
-  bool end_array() {
-    --m_depth;
-    return true;
-  }
-  bool parse_error(std::size_t /*position*/, const std::string& /*last_token*/,
-                   const nlohmann::detail::exception& /*error*/) {
-    return false;
-  }
-
-private:
-  std::size_t m_depth = 0;
-};
-
 } // namespace
 
 bool accepts_json(std::string_view text) {
-  DepthLimitedAcceptor acceptor;
+  DepthLimited<nlohmann::detail::json_sax_acceptor<json>> acceptor;
   return json::sax_parse(text.begin(), text.end(), &acceptor);
 }
 
 Result<json> parse_json(std::string_view text, std::string_view what) {
   json value;
-  DepthLimitedBuilder builder(value);
+  DepthLimited<nlohmann::detail::json_sax_dom_parser<json>> builder(value, false);
   if (json::sax_parse(text.begin(), text.end(), &builder)) {
     return value;
   }

@@ -34,26 +34,34 @@ struct RedactFields {
 
 } // namespace
 
+template <typename Delta>
+void RedactingSink::feed(Stream& stream, const Event& event, const Delta& delta) {
+  stream.iteration = event.iteration;
+  stream.step = event.step;
+  std::string shown = stream.redactor.feed(delta.text);
+  if (!shown.empty()) {
+    m_next.on_event(Event{.iteration = event.iteration,
+                          .step = event.step,
+                          .payload = Delta{.text = std::move(shown)}});
+  }
+}
+
+template <typename Delta> void RedactingSink::finish(Stream& stream) {
+  if (stream.redactor.holding()) {
+    m_next.on_event(Event{.iteration = stream.iteration,
+                          .step = stream.step,
+                          .payload = Delta{.text = stream.redactor.finish()}});
+  }
+}
+
 void RedactingSink::on_event(const Event& event) {
   const std::lock_guard lock(m_mutex);
   if (const auto* delta = event.get<event::TextDelta>()) {
-    m_last_text = event;
-    std::string shown = m_text.feed(delta->text);
-    if (!shown.empty()) {
-      m_next.on_event(Event{.iteration = event.iteration,
-                            .step = event.step,
-                            .payload = event::TextDelta{.text = std::move(shown)}});
-    }
+    feed(m_text, event, *delta);
     return;
   }
   if (const auto* delta = event.get<event::ThinkingDelta>()) {
-    m_last_thinking = event;
-    std::string shown = m_thinking.feed(delta->text);
-    if (!shown.empty()) {
-      m_next.on_event(Event{.iteration = event.iteration,
-                            .step = event.step,
-                            .payload = event::ThinkingDelta{.text = std::move(shown)}});
-    }
+    feed(m_thinking, event, *delta);
     return;
   }
   flush_locked();
@@ -68,16 +76,8 @@ void RedactingSink::flush() {
 }
 
 void RedactingSink::flush_locked() {
-  if (m_thinking.holding()) {
-    m_next.on_event(Event{.iteration = m_last_thinking.iteration,
-                          .step = m_last_thinking.step,
-                          .payload = event::ThinkingDelta{.text = m_thinking.finish()}});
-  }
-  if (m_text.holding()) {
-    m_next.on_event(Event{.iteration = m_last_text.iteration,
-                          .step = m_last_text.step,
-                          .payload = event::TextDelta{.text = m_text.finish()}});
-  }
+  finish<event::ThinkingDelta>(m_thinking);
+  finish<event::TextDelta>(m_text);
 }
 
 } // namespace ralph

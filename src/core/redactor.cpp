@@ -1,5 +1,7 @@
 #include "ralph/core/redactor.h"
 
+#include "ralph/core/json.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -114,16 +116,18 @@ std::string Redactor::redact_json(std::string_view json) const {
   if (m_forms.empty()) {
     return std::string(json);
   }
-  nlohmann::json parsed = nlohmann::json::parse(json, nullptr, false);
-  if (parsed.is_discarded()) {
+  // Untrusted text (tool arguments): parse_json bounds the nesting that redact_in_place and
+  // dump would recurse through.
+  auto parsed = parse_json(json, "redacted JSON");
+  if (!parsed) {
     return redact(json);
   }
-  if (!redact_in_place(parsed, *this)) {
+  if (!redact_in_place(*parsed, *this)) {
     // Still masks a secret the parse could not see as a value (an escape the encoder chose
     // differently would need decoding, which parsing did).
     return redact(json);
   }
-  return parsed.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return parsed->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 std::string StreamRedactor::feed(std::string_view piece) {

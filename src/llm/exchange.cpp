@@ -30,31 +30,17 @@ Error finalize(Error error, const ExchangeContext& context) {
   return error;
 }
 
-// A body that arrived garbled or cut short (by the server or a proxy) is transient far more often
-// than not: it is retried like a dropped connection, within the same attempts.
-Error transient_if_malformed(Error error) {
-  if (error.kind == ErrorKind::parse) {
-    error.retryable = true;
-  }
-  return error;
-}
-
 // What one send_with_retry call amounted to.
 Result<ChatResponse> settle(const ExchangeContext& context, Result<http::Response> result,
                             ResponseReader& reader) {
   if (reader.failure()) {
-    // The transport only saw the reader stop it.
-    return fail(transient_if_malformed(*reader.failure()));
+    return fail(*reader.failure()); // the transport only saw the reader stop it
   }
   TRY_ASSIGN(const http::Response received, std::move(result));
   if (received.status < 200 || received.status >= 300) {
     return fail(status_error(context.provider, received, context.secret));
   }
-  Result<ChatResponse> finished = reader.finish(received);
-  if (!finished) {
-    return fail(transient_if_malformed(std::move(finished.error())));
-  }
-  ChatResponse response = std::move(*finished);
+  TRY_ASSIGN(ChatResponse response, reader.finish(received));
   std::string_view request_id = received.header("x-request-id");
   if (request_id.empty()) {
     request_id = received.header("request-id");
@@ -103,6 +89,11 @@ Result<ChatResponse> exchange(const ExchangeContext& context, const http::Reques
       return outcome;
     }
     Error error = finalize(std::move(outcome.error()), context);
+    // Only the readers say `parse`: a body that arrived garbled or cut short (by the server or a
+    // proxy) is transient far more often than not, so it is retried like a dropped connection.
+    if (error.kind == ErrorKind::parse) {
+      error.retryable = true;
+    }
     if (cancel.cancelled()) {
       error.kind = ErrorKind::cancelled;
       error.retryable = false;

@@ -2,8 +2,6 @@
 
 #include "ralph/agent/agent_steps.h"
 
-#include <algorithm>
-#include <cmath>
 #include <utility>
 
 namespace ralph::loop {
@@ -25,9 +23,8 @@ void AttemptTracker::begin(int iteration, CancelToken attempt_token) {
 
 void AttemptTracker::warn_budgets() {
   for (const BudgetUse& use : m_budget.new_warnings(m_clock.now())) {
-    const double percent = use.limit > 0 ? std::min(use.used / use.limit, 1.0) * 100 : 0;
     show(event::BudgetWarning{.budget = use.budget,
-                              .percent = static_cast<int>(std::lround(percent)),
+                              .percent = event::budget_percent(use.used, use.limit),
                               .used = use.used,
                               .limit = use.limit});
   }

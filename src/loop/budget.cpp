@@ -47,24 +47,8 @@ BudgetCounters BudgetTracker::counters(time_point now) const {
 }
 
 double BudgetTracker::fraction(BudgetKind kind, time_point now) const {
-  switch (kind) {
-  case BudgetKind::steps:
-  case BudgetKind::sub_queries:
-    return 0; // per attempt: the agent enforces them
-  case BudgetKind::iterations:
-    return m_max_iterations > 0 ? static_cast<double>(m_iteration) / m_max_iterations : 0;
-  case BudgetKind::tokens:
-    return m_settings.max_tokens > 0 ? static_cast<double>(m_usage.total_tokens()) /
-                                           static_cast<double>(m_settings.max_tokens)
-                                     : 0;
-  case BudgetKind::cost:
-    return m_settings.max_cost_usd > 0 ? m_cost / m_settings.max_cost_usd : 0;
-  case BudgetKind::time:
-    return m_settings.max_time.count() > 0 ? static_cast<double>(elapsed(now).count()) /
-                                                 static_cast<double>(m_settings.max_time.count())
-                                           : 0;
-  }
-  return 0;
+  const double most = limit(kind);
+  return most > 0 ? used(kind, now) / most : 0;
 }
 
 std::optional<BudgetKind> BudgetTracker::exhausted(time_point now) const {
@@ -78,21 +62,19 @@ std::optional<BudgetKind> BudgetTracker::exhausted(time_point now) const {
 
 std::vector<BudgetUse> BudgetTracker::new_warnings(time_point now) {
   std::vector<BudgetUse> out;
-  const auto once = [&](BudgetKind kind) {
-    if (std::find(m_warned.begin(), m_warned.end(), kind) != m_warned.end()) {
-      return false;
+  const auto warn_once = [&](BudgetKind kind) {
+    if (std::find(m_warned.begin(), m_warned.end(), kind) == m_warned.end()) {
+      m_warned.push_back(kind);
+      out.push_back({kind, used(kind, now), limit(kind)});
     }
-    m_warned.push_back(kind);
-    return true;
   };
   // The last attempt starting is worth a word; a run of one attempt has no other.
-  if (m_max_iterations > 1 && m_iteration >= m_max_iterations && once(BudgetKind::iterations)) {
-    out.push_back({BudgetKind::iterations, used(BudgetKind::iterations, now),
-                   static_cast<double>(m_max_iterations)});
+  if (m_max_iterations > 1 && m_iteration >= m_max_iterations) {
+    warn_once(BudgetKind::iterations);
   }
   for (BudgetKind kind : {BudgetKind::tokens, BudgetKind::cost, BudgetKind::time}) {
-    if (fraction(kind, now) >= k_warning_fraction && once(kind)) {
-      out.push_back({kind, used(kind, now), limit(kind)});
+    if (fraction(kind, now) >= k_warning_fraction) {
+      warn_once(kind);
     }
   }
   return out;
@@ -103,13 +85,13 @@ double BudgetTracker::used(BudgetKind kind, time_point now) const {
   case BudgetKind::iterations:
     return std::max(0, m_iteration - 1); // attempts finished
   case BudgetKind::tokens:
-    return static_cast<double>(m_usage.input_tokens + m_usage.output_tokens);
+    return static_cast<double>(m_usage.total_tokens());
   case BudgetKind::cost:
     return m_cost;
   case BudgetKind::time:
     return static_cast<double>(elapsed(now).count()) / 1000.0;
   default:
-    return 0;
+    return 0; // steps and sub-queries are per attempt: the agent enforces them
   }
 }
 

@@ -44,47 +44,40 @@ std::uint64_t entry_hash(std::uint64_t path_hash, const struct stat& info) {
 }
 
 // Walks one directory by descriptor (no path strings are built): readdir and fstatat relative
-// to the open directory. `path_hash` is the hash of the directory's relative path; a child's is
-// derived from it and the child's name, so paths are hashed once, not once per level.
-class Walker {
-public:
-  explicit Walker(Fingerprint& out) : m_out(out) {}
-
-  void walk(int dir_fd, std::uint64_t path_hash, bool top) {
-    DIR* dir = ::fdopendir(dir_fd);
-    if (dir == nullptr) {
-      ::close(dir_fd);
-      return;
-    }
-    while (const dirent* entry = ::readdir(dir)) {
-      const std::string_view name = entry->d_name;
-      if (name == "." || name == "..") {
-        continue;
-      }
-      if (top && (name == ".git" || name == ".ralph")) {
-        continue;
-      }
-      struct stat info {};
-      if (::fstatat(dir_fd, entry->d_name, &info, AT_SYMLINK_NOFOLLOW) != 0) {
-        continue; // vanished between listing and stat: the next walk sees the difference
-      }
-      const std::uint64_t child_hash = fnv1a(fnv1a(path_hash, "/"), name);
-      m_out.hash += entry_hash(child_hash, info);
-      ++m_out.entries;
-      if (S_ISDIR(info.st_mode)) {
-        const int child =
-            ::openat(dir_fd, entry->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (child >= 0) {
-          walk(child, child_hash, false);
-        }
-      }
-    }
-    ::closedir(dir); // closes dir_fd too
+// to the open directory, adding each entry to `out`. `path_hash` is the hash of the directory's
+// relative path; a child's is derived from it and the child's name, so paths are hashed once,
+// not once per level. Takes `dir_fd` over and closes it.
+void walk(int dir_fd, std::uint64_t path_hash, bool top, Fingerprint& out) {
+  DIR* dir = ::fdopendir(dir_fd);
+  if (dir == nullptr) {
+    ::close(dir_fd);
+    return;
   }
-
-private:
-  Fingerprint& m_out;
-};
+  while (const dirent* entry = ::readdir(dir)) {
+    const std::string_view name = entry->d_name;
+    if (name == "." || name == "..") {
+      continue;
+    }
+    if (top && (name == ".git" || name == ".ralph")) {
+      continue;
+    }
+    struct stat info {};
+    if (::fstatat(dir_fd, entry->d_name, &info, AT_SYMLINK_NOFOLLOW) != 0) {
+      continue; // vanished between listing and stat: the next walk sees the difference
+    }
+    const std::uint64_t child_hash = fnv1a(fnv1a(path_hash, "/"), name);
+    out.hash += entry_hash(child_hash, info);
+    ++out.entries;
+    if (S_ISDIR(info.st_mode)) {
+      const int child =
+          ::openat(dir_fd, entry->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (child >= 0) {
+        walk(child, child_hash, false, out);
+      }
+    }
+  }
+  ::closedir(dir); // closes dir_fd too
+}
 
 } // namespace
 
@@ -94,7 +87,7 @@ Fingerprint fingerprint_workspace(const std::filesystem::path& workspace) {
   if (fd < 0) {
     return out;
   }
-  Walker(out).walk(fd, k_fnv_offset, true);
+  walk(fd, k_fnv_offset, true, out);
   return out;
 }
 

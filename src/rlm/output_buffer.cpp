@@ -16,10 +16,6 @@ bool starts_code_point(char byte) {
   return (static_cast<unsigned char>(byte) & 0xC0U) != 0x80U;
 }
 
-std::size_t count_code_points(std::string_view text) {
-  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), starts_code_point));
-}
-
 } // namespace
 
 CharPrefix char_prefix(std::string_view text, std::size_t max_chars) {
@@ -29,7 +25,7 @@ CharPrefix char_prefix(std::string_view text, std::size_t max_chars) {
       continue;
     }
     if (chars == max_chars) {
-      return {text.substr(0, i), count_code_points(text.substr(i))};
+      return {text.substr(0, i), utf8_length(text.substr(i))};
     }
     ++chars;
   }
@@ -38,12 +34,12 @@ CharPrefix char_prefix(std::string_view text, std::size_t max_chars) {
 
 void OutputBuffer::append(std::string_view text) {
   if (m_chars == m_max_chars) {
-    m_dropped += count_code_points(text);
+    m_dropped += utf8_length(text);
     return;
   }
   const CharPrefix kept = char_prefix(text, m_max_chars - m_chars);
   m_text.append(kept.head);
-  m_chars += count_code_points(kept.head);
+  m_chars += utf8_length(kept.head);
   m_dropped += kept.dropped;
 }
 

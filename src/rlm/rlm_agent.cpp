@@ -239,7 +239,7 @@ void Attempt::warn_about_sub_queries(std::string& output) {
   m_events.on_event(
       Event{.step = m_outcome.steps,
             .payload = event::BudgetWarning{.budget = BudgetKind::sub_queries,
-                                            .percent = limit > 0 ? used * 100 / limit : 100,
+                                            .percent = event::budget_percent(used, limit),
                                             .used = static_cast<double>(used),
                                             .limit = static_cast<double>(limit)}});
 }

@@ -133,14 +133,6 @@ std::string make_block(int iteration, std::string_view time, std::string_view te
   return block;
 }
 
-std::size_t code_points(std::string_view text) {
-  std::size_t count = 0;
-  for (const char c : text) {
-    count += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  }
-  return count;
-}
-
 } // namespace
 
 std::string append_memory_block(std::string_view memory, int iteration, std::string_view time,
@@ -151,10 +143,10 @@ std::string append_memory_block(std::string_view memory, int iteration, std::str
   // kept[i]: code points of blocks i..count-1 with the blank lines between them.
   std::vector<std::size_t> kept(count + 1, 0);
   for (std::size_t i = count; i-- > 0;) {
-    kept[i] = kept[i + 1] + code_points(parsed.blocks[i]) + (i + 1 < count ? 1 : 0);
+    kept[i] = kept[i + 1] + utf8_length(parsed.blocks[i]) + (i + 1 < count ? 1 : 0);
   }
   const std::size_t preamble =
-      parsed.preamble.empty() ? 0 : code_points(parsed.preamble) + 1; // + its blank line
+      parsed.preamble.empty() ? 0 : utf8_length(parsed.preamble) + 1; // + its blank line
   // Everything counts toward the budget, the marker line included: the budget bounds what the
   // file adds to a prompt. The newest block stays even when it alone is over.
   std::size_t dropped = 0;

@@ -73,17 +73,11 @@ std::optional<std::vector<ShellToken>> tokenize_shell(std::string_view line) {
     if (c == '#' && !in_word) {
       break; // a comment to the end of the line
     }
-    if (!in_word) {
-      if (const auto op = operator_at(line.substr(i))) {
-        tokens.push_back({std::string(*op), true});
-        i += op->size() - 1;
-        continue;
-      }
-    } else if (c != '2' && operator_at(line.substr(i))) {
+    // Inside a word a '2' is the word's, not the start of "2>&1".
+    if (const auto op = in_word && c == '2' ? std::nullopt : operator_at(line.substr(i))) {
       end_word();
-      const auto op = *operator_at(line.substr(i));
-      tokens.push_back({std::string(op), true});
-      i += op.size() - 1;
+      tokens.push_back({std::string(*op), true});
+      i += op->size() - 1;
       continue;
     }
     in_word = true;

@@ -1,7 +1,5 @@
 #include "ralph/verify/checks_verifier.h"
 
-#include "code_points.h"
-
 #include "ralph/core/json.h"
 #include "ralph/core/text.h"
 #include "ralph/core/try.h"
@@ -191,8 +189,8 @@ Verdict ChecksVerifier::verify(const Attempt& attempt, const CancelToken& /*canc
                                      quoted(std::string_view(match.data(), match.size()))));
     }
   }
-  if (auto problem = out_of_range(count_code_points(answer), options.min_chars, options.max_chars,
-                                  "characters")) {
+  if (auto problem =
+          out_of_range(utf8_length(answer), options.min_chars, options.max_chars, "characters")) {
     failures.push_back(std::move(*problem));
   }
   if (options.json || m_rules->schema) {

@@ -61,12 +61,11 @@ struct StreamedRun {
     bytes += chunk.size();
     lines.feed(chunk);
     spill.append(chunk);
-    summary.feed(chunk);
   }
 
   FailureExcerpt excerpt;
   TestSummaryParser summary; // the runners' counts, from the whole output however large
-  LineSplitter lines{{&excerpt}};
+  LineSplitter lines{{&excerpt, &summary}};
   OutputSpill spill;
   std::uint64_t bytes = 0;
 };
@@ -126,6 +125,10 @@ Verdict CommandVerifier::verify(const Attempt& attempt, const CancelToken& cance
     auto current = std::make_unique<StreamedRun>(m_excerpt_chars, output_file, m_redactor);
     spec.on_output = [run = current.get()](std::string_view chunk) { run->feed(chunk); };
     auto process = m_runner.run(spec, cancel);
+    if (process && current->bytes == 0) {
+      // A runner that does not stream (a library user's) leaves only what it kept to look at.
+      current->lines.feed(process->output);
+    }
     current->lines.finish();
     if (!process) {
       problem = RunProblem{Category::not_runnable, fmt::format("`{}` could not be started: {}",
@@ -155,8 +158,7 @@ Verdict CommandVerifier::verify(const Attempt& attempt, const CancelToken& cance
   std::string reports_note;
   std::string output_note;
   if (last) {
-    // A runner that does not stream (a library user's) leaves only what it kept to look at.
-    tests = streamed->bytes > 0 ? streamed->summary.finish() : parse_test_summary(last->output);
+    tests = streamed->summary.finish();
     if (!m_junit.empty()) {
       auto reports = read_junit_reports(attempt.workspace, m_junit, last_started);
       if (!reports) {
@@ -166,10 +168,7 @@ Verdict CommandVerifier::verify(const Attempt& attempt, const CancelToken& cance
       }
     }
     evidence.exit_code = last->exit_code;
-    // A runner that does not stream (a library user's) leaves only what it kept to look at.
-    evidence.excerpt = streamed->bytes > 0 || last->output.empty()
-                           ? streamed->excerpt.text()
-                           : excerpt_failures(last->output, m_excerpt_chars);
+    evidence.excerpt = streamed->excerpt.text();
     evidence.output = to_valid_utf8(last->output);
     const auto kept = streamed->spill.finish();
     if (!kept) {

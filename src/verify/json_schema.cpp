@@ -187,16 +187,9 @@ private:
   bool resolve(const PendingRef& pending) {
     const std::string absolute = resolve_uri(pending.base, pending.ref);
     const auto [uri, fragment] = split_fragment(absolute);
-    const json* document = resource(uri, pending.at);
+    const json* document = resource(uri, pending);
     if (document == nullptr) {
-      if (!m_problem.empty()) {
-        return false; // the document was found but is broken
-      }
-      return bad(pending.at,
-                 fmt::format("cannot resolve \"{}\": ralph fetches nothing, so a reference must "
-                             "lead inside this schema (\"#/definitions/name\", an $id) or to the "
-                             "draft-07 meta-schema",
-                             pending.ref));
+      return false;
     }
     std::string base = uri;
     const json* target = nullptr;
@@ -215,10 +208,10 @@ private:
     return schema(*target, base, absolute, pending.depth);
   }
 
-  // The resource at `uri` (no fragment): one of this schema's, or a document the caller gave or
-  // the meta-schema, walked on first use. nullptr when there is none (or it is broken: then the
-  // problem is set).
-  const json* resource(const std::string& uri, const std::string& at) {
+  // The resource at `uri` (no fragment) that `pending` refers to: one of this schema's, or a
+  // document the caller gave or the meta-schema, walked on first use. nullptr, with the problem
+  // set, when there is none or it is broken.
+  const json* resource(const std::string& uri, const PendingRef& pending) {
     if (const auto known = m_resources.find(uri); known != m_resources.end()) {
       return known->second;
     }
@@ -228,11 +221,16 @@ private:
     } else if (uri == k_draft7_metaschema_uri) {
       text = draft7_metaschema();
     } else {
+      bad(pending.at,
+          fmt::format("cannot resolve \"{}\": ralph fetches nothing, so a reference must lead "
+                      "inside this schema (\"#/definitions/name\", an $id) or to the draft-07 "
+                      "meta-schema",
+                      pending.ref));
       return nullptr;
     }
     auto parsed = parse_json(text, "the JSON schema document " + uri);
     if (!parsed) {
-      bad(at, parsed.error().message);
+      bad(pending.at, parsed.error().message);
       return nullptr;
     }
     const json& document = m_out.documents.emplace_back(std::move(*parsed));

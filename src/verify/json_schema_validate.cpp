@@ -1,4 +1,3 @@
-#include "code_points.h"
 #include "compiled_schema.h"
 #include "schema_formats.h"
 
@@ -257,7 +256,7 @@ private:
 
   void check_string(const json& schema, const json& value, const std::string& pointer) {
     const std::string& text = value.get_ref<const std::string&>();
-    check_count(schema, "minLength", "maxLength", count_code_points(text), "characters", pointer);
+    check_count(schema, "minLength", "maxLength", utf8_length(text), "characters", pointer);
     if (const auto format = schema.find("format"); format != schema.end()) {
       const std::string& name = format->get_ref<const std::string&>();
       if (!matches_format(name, text)) {

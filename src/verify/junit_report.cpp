@@ -1,5 +1,6 @@
 #include "ralph/verify/junit_report.h"
 
+#include "ralph/core/text.h"
 #include "ralph/core/try.h"
 #include "ralph/tools/glob.h"
 
@@ -26,24 +27,6 @@ struct Tag {
   bool self_closing = false; // <name/>
 };
 
-void append_utf8(std::string& out, unsigned long code) {
-  if (code < 0x80) {
-    out += static_cast<char>(code);
-  } else if (code < 0x800) {
-    out += static_cast<char>(0xC0 | (code >> 6));
-    out += static_cast<char>(0x80 | (code & 0x3F));
-  } else if (code < 0x10000) {
-    out += static_cast<char>(0xE0 | (code >> 12));
-    out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (code & 0x3F));
-  } else if (code < 0x110000) {
-    out += static_cast<char>(0xF0 | (code >> 18));
-    out += static_cast<char>(0x80 | ((code >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (code & 0x3F));
-  }
-}
-
 // Attribute text with XML's entities and character references replaced.
 std::string unescape(std::string_view text) {
   std::string out;
@@ -67,8 +50,11 @@ std::string unescape(std::string_view text) {
       out += '\'';
     } else if (entity.size() > 1 && entity[0] == '#') {
       const bool hex = entity[1] == 'x' || entity[1] == 'X';
-      append_utf8(out, std::strtoul(std::string(entity.substr(hex ? 2 : 1)).c_str(), nullptr,
-                                    hex ? 16 : 10));
+      const unsigned long code =
+          std::strtoul(std::string(entity.substr(hex ? 2 : 1)).c_str(), nullptr, hex ? 16 : 10);
+      if (code < 0x110000) {
+        append_utf8(out, static_cast<char32_t>(code));
+      }
     } else {
       out += text.substr(i, end - i + 1);
     }
@@ -185,16 +171,8 @@ void add(TestSummary& sum, const TestSummary& more) {
   sum.failed += more.failed;
   sum.passed += more.passed;
   sum.total += more.total;
-  for (const auto& name : more.failing) {
-    if (sum.failing.size() < k_max_test_names) {
-      sum.failing.push_back(name);
-    }
-  }
-  for (const auto& name : more.passing) {
-    if (sum.passing.size() < k_max_test_names) {
-      sum.passing.push_back(name);
-    }
-  }
+  append_test_names(sum.failing, more.failing);
+  append_test_names(sum.passing, more.passing);
 }
 
 } // namespace

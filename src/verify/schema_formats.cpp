@@ -1,5 +1,7 @@
 #include "schema_formats.h"
 
+#include "schema_uri.h"
+
 #include <re2/re2.h>
 
 #include <algorithm>
@@ -200,40 +202,28 @@ bool is_authority(std::string_view text, bool international) {
 
 // RFC 3986 URI (`absolute`) or URI reference; RFC 3987 IRIs with `international`.
 bool is_uri(std::string_view text, bool absolute, bool international) {
-  if (const std::size_t hash = text.find('#'); hash != std::string_view::npos) {
-    if (!uri_chars(text.substr(hash + 1), ":@/?", international)) {
-      return false;
-    }
-    text = text.substr(0, hash);
+  if (text.starts_with(':')) {
+    return false; // an empty scheme (parse_uri would read it as part of the path)
   }
-  if (const std::size_t question = text.find('?'); question != std::string_view::npos) {
-    if (!uri_chars(text.substr(question + 1), ":@/?", international)) {
-      return false;
-    }
-    text = text.substr(0, question);
+  const UriParts parts = parse_uri(text);
+  if ((parts.fragment && !uri_chars(*parts.fragment, ":@/?", international)) ||
+      (parts.query && !uri_chars(*parts.query, ":@/?", international))) {
+    return false;
   }
-  const std::size_t colon = text.find(':');
-  if (colon != std::string_view::npos && colon < text.find('/')) {
-    const std::string_view scheme = text.substr(0, colon);
-    if (scheme.empty() || !is_alpha(scheme.front()) ||
-        !std::all_of(scheme.begin(), scheme.end(), [](char c) {
+  if (parts.scheme) {
+    const std::string& scheme = *parts.scheme;
+    if (!is_alpha(scheme.front()) || !std::all_of(scheme.begin(), scheme.end(), [](char c) {
           return is_alpha(c) || is_digit(c) || c == '+' || c == '-' || c == '.';
         })) {
       return false;
     }
-    text.remove_prefix(colon + 1);
   } else if (absolute) {
     return false;
   }
-  if (text.substr(0, 2) == "//") {
-    text.remove_prefix(2);
-    const std::size_t end = std::min(text.find('/'), text.size());
-    if (!is_authority(text.substr(0, end), international)) {
-      return false;
-    }
-    text.remove_prefix(end);
+  if (parts.authority && !is_authority(*parts.authority, international)) {
+    return false;
   }
-  return uri_chars(text, ":@/", international);
+  return uri_chars(parts.path, ":@/", international);
 }
 
 // RFC 6570: literals, and expressions of an optional operator and variables with modifiers.

@@ -1,6 +1,7 @@
 #include "schema_keywords.h"
 
 #include "compiled_schema.h"
+#include "draft7_metaschema.h"
 #include "schema_formats.h"
 
 #include <fmt/format.h>
@@ -59,8 +60,8 @@ constexpr std::string_view k_draft4 = "http://json-schema.org/draft-04/schema";
 // exclusiveMinimum/exclusiveMaximum and its "id" are understood too).
 bool is_accepted_dialect(const std::string& uri) {
   const std::string name = dialect(uri);
-  return name == "http://json-schema.org/draft-07/schema" ||
-         name == "http://json-schema.org/draft-06/schema" || name == k_draft4;
+  return name == k_draft7_metaschema_uri || name == "http://json-schema.org/draft-06/schema" ||
+         name == k_draft4;
 }
 
 bool is_non_negative_integer(const json& value) {

@@ -5,41 +5,6 @@
 namespace ralph::verify {
 namespace {
 
-// The five parts of RFC 3986 appendix B; an absent part differs from an empty one.
-struct UriParts {
-  std::optional<std::string> scheme;
-  std::optional<std::string> authority;
-  std::string path;
-  std::optional<std::string> query;
-  std::optional<std::string> fragment;
-};
-
-UriParts parse(std::string_view text) {
-  UriParts parts;
-  if (const auto hash = text.find('#'); hash != std::string_view::npos) {
-    parts.fragment = std::string(text.substr(hash + 1));
-    text = text.substr(0, hash);
-  }
-  if (const auto question = text.find('?'); question != std::string_view::npos) {
-    parts.query = std::string(text.substr(question + 1));
-    text = text.substr(0, question);
-  }
-  if (const auto colon = text.find(':');
-      colon != std::string_view::npos && colon > 0 &&
-      text.substr(0, colon).find('/') == std::string_view::npos) {
-    parts.scheme = std::string(text.substr(0, colon));
-    text = text.substr(colon + 1);
-  }
-  if (text.substr(0, 2) == "//") {
-    text.remove_prefix(2);
-    const auto end = std::min(text.find('/'), text.size());
-    parts.authority = std::string(text.substr(0, end));
-    text = text.substr(end);
-  }
-  parts.path = std::string(text);
-  return parts;
-}
-
 std::string compose(const UriParts& parts) {
   std::string out;
   if (parts.scheme) {
@@ -100,9 +65,35 @@ int hex_value(char c) {
 
 } // namespace
 
+UriParts parse_uri(std::string_view text) {
+  UriParts parts;
+  if (const auto hash = text.find('#'); hash != std::string_view::npos) {
+    parts.fragment = std::string(text.substr(hash + 1));
+    text = text.substr(0, hash);
+  }
+  if (const auto question = text.find('?'); question != std::string_view::npos) {
+    parts.query = std::string(text.substr(question + 1));
+    text = text.substr(0, question);
+  }
+  if (const auto colon = text.find(':');
+      colon != std::string_view::npos && colon > 0 &&
+      text.substr(0, colon).find('/') == std::string_view::npos) {
+    parts.scheme = std::string(text.substr(0, colon));
+    text = text.substr(colon + 1);
+  }
+  if (text.substr(0, 2) == "//") {
+    text.remove_prefix(2);
+    const auto end = std::min(text.find('/'), text.size());
+    parts.authority = std::string(text.substr(0, end));
+    text = text.substr(end);
+  }
+  parts.path = std::string(text);
+  return parts;
+}
+
 std::string resolve_uri(std::string_view base_text, std::string_view reference) {
-  const UriParts ref = parse(reference);
-  const UriParts base = parse(base_text);
+  const UriParts ref = parse_uri(reference);
+  const UriParts base = parse_uri(base_text);
   UriParts target;
   if (ref.scheme) {
     target = ref;

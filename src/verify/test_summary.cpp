@@ -1,7 +1,5 @@
 #include "ralph/verify/test_summary.h"
 
-#include "ralph/verify/output_lines.h"
-
 #include <fmt/format.h>
 #include <re2/re2.h>
 #include <re2/set.h>
@@ -13,8 +11,6 @@
 
 namespace ralph::verify {
 namespace {
-
-constexpr std::size_t k_max_line_bytes = 4096;
 
 enum Runner : std::size_t { pytest, unittest, go_test, cargo, ctest, jest, vitest, k_runners };
 constexpr std::array<const char*, k_runners> k_runner_names = {
@@ -62,7 +58,7 @@ struct Patterns {
   }
 
   // Which kinds `text` may be; all of them when the set cannot tell (its DFA ran out of memory).
-  LineKinds kinds(const std::string& text) const {
+  LineKinds kinds(std::string_view text) const {
     std::vector<int> matched;
     RE2::Set::ErrorInfo error{};
     LineKinds out;
@@ -145,20 +141,9 @@ int to_int(re2::StringPiece digits) {
   return value;
 }
 
-// A line as the patterns expect it: colour codes gone (clean_line), no trailing carriage return.
-std::string plain_line(std::string_view line) {
-  std::string out = clean_line(line);
-  while (!out.empty() && out.back() == '\r') {
-    out.pop_back();
-  }
-  return out;
-}
-
 } // namespace
 
 struct TestSummaryParser::State {
-  std::string line;
-  bool line_cut = false;
   std::array<RunnerState, k_runners> runners;
   std::vector<Runner> order; // runners in the order their summaries appeared
   // unittest: "Ran N tests" waits for its OK / FAILED line.
@@ -184,18 +169,11 @@ struct TestSummaryParser::State {
     saw(runner);
   }
 
-  void line_done() {
-    const std::string text = plain_line(line);
-    line.clear();
-    line_cut = false;
-    handle(text);
-  }
-
-  void handle(const std::string& text);
+  void handle(std::string_view text);
   void counted_words(std::string_view items, Runner runner);
   void unittest_counts(std::string_view items, int ran);
   void go_package(std::string_view status, const std::string& package);
-  void jest_tree_line(const std::string& text);
+  void jest_tree_line(std::string_view text);
 };
 
 // "2 failed, 5 passed, 1 skipped in 0.1s" (pytest), "2 failed, 5 passed, 7 total" (jest),
@@ -262,7 +240,7 @@ void TestSummaryParser::State::go_package(std::string_view status, const std::st
   saw(go_test);
 }
 
-void TestSummaryParser::State::jest_tree_line(const std::string& text) {
+void TestSummaryParser::State::jest_tree_line(std::string_view text) {
   const Patterns& p = patterns();
   re2::StringPiece indent;
   re2::StringPiece mark;
@@ -286,17 +264,17 @@ void TestSummaryParser::State::jest_tree_line(const std::string& text) {
   }
   // The tree ends at a blank or unindented line, or where failure details ("● name") begin.
   const std::size_t first = text.find_first_not_of(' ');
-  if (first == 0 || first == std::string::npos || text.compare(first, 3, "●") == 0) {
+  if (first == 0 || first == std::string_view::npos || text.substr(first).starts_with("●")) {
     jest_tree = false;
     return;
   }
   while (!jest_blocks.empty() && jest_blocks.back().first >= first) {
     jest_blocks.pop_back();
   }
-  jest_blocks.emplace_back(first, text.substr(first));
+  jest_blocks.emplace_back(first, std::string(text.substr(first)));
 }
 
-void TestSummaryParser::State::handle(const std::string& text) {
+void TestSummaryParser::State::handle(std::string_view text) {
   const Patterns& p = patterns();
   std::string a;
   std::string b;
@@ -369,32 +347,13 @@ void TestSummaryParser::State::handle(const std::string& text) {
 
 TestSummaryParser::TestSummaryParser() : m_state(std::make_unique<State>()) {}
 TestSummaryParser::~TestSummaryParser() = default;
-TestSummaryParser::TestSummaryParser(TestSummaryParser&&) noexcept = default;
-TestSummaryParser& TestSummaryParser::operator=(TestSummaryParser&&) noexcept = default;
 
-void TestSummaryParser::feed(std::string_view chunk) {
-  State& state = *m_state;
-  while (!chunk.empty()) {
-    const std::size_t newline = chunk.find('\n');
-    const std::string_view piece = chunk.substr(0, newline);
-    if (!state.line_cut) {
-      const std::size_t room = k_max_line_bytes - state.line.size();
-      state.line.append(piece.substr(0, room));
-      state.line_cut = piece.size() > room;
-    }
-    if (newline == std::string_view::npos) {
-      return;
-    }
-    state.line_done();
-    chunk.remove_prefix(newline + 1);
-  }
+void TestSummaryParser::on_line(std::size_t /*number*/, std::string_view line) {
+  m_state->handle(line);
 }
 
 std::optional<TestSummary> TestSummaryParser::finish() {
   State& state = *m_state;
-  if (!state.line.empty()) {
-    state.line_done();
-  }
   std::vector<Runner> used = state.order;
   if (state.runners[ctest].seen) {
     used = {ctest};
@@ -409,24 +368,23 @@ std::optional<TestSummary> TestSummaryParser::finish() {
     summary.failed += r.failed;
     summary.passed += r.passed;
     summary.total += std::max(r.total, r.failed + r.passed);
-    for (const std::string& name : r.failing.names()) {
-      if (summary.failing.size() < k_max_test_names) {
-        summary.failing.push_back(name);
-      }
-    }
-    for (const std::string& name : r.passing.names()) {
-      if (summary.passing.size() < k_max_test_names) {
-        summary.passing.push_back(name);
-      }
-    }
+    append_test_names(summary.failing, r.failing.names());
+    append_test_names(summary.passing, r.passing.names());
   }
   return summary;
 }
 
 std::optional<TestSummary> parse_test_summary(std::string_view output) {
   TestSummaryParser parser;
-  parser.feed(output);
+  LineSplitter lines({&parser});
+  lines.feed(output);
+  lines.finish();
   return parser.finish();
+}
+
+void append_test_names(std::vector<std::string>& names, const std::vector<std::string>& more) {
+  const std::size_t room = k_max_test_names - std::min(names.size(), k_max_test_names);
+  names.insert(names.end(), more.begin(), more.begin() + std::min(room, more.size()));
 }
 
 std::string describe_tests(const TestSummary& summary) {

@@ -52,6 +52,14 @@ TEST(Redactor, MasksASecretWithQuotesAndBackslashesInsideJson) {
             "[REDACTED]");
 }
 
+TEST(Redactor, JsonNestedTooDeepIsRedactedAsTextWithoutRecursing) {
+  Redactor redactor;
+  redactor.add("0123456789");
+  const std::string deep = std::string(70'000, '[') + "\"0123456789\"" + std::string(70'000, ']');
+  const std::string redacted = redactor.redact_json(deep);
+  EXPECT_EQ(redacted, std::string(70'000, '[') + "\"[REDACTED]\"" + std::string(70'000, ']'));
+}
+
 TEST(Redactor, LeavesJsonWithoutSecretsByteForByte) {
   Redactor redactor;
   redactor.add("0123456789");

@@ -4,10 +4,13 @@
 // processes make true.
 
 #include "fake_provider/fake_provider_server.h"
+#include "ralph_process.h"
 
+#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <filesystem>
 #include <string>
 #include <thread>
 
@@ -34,6 +37,20 @@ inline constexpr const char* k_fixed_add = "add() { echo $(($1 + $2)); }\n";
 
 inline FakeTurn write_add(const char* body) {
   return tool_turn("write_file", {{"path", "add.sh"}, {"content", body}});
+}
+
+// The `--json` result a run printed on stdout (a test failure when it is not JSON).
+inline nlohmann::json parse_output(const RalphOutput& out) {
+  const auto parsed = nlohmann::json::parse(out.out, nullptr, false);
+  EXPECT_FALSE(parsed.is_discarded()) << out.out << out.err;
+  return parsed;
+}
+
+// Session `id` of `workspace` as `ralph sessions show --json` gives it.
+inline nlohmann::json show_session(const std::string& id, const std::filesystem::path& workspace) {
+  const RalphOutput out = run_ralph({"sessions", "show", id, "--json"}, workspace);
+  EXPECT_EQ(out.exit_code, 0) << out.err;
+  return parse_output(out);
 }
 
 // Polls `condition` until it holds or 30 s pass.

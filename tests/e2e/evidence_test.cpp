@@ -12,9 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdlib>
-#include <fstream>
+#include <filesystem>
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -40,28 +39,11 @@ protected:
     all.insert(all.end(), extra.begin(), extra.end());
     return run_ralph(all, workspace.path(), env);
   }
-  json show(const std::string& id) const {
-    const auto out = run_ralph({"sessions", "show", id, "--json"}, workspace.path());
-    EXPECT_EQ(out.exit_code, 0) << out.err;
-    return json::parse(out.out);
-  }
+  json show(const std::string& id) const { return show_session(id, workspace.path()); }
 
   FakeProviderServer agent;
   TempDir workspace;
 };
-
-json parse(const RalphOutput& out) {
-  const auto parsed = json::parse(out.out, nullptr, false);
-  EXPECT_FALSE(parsed.is_discarded()) << out.out << out.err;
-  return parsed;
-}
-
-std::string read_all(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 TEST_F(EvidenceEndToEnd, AFailureInTheMiddleOfAHugeOutputIsFoundAndTheWholeOutputKept) {
   // About 5 MB of passing lines with one failure in the middle.
@@ -79,7 +61,7 @@ TEST_F(EvidenceEndToEnd, AFailureInTheMiddleOfAHugeOutputIsFoundAndTheWholeOutpu
   const auto out = run({"--verify-cmd", "cat big.log; exit 1", "--max-iterations", "1"});
 
   ASSERT_EQ(out.exit_code, 3) << out.err;
-  const auto result = parse(out);
+  const auto result = parse_output(out);
   const std::string feedback = result["verdicts"][0]["feedback"].get<std::string>();
   EXPECT_THAT(feedback, HasSubstr("FAILED tests/test_mid.py::test_middle - assert 2 == 3"));
   EXPECT_THAT(feedback, HasSubstr("The whole output"));
@@ -91,7 +73,8 @@ TEST_F(EvidenceEndToEnd, AFailureInTheMiddleOfAHugeOutputIsFoundAndTheWholeOutpu
   const std::filesystem::path kept = evidence["output_path"].get<std::string>();
   EXPECT_TRUE(std::filesystem::equivalent(kept.parent_path().parent_path(),
                                           workspace.path() / ".ralph/outputs"));
-  EXPECT_TRUE(read_all(kept) == log) << "the file holds the whole output byte for byte";
+  EXPECT_TRUE(workspace.read(std::filesystem::relative(kept, workspace.path()).string()) == log)
+      << "the file holds the whole output byte for byte";
 
   const auto text =
       run_ralph({"sessions", "show", result["session_id"].get<std::string>()}, workspace.path());
@@ -128,7 +111,7 @@ TEST_F(EvidenceEndToEnd, ProtectedTestsAreNotBrokenByRalphsOwnTestRuns) {
   ASSERT_TRUE(std::filesystem::is_directory(workspace.path() / "tests/__pycache__"))
       << "the test run wrote its cache under the protected folder";
   ASSERT_EQ(out.exit_code, 0) << out.out << out.err;
-  const auto verdicts = parse(out)["verdicts"];
+  const auto verdicts = parse_output(out)["verdicts"];
   ASSERT_EQ(verdicts.size(), 4u);
   EXPECT_EQ(verdicts[0]["verifier"], "protected paths");
   EXPECT_EQ(verdicts[0]["result"], "pass") << verdicts[0]["feedback"];
@@ -149,7 +132,7 @@ TEST_F(EvidenceEndToEnd, EditingAProtectedTestStillViolates) {
           k_python_writes_caches);
 
   EXPECT_EQ(out.exit_code, 3) << out.err;
-  const auto verdicts = parse(out)["verdicts"];
+  const auto verdicts = parse_output(out)["verdicts"];
   ASSERT_EQ(verdicts.size(), 4u);
   EXPECT_EQ(verdicts[2]["category"], "rule_violation");
   const std::string feedback = verdicts[2]["feedback"].get<std::string>();
@@ -158,14 +141,14 @@ TEST_F(EvidenceEndToEnd, EditingAProtectedTestStillViolates) {
 }
 
 TEST_F(EvidenceEndToEnd, EchoingTheVerifyCommandIsNoRunOfIt) {
-  agent.push(tool_turn("write_file", {{"path", "add.sh"}, {"content", k_fixed_add}}));
+  agent.push(write_add(k_fixed_add));
   agent.push(tool_turn("shell", {{"command", "echo 'would run: sh test.sh'"}}));
   agent.push(text_turn("Done.\n<promise>DONE</promise>"));
 
   const auto out = run({"--verifier-first", "--verify-cmd", "sh test.sh", "--max-iterations", "1"});
 
   EXPECT_EQ(out.exit_code, 3) << out.err;
-  const auto verdicts = parse(out)["verdicts"];
+  const auto verdicts = parse_output(out)["verdicts"];
   ASSERT_EQ(verdicts.size(), 2u);
   EXPECT_EQ(verdicts[0]["result"], "pass") << "the fix is right";
   EXPECT_EQ(verdicts[1]["verifier"], "evidence");
@@ -180,7 +163,7 @@ TEST_F(EvidenceEndToEnd, ACatAfterAFailingTestIsNoEvidence) {
   const auto out = run({"--verifier-first", "--max-iterations", "1"});
 
   EXPECT_EQ(out.exit_code, 3) << out.err;
-  const auto verdict = parse(out)["verdicts"][0];
+  const auto verdict = parse_output(out)["verdicts"][0];
   EXPECT_EQ(verdict["category"], "test_failed") << verdict["feedback"];
   EXPECT_EQ(verdict["evidence"]["command"], "sh test.sh") << "the check taken as evidence";
 }
@@ -197,7 +180,7 @@ TEST_F(EvidenceEndToEnd, EvidenceCommandsFromTheConfigurationSayWhatCounts) {
   const auto out = run({"--verifier-first", "--max-iterations", "2"});
 
   ASSERT_EQ(out.exit_code, 0) << out.err;
-  const auto verdicts = parse(out)["verdicts"];
+  const auto verdicts = parse_output(out)["verdicts"];
   ASSERT_EQ(verdicts.size(), 2u);
   EXPECT_EQ(verdicts[0]["category"], "no_evidence") << "`sh check.sh` is not in the list";
   EXPECT_THAT(verdicts[1]["feedback"].get<std::string>(),

@@ -37,9 +37,7 @@ protected:
 
   // The status `ralph sessions show` reports for session `id`.
   std::string recorded_status(const std::string& id) const {
-    const auto shown = run_ralph({"sessions", "show", id, "--json"}, workspace.path());
-    EXPECT_EQ(shown.exit_code, 0) << shown.err;
-    return json::parse(shown.out)["status"].get<std::string>();
+    return show_session(id, workspace.path())["status"].get<std::string>();
   }
 
   FakeProviderServer server;

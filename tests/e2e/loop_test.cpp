@@ -56,12 +56,6 @@ protected:
   TempDir cwd;
 };
 
-json parse(const RalphOutput& out) {
-  const auto parsed = json::parse(out.out, nullptr, false);
-  EXPECT_FALSE(parsed.is_discarded()) << out.out << out.err;
-  return parsed;
-}
-
 TEST_F(LoopEndToEnd, PassesFirstTime) {
   agent.push(write_add(k_fixed_add));
   agent.push(text_turn("add.sh adds."));
@@ -69,7 +63,7 @@ TEST_F(LoopEndToEnd, PassesFirstTime) {
   const auto out = run({"--verify-cmd", "sh test.sh"});
 
   ASSERT_EQ(out.exit_code, 0) << out.err;
-  const auto result = parse(out);
+  const auto result = parse_output(out);
   EXPECT_EQ(result["status"], "completed");
   EXPECT_EQ(result["iterations"], 1);
   ASSERT_EQ(result["verdicts"].size(), 1u);
@@ -87,7 +81,7 @@ TEST_F(LoopEndToEnd, FailingCommandIsFedBackAndTheSecondAttemptPasses) {
   const auto out = run({"--verify-cmd", "sh test.sh", "--max-iterations", "5"});
 
   ASSERT_EQ(out.exit_code, 0) << out.err;
-  const auto result = parse(out);
+  const auto result = parse_output(out);
   EXPECT_EQ(result["status"], "completed");
   EXPECT_EQ(result["iterations"], 2);
   EXPECT_EQ(result["answer"], "Fixed the operator.");
@@ -112,7 +106,7 @@ TEST_F(LoopEndToEnd, IterationsRunOutWithTheNoticeAndExitCode3) {
   const auto out = run({"--verify-cmd", "sh test.sh", "--max-iterations", "2"});
 
   EXPECT_EQ(out.exit_code, 3) << out.err;
-  const auto result = parse(out);
+  const auto result = parse_output(out);
   EXPECT_EQ(result["status"], "budget_exhausted");
   const std::string answer = result["answer"];
   EXPECT_THAT(answer, HasSubstr("ralph stopped after 2 attempts"));
@@ -136,7 +130,7 @@ TEST_F(LoopEndToEnd, FewerFailingTestsAreShownAndTheRepeatedAnswerIsNotAStall) {
       run({"--verify-cmd", "sh check.sh", "--max-iterations", "5", "--events", events});
 
   ASSERT_EQ(out.exit_code, 0) << out.err;
-  const auto result = parse(out);
+  const auto result = parse_output(out);
   EXPECT_EQ(result["status"], "completed");
   EXPECT_EQ(result["iterations"], 3);
   EXPECT_EQ(result["verdicts"][1]["tests"],
@@ -166,7 +160,7 @@ TEST_F(LoopEndToEnd, JunitReportsNamedWithTheFlagGiveTheCounts) {
       run({"--verify-cmd", "sh check.sh", "--junit", "reports/*.xml", "--max-iterations", "1"});
 
   EXPECT_EQ(out.exit_code, 3) << out.err;
-  const auto result = parse(out);
+  const auto result = parse_output(out);
   EXPECT_EQ(result["verdicts"][0]["tests"],
             json({{"runner", "JUnit XML"}, {"failed", 3}, {"passed", 2}, {"total", 5}}));
   EXPECT_THAT(out.err, HasSubstr("failing: 3 of 5 (JUnit XML)"));
@@ -176,7 +170,7 @@ TEST_F(LoopEndToEnd, CommandThatCannotRunIsAnErrorNotAFailure) {
   agent.push(text_turn("Done."));
   const auto out = run({"--verify-cmd", "no-such-command-xyz --check", "--max-iterations", "1"});
   EXPECT_EQ(out.exit_code, 3) << out.err;
-  const auto verdict = parse(out)["verdicts"][0];
+  const auto verdict = parse_output(out)["verdicts"][0];
   EXPECT_EQ(verdict["result"], "error");
   EXPECT_EQ(verdict["category"], "not_runnable");
   EXPECT_EQ(verdict["policy"], "fail_closed");
@@ -189,7 +183,7 @@ TEST_F(LoopEndToEnd, JudgePassCompletes) {
   const auto out = run(with_judge({}));
 
   ASSERT_EQ(out.exit_code, 0) << out.err;
-  const auto result = parse(out);
+  const auto result = parse_output(out);
   EXPECT_EQ(result["verdicts"][0]["verifier"], "judge");
   EXPECT_EQ(result["verdicts"][0]["result"], "pass");
   // The judge saw the request and the answer, with no tools and temperature 0.
@@ -217,7 +211,7 @@ TEST_F(LoopEndToEnd, JudgeFailWithCategoryIsFedBack) {
   const auto out = run(with_judge({}));
 
   ASSERT_EQ(out.exit_code, 0) << out.err;
-  const auto result = parse(out);
+  const auto result = parse_output(out);
   EXPECT_EQ(result["verdicts"][0]["category"], "incomplete");
   const std::string feedback = agent_messages(1).back()["content"];
   EXPECT_THAT(feedback, HasSubstr("[judge] fail incomplete"));
@@ -229,15 +223,15 @@ TEST_F(LoopEndToEnd, MalformedJudgeOutputIsAnErrorUnderBothPolicies) {
   judge.push(text_turn("Looks reasonable to me overall."));
   const auto open = run(with_judge({}));
   EXPECT_EQ(open.exit_code, 0) << open.err << " fail_open delivers the answer";
-  EXPECT_EQ(parse(open)["verdicts"][0]["result"], "error");
-  EXPECT_EQ(parse(open)["verdicts"][0]["policy"], "fail_open");
+  EXPECT_EQ(parse_output(open)["verdicts"][0]["result"], "error");
+  EXPECT_EQ(parse_output(open)["verdicts"][0]["policy"], "fail_open");
 
   workspace.write(".ralph/config.toml", "[judge]\npolicy = \"fail_closed\"\n");
   agent.push(text_turn("Answer."));
   judge.push(text_turn("Looks reasonable to me overall."));
   const auto closed = run(with_judge({"--max-iterations", "1"}));
   EXPECT_EQ(closed.exit_code, 3) << closed.err;
-  EXPECT_EQ(parse(closed)["verdicts"][0]["policy"], "fail_closed");
+  EXPECT_EQ(parse_output(closed)["verdicts"][0]["policy"], "fail_closed");
 }
 
 TEST_F(LoopEndToEnd, AnAnswerOnlyAFailOpenErrorLetThroughIsDeliveredUnverified) {
@@ -253,7 +247,7 @@ TEST_F(LoopEndToEnd, AnAnswerOnlyAFailOpenErrorLetThroughIsDeliveredUnverified) 
 
   agent.push(text_turn("Answer."));
   judge.push(text_turn("Looks reasonable to me overall."));
-  const auto out = parse(run(with_judge({})));
+  const auto out = parse_output(run(with_judge({})));
   EXPECT_EQ(out["status"], "completed");
   EXPECT_EQ(out["verified"], false);
   EXPECT_EQ(out["reason"], "delivered unverified: judge error (malformed), fail_open");
@@ -270,7 +264,7 @@ TEST_F(LoopEndToEnd, AnAnswerOnlyAFailOpenErrorLetThroughIsDeliveredUnverified) 
 TEST_F(LoopEndToEnd, APassingJudgeVerifies) {
   agent.push(text_turn("Answer."));
   judge.push(text_turn("PASS"));
-  const auto out = parse(run(with_judge({})));
+  const auto out = parse_output(run(with_judge({})));
   EXPECT_EQ(out["verified"], true);
   EXPECT_EQ(out["reason"], "verified on attempt 1");
 }
@@ -300,7 +294,7 @@ TEST_F(LoopEndToEnd, WithoutReportedUsageTokensAreEstimatedAndTheBudgetHolds) {
   FakeTurn answer = text_turn("Done.");
   answer.no_usage = true;
   agent.push(answer);
-  const auto out = parse(run({}));
+  const auto out = parse_output(run({}));
   EXPECT_GT(out["usage"]["input_tokens"].get<int>(), 0);
   EXPECT_EQ(out["usage"]["estimated"], true);
 }
@@ -311,7 +305,7 @@ TEST_F(LoopEndToEnd, ContradictoryJudgeOutputIsNeverAPass) {
   workspace.write(".ralph/config.toml", "[judge]\npolicy = \"fail_closed\"\n");
   const auto out = run(with_judge({"--max-iterations", "1"}));
   EXPECT_EQ(out.exit_code, 3) << out.err;
-  const auto verdict = parse(out)["verdicts"][0];
+  const auto verdict = parse_output(out)["verdicts"][0];
   EXPECT_EQ(verdict["result"], "error");
   EXPECT_THAT(verdict["feedback"].get<std::string>(), HasSubstr("contradict"));
 }
@@ -325,14 +319,14 @@ TEST_F(LoopEndToEnd, JudgeTimeoutUnderBothPolicies) {
   judge.push(slow);
   const auto open = run(with_judge({}));
   EXPECT_EQ(open.exit_code, 0) << open.err;
-  EXPECT_EQ(parse(open)["verdicts"][0]["category"], "timeout");
+  EXPECT_EQ(parse_output(open)["verdicts"][0]["category"], "timeout");
 
   workspace.write(".ralph/config.toml", "[judge]\ntimeout = 1\npolicy = \"fail_closed\"\n");
   agent.push(text_turn("Answer."));
   judge.push(slow);
   const auto closed = run(with_judge({"--max-iterations", "1"}));
   EXPECT_EQ(closed.exit_code, 3) << closed.err;
-  EXPECT_EQ(parse(closed)["verdicts"][0]["category"], "timeout");
+  EXPECT_EQ(parse_output(closed)["verdicts"][0]["category"], "timeout");
 }
 
 TEST_F(LoopEndToEnd, VerifierFirstRejectsAMarkerWithoutEvidence) {
@@ -344,7 +338,7 @@ TEST_F(LoopEndToEnd, VerifierFirstRejectsAMarkerWithoutEvidence) {
   const auto out = run({"--verifier-first"});
 
   ASSERT_EQ(out.exit_code, 0) << out.err;
-  const auto result = parse(out);
+  const auto result = parse_output(out);
   EXPECT_EQ(result["iterations"], 2);
   EXPECT_EQ(result["verdicts"][0]["category"], "no_evidence");
   EXPECT_EQ(result["verdicts"][1]["result"], "pass");
@@ -364,7 +358,7 @@ TEST_F(LoopEndToEnd, VerifierFirstRejectsStaleEvidence) {
   const auto out = run({"--verifier-first", "--max-iterations", "1"});
 
   EXPECT_EQ(out.exit_code, 3) << out.err;
-  const auto verdict = parse(out)["verdicts"][0];
+  const auto verdict = parse_output(out)["verdicts"][0];
   EXPECT_EQ(verdict["category"], "no_evidence");
   EXPECT_THAT(verdict["feedback"].get<std::string>(), HasSubstr("stale"));
 }
@@ -377,7 +371,7 @@ TEST_F(LoopEndToEnd, VerifierFirstIgnoresAMarkerEchoedFromThePrompt) {
   const auto out = run({"--verifier-first", "--max-iterations", "1"});
 
   EXPECT_EQ(out.exit_code, 3) << out.err;
-  EXPECT_EQ(parse(out)["verdicts"][0]["category"], "incomplete");
+  EXPECT_EQ(parse_output(out)["verdicts"][0]["category"], "incomplete");
 }
 
 TEST_F(LoopEndToEnd, VerifierFirstWithAVerifyCommandRunsItToo) {
@@ -388,7 +382,7 @@ TEST_F(LoopEndToEnd, VerifierFirstWithAVerifyCommandRunsItToo) {
   const auto out = run({"--verifier-first", "--verify-cmd", "sh test.sh", "--max-iterations", "1"});
 
   EXPECT_EQ(out.exit_code, 3) << out.err;
-  const auto verdicts = parse(out)["verdicts"];
+  const auto verdicts = parse_output(out)["verdicts"];
   ASSERT_EQ(verdicts.size(), 2u);
   EXPECT_EQ(verdicts[0]["verifier"], "command: sh test.sh");
   EXPECT_EQ(verdicts[0]["result"], "fail");
@@ -404,7 +398,7 @@ TEST_F(LoopEndToEnd, EditingAProtectedFileIsARuleViolation) {
       run({"--verify-cmd", "sh test.sh", "--protect", "test.sh", "--max-iterations", "1"});
 
   EXPECT_EQ(out.exit_code, 3) << out.err;
-  const auto verdicts = parse(out)["verdicts"];
+  const auto verdicts = parse_output(out)["verdicts"];
   EXPECT_EQ(verdicts[0]["verifier"], "protected paths");
   EXPECT_EQ(verdicts[0]["category"], "rule_violation");
   EXPECT_THAT(verdicts[0]["feedback"].get<std::string>(), HasSubstr("test.sh (modified)"));
@@ -417,7 +411,7 @@ TEST_F(LoopEndToEnd, SameAnswerAndVerdictTwiceIsStalled) {
   }
   const auto out = run({"--verify-cmd", "sh test.sh", "--max-iterations", "5"});
   EXPECT_EQ(out.exit_code, 5) << out.err;
-  const auto result = parse(out);
+  const auto result = parse_output(out);
   EXPECT_EQ(result["status"], "stalled");
   EXPECT_EQ(result["iterations"], 2);
 }
@@ -431,7 +425,7 @@ TEST_F(LoopEndToEnd, FlakyCommandPassesWithReruns) {
   const auto out = run({"--verify-cmd", "sh flaky.sh", "--reruns", "3", "--quorum", "1"});
 
   ASSERT_EQ(out.exit_code, 0) << out.err;
-  const auto evidence = parse(out)["verdicts"][0]["evidence"];
+  const auto evidence = parse_output(out)["verdicts"][0]["evidence"];
   EXPECT_EQ(evidence["runs"], 3);
   EXPECT_EQ(evidence["passes"], 1);
 }
@@ -441,13 +435,13 @@ TEST_F(LoopEndToEnd, KeywordTriggerMatchesSpecialCharactersLiterally) {
   const auto hit = run({"--verify-cmd", "sh test.sh", "--trigger", "keywords", "--keyword", "c++",
                         "--max-iterations", "1"});
   EXPECT_EQ(hit.exit_code, 3) << "c++ matched, so the failing test ran";
-  EXPECT_EQ(parse(hit)["verdicts"].size(), 1u);
+  EXPECT_EQ(parse_output(hit)["verdicts"].size(), 1u);
 
   agent.push(text_turn("Ported the module to C."));
   const auto miss = run({"--verify-cmd", "sh test.sh", "--trigger", "keywords", "--keyword", "c++",
                          "--keyword", "done"});
   EXPECT_EQ(miss.exit_code, 0) << miss.err;
-  const auto result = parse(miss);
+  const auto result = parse_output(miss);
   EXPECT_TRUE(result["verdicts"].empty());
   EXPECT_THAT(result["reason"].get<std::string>(), HasSubstr("unverified"));
 }
@@ -512,7 +506,7 @@ TEST_F(LoopEndToEnd, TokenBudgetCountsTheJudge) {
   const std::string budget = std::to_string(agent_tokens + judge_tokens / 2);
   const auto out = run(with_judge({"--token-budget", budget, "--max-iterations", "5"}));
   EXPECT_EQ(out.exit_code, 3) << out.err;
-  const auto result = parse(out);
+  const auto result = parse_output(out);
   EXPECT_EQ(result["iterations"], 1);
   EXPECT_THAT(result["answer"].get<std::string>(), HasSubstr("tokens budget ran out"));
 }
@@ -528,7 +522,7 @@ TEST_F(LoopEndToEnd, CostBudgetNeedsPricesAndStops) {
   const auto out =
       run({"--verify-cmd", "sh test.sh", "--cost-budget", "0.01", "--max-iterations", "5"});
   EXPECT_EQ(out.exit_code, 3) << out.err;
-  const auto result = parse(out);
+  const auto result = parse_output(out);
   EXPECT_EQ(result["iterations"], 1);
   EXPECT_GT(result["cost_usd"].get<double>(), 0.01);
   EXPECT_THAT(result["answer"].get<std::string>(), HasSubstr("cost budget ran out"));
@@ -541,7 +535,7 @@ TEST_F(LoopEndToEnd, TimeBudgetStopsASlowModel) {
   agent.push(slow);
   const auto out = run({"--verify-cmd", "sh test.sh", "--time-budget", "1s"});
   EXPECT_EQ(out.exit_code, 3) << out.err;
-  const auto result = parse(out);
+  const auto result = parse_output(out);
   EXPECT_EQ(result["status"], "budget_exhausted");
   EXPECT_THAT(result["reason"].get<std::string>(), HasSubstr("time"));
 }
@@ -556,7 +550,7 @@ TEST_F(LoopEndToEnd, EventsFileHasOneFlushedJsonLinePerEvent) {
   const auto out = run({"--verify-cmd", "sh test.sh", "--events", events_path.string()});
 
   ASSERT_EQ(out.exit_code, 0) << out.err;
-  const std::string session = parse(out)["session_id"];
+  const std::string session = parse_output(out)["session_id"];
   std::istringstream lines(cwd.read("events.ndjson"));
   std::vector<std::string> types;
   for (std::string line; std::getline(lines, line);) {
@@ -597,7 +591,7 @@ TEST_F(LoopEndToEnd, ExternalVerifierProgramGetsTheAttemptAndGivesTheVerdict) {
   const auto out = run({"--verify-exec", "sh verdict.sh"});
 
   ASSERT_EQ(out.exit_code, 0) << out.err;
-  const auto result = parse(out);
+  const auto result = parse_output(out);
   EXPECT_EQ(result["verdicts"][0]["category"], "goal_missed");
   EXPECT_EQ(result["verdicts"][1]["result"], "pass");
   const auto attempt = json::parse(workspace.read("attempt.json"));
@@ -654,7 +648,7 @@ TEST_F(LoopEndToEnd, SeedVariablesTurnOnAJudgeOnTheAgentsModel) {
   const auto out = run_ralph(args({}), cwd.path(),
                              {{"RALPH_LOOP_ENABLED", "true"}, {"RALPH_LOOP_MAX_ITERATIONS", "4"}});
   ASSERT_EQ(out.exit_code, 0) << out.err;
-  EXPECT_EQ(parse(out)["verdicts"][0]["verifier"], "judge");
+  EXPECT_EQ(parse_output(out)["verdicts"][0]["verifier"], "judge");
   EXPECT_THAT(out.err, HasSubstr("another family"));
   EXPECT_EQ(agent.requests().size(), 2u);
 }

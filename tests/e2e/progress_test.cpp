@@ -79,10 +79,12 @@ TEST_F(ProgressEndToEnd, ATerminalGetsALiveStatusLineThatIsClearedBeforeTheAnswe
   RalphProcess process(args({}), cwd.path(), {{"TERM", "xterm"}, {"NO_COLOR", ""}},
                        Streams::terminal);
   ASSERT_TRUE(process.read_until("waiting for the model", seconds(60))) << process.live();
-  // A spinner frame and the elapsed time, drawn over the same line.
-  EXPECT_TRUE(process.read_until(" s", seconds(30)));
-  EXPECT_THAT(process.live(), HasSubstr("\r\x1b[K"));
+  // Drawn again over the same line: the line erased, the status written anew.
+  const std::size_t first = process.live().find("waiting for the model");
+  EXPECT_TRUE(process.read_until("\r\x1b[K", seconds(30), first));
+  EXPECT_TRUE(process.read_until("waiting for the model", seconds(30), first + 1));
   EXPECT_TRUE(std::regex_search(process.live(), std::regex("[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]"))) << process.live();
+  EXPECT_TRUE(has_colour(process.live())) << "colour without NO_COLOR";
   answers.release();
   const RalphOutput result = process.wait();
   ASSERT_EQ(result.exit_code, 0) << result.out;

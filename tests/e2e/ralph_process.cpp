@@ -129,9 +129,10 @@ RalphProcess::~RalphProcess() {
   std::filesystem::remove_all(m_dir, ec);
 }
 
-bool RalphProcess::read_until(const std::string& needle, std::chrono::milliseconds timeout) {
+bool RalphProcess::read_until(const std::string& needle, std::chrono::milliseconds timeout,
+                              std::size_t from) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (m_live.find(needle) == std::string::npos) {
+  while (m_live.find(needle, from) == std::string::npos) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         deadline - std::chrono::steady_clock::now());
     if (m_live_fd < 0 || left.count() <= 0) {
@@ -156,6 +157,19 @@ void RalphProcess::signal(int sig) const {
 }
 
 RalphOutput RalphProcess::wait() {
+  // A live stream is read to its end first (EOF on a pipe, EIO on a terminal once the child is
+  // gone): a child blocked on a full pipe would never exit.
+  if (m_streams != Streams::files) {
+    char buffer[4096];
+    for (;;) {
+      const ssize_t got = ::read(m_live_fd, buffer, sizeof buffer);
+      if (got > 0) {
+        m_live.append(buffer, static_cast<std::size_t>(got));
+      } else if (got == 0 || errno != EINTR) {
+        break;
+      }
+    }
+  }
   int status = 0;
   while (waitpid(m_pid, &status, 0) < 0 && errno == EINTR) {
   }
@@ -166,13 +180,6 @@ RalphOutput RalphProcess::wait() {
     result.out = slurp(m_dir / "stdout");
     result.err = slurp(m_dir / "stderr");
     return result;
-  }
-  // The child is gone: whatever it wrote is buffered; read it all without blocking.
-  const int flags = fcntl(m_live_fd, F_GETFL);
-  fcntl(m_live_fd, F_SETFL, flags | O_NONBLOCK);
-  char buffer[4096];
-  for (ssize_t got = 0; (got = ::read(m_live_fd, buffer, sizeof buffer)) > 0;) {
-    m_live.append(buffer, static_cast<std::size_t>(got));
   }
   result.out = m_streams == Streams::terminal ? m_live : slurp(m_dir / "stdout");
   result.err = m_live;

@@ -39,9 +39,10 @@ public:
 
   pid_t pid() const { return m_pid; }
   void signal(int sig) const;
-  // Live streams only: reads until what was read contains `needle` (true) or `timeout` passed
-  // or the stream ended (false).
-  bool read_until(const std::string& needle, std::chrono::milliseconds timeout);
+  // Live streams only: reads until what was read contains `needle` at or after byte `from`
+  // (true), or `timeout` passed or the stream ended (false).
+  bool read_until(const std::string& needle, std::chrono::milliseconds timeout,
+                  std::size_t from = 0);
   // Everything read from the live stream so far.
   const std::string& live() const { return m_live; }
   // Waits for the end; a live stream is read to its end and returned as `err` (for a terminal,

@@ -44,11 +44,7 @@ protected:
   RalphOutput ralph(std::vector<std::string> args) const {
     return run_ralph(std::move(args), workspace.path());
   }
-  json show(const std::string& id) const {
-    const auto out = ralph({"sessions", "show", id, "--json"});
-    EXPECT_EQ(out.exit_code, 0) << out.err;
-    return json::parse(out.out);
-  }
+  json show(const std::string& id) const { return show_session(id, workspace.path()); }
   std::string only_session_id() const {
     const auto out = ralph({"sessions", "list", "--json"});
     EXPECT_EQ(out.exit_code, 0) << out.err;

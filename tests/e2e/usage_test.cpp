@@ -113,8 +113,7 @@ TEST_F(UsageEndToEnd, DurationsAndCountsTheHelpPromisesAreAccepted) {
                              workspace.path());
   ASSERT_EQ(out.exit_code, 0) << out.err;
   const std::string id = json::parse(out.out)["session_id"];
-  const auto shown = run_ralph({"sessions", "show", id, "--json"}, workspace.path());
-  const auto config = json::parse(shown.out)["config"];
+  const auto config = show_session(id, workspace.path())["config"];
   EXPECT_EQ(config["budget.max_time"], 90);
   EXPECT_EQ(config["budget.max_tokens"], 200000);
   EXPECT_EQ(config["agent.max_tokens"], 1500);

@@ -1,11 +1,11 @@
 #include "sse_fixtures.h"
+#include "support/stream_chunks.h"
 
 #include "ralph/http/sse_decoder.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <random>
 #include <string>
 #include <vector>
 
@@ -43,23 +43,11 @@ std::vector<SseEvent> decode(std::string_view stream) {
 }
 
 std::vector<SseEvent> decode_bytewise(std::string_view stream) {
-  std::vector<std::string_view> chunks;
-  for (size_t i = 0; i < stream.size(); ++i) {
-    chunks.push_back(stream.substr(i, 1));
-  }
-  return decode_chunks(chunks);
+  return decode_chunks(ralph::testing::bytewise(stream));
 }
 
 std::vector<SseEvent> decode_random_splits(std::string_view stream, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_int_distribution<size_t> length(0, 40);
-  std::vector<std::string_view> chunks;
-  for (size_t pos = 0; pos < stream.size();) {
-    const size_t n = std::min(length(rng), stream.size() - pos);
-    chunks.push_back(stream.substr(pos, n)); // empty chunks included on purpose
-    pos += n;
-  }
-  return decode_chunks(chunks);
+  return decode_chunks(ralph::testing::random_splits(stream, seed));
 }
 
 // Every split of `stream` into two feeds gives the same events as one feed.

@@ -115,6 +115,18 @@ TEST(JsonReader, AcceptsWhatJsonAllows) {
   }
 }
 
+TEST(JsonReader, ANumberNoDoubleHoldsFails) {
+  for (const std::string& big :
+       {std::string("1e999"), std::string("-1e999"), std::string(400, '9')}) {
+    JsonReader reader(big);
+    EXPECT_FALSE(reader.read_int().has_value()) << big;
+    EXPECT_FALSE(reader.finish()) << big;
+  }
+  JsonReader tiny("1e-999");
+  (void)tiny.read_int();
+  EXPECT_TRUE(tiny.finish()) << "an underflow is a valid number, unlike an overflow";
+}
+
 TEST(JsonReader, ErrorOffsetPointsAtTheProblem) {
   JsonReader reader(R"({"a": 1, "b": ?})");
   reader.skip();

@@ -4,6 +4,7 @@
 // stream readers, and a printable summary of a response for comparisons.
 
 #include "llm/exchange.h"
+#include "support/stream_chunks.h"
 
 #include "ralph/llm/provider.h"
 
@@ -11,7 +12,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <random>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,29 +45,9 @@ public:
   std::vector<std::chrono::milliseconds> delays;
 };
 
-inline std::vector<std::string_view> whole(std::string_view stream) {
-  return {stream};
-}
-
-inline std::vector<std::string_view> bytewise(std::string_view stream) {
-  std::vector<std::string_view> chunks;
-  for (std::size_t i = 0; i < stream.size(); ++i) {
-    chunks.push_back(stream.substr(i, 1));
-  }
-  return chunks;
-}
-
-inline std::vector<std::string_view> random_splits(std::string_view stream, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_int_distribution<std::size_t> length(0, 40);
-  std::vector<std::string_view> chunks;
-  for (std::size_t pos = 0; pos < stream.size();) {
-    const std::size_t n = std::min(length(rng), stream.size() - pos);
-    chunks.push_back(stream.substr(pos, n));
-    pos += n;
-  }
-  return chunks;
-}
+using ralph::testing::bytewise;
+using ralph::testing::random_splits;
+using ralph::testing::whole;
 
 // Feeds `chunks` to `reader` as one try whose transfer ended with a 200.
 inline Result<ChatResponse> read_chunks(ResponseReader& reader,

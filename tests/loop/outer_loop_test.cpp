@@ -1,4 +1,5 @@
 #include "loop_test_support.h"
+#include "support/many_files_dir.h"
 #include "support/temp_dir.h"
 
 #include "ralph/loop/outer_loop.h"
@@ -13,13 +14,9 @@
 
 #include <chrono>
 #include <condition_variable>
-#include <cstdlib>
-#include <fcntl.h>
 #include <fstream>
 #include <mutex>
 #include <optional>
-#include <stdexcept>
-#include <unistd.h>
 
 namespace ralph::loop {
 namespace {
@@ -649,46 +646,9 @@ TEST_F(OuterLoopTest, AToolThatSaysItWroteFilesChangedTheWorkspaceEvenWhenStatCa
   EXPECT_FALSE(check.attempts[0].tools[1].changed_workspace);
 }
 
-// A directory of many files, in memory (/dev/shm) where there is one: creating 100,000 files on
-// a busy disk can take minutes, in tmpfs about two seconds. Removed on destruction.
-class ManyFilesDir {
-public:
-  explicit ManyFilesDir(int folders) {
-    const std::filesystem::path parent = std::filesystem::is_directory("/dev/shm")
-                                             ? std::filesystem::path("/dev/shm")
-                                             : std::filesystem::temp_directory_path();
-    std::string pattern = (parent / "ralph-test-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) {
-      throw std::runtime_error("mkdtemp failed");
-    }
-    m_path = pattern;
-    for (int d = 0; d < folders; ++d) {
-      const std::filesystem::path dir = m_path / fmt::format("d{:03}", d);
-      std::filesystem::create_directory(dir);
-      for (int f = 0; f < 1000; ++f) {
-        const int fd = ::creat((dir / fmt::format("f{:04}.txt", f)).c_str(), 0644);
-        if (fd < 0) {
-          throw std::runtime_error("creat failed");
-        }
-        ::close(fd);
-      }
-    }
-  }
-  ~ManyFilesDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(m_path, ignored);
-  }
-  ManyFilesDir(const ManyFilesDir&) = delete;
-  ManyFilesDir& operator=(const ManyFilesDir&) = delete;
-  const std::filesystem::path& path() const { return m_path; }
-
-private:
-  std::filesystem::path m_path;
-};
-
 TEST_F(OuterLoopTest, InAWorkspaceOfMoreThan100kFilesOnlyRealWritesMakeEvidenceStale) {
   // 101,000 files: past the old walk's cap of 100,000 entries, which made every call a change.
-  const ManyFilesDir ws(101);
+  const ralph::testing::ManyFilesDir ws(101'000);
   options.workspace = ws.path();
   options.evidence.enabled = true;
   auto& check = verifier().then(Outcome::pass);
@@ -699,8 +659,8 @@ TEST_F(OuterLoopTest, InAWorkspaceOfMoreThan100kFilesOnlyRealWritesMakeEvidenceS
   work.calls.push_back({"read_file", R"({"path":"d000/f0001.txt"})", std::nullopt, nullptr, false,
                         [&] { return read_file->run(R"({"path":"d000/f0001.txt"})", context); }});
   work.calls.push_back({"shell", R"({"command":"cat d000/f0002.txt"})", 0, nullptr});
-  work.calls.push_back({"shell", R"({"command":"echo x >> d050/f0500.txt"})", 0, [&] {
-                          std::ofstream(ws.path() / "d050/f0500.txt", std::ios::app) << "x";
+  work.calls.push_back({"shell", R"({"command":"echo x >> d0050/f0500.txt"})", 0, [&] {
+                          std::ofstream(ws.path() / "d0050/f0500.txt", std::ios::app) << "x";
                         }});
   agent.push(work);
   run();

@@ -1,5 +1,6 @@
 #include "support/temp_dir.h"
 
+#include "ralph/core/text.h"
 #include "ralph/store/memory_file.h"
 
 #include <gmock/gmock.h>
@@ -26,14 +27,6 @@ std::string appended(int count, std::string_view text, std::size_t budget) {
     memory = append_memory_block(memory, n, "T", text, budget);
   }
   return memory;
-}
-
-std::size_t code_points(std::string_view text) {
-  std::size_t count = 0;
-  for (const char c : text) {
-    count += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  }
-  return count;
 }
 
 int occurrences(std::string_view text, std::string_view what) {
@@ -84,7 +77,7 @@ TEST(MemoryFile, RepeatedTrimsAccumulateTheCountInOneLine) {
   std::string memory;
   for (int n = 1; n <= 30; ++n) {
     memory = append_memory_block(memory, n, "T", "some finding", 120);
-    EXPECT_LE(code_points(memory), 120u);
+    EXPECT_LE(utf8_length(memory), 120u);
     const int blocks = occurrences(memory, "## Iter ");
     const int trimmed = n - blocks;
     if (trimmed == 0) {
@@ -103,9 +96,9 @@ TEST(MemoryFile, RepeatedTrimsAccumulateTheCountInOneLine) {
 TEST(MemoryFile, BudgetCountsCodePointsNotBytes) {
   const std::string accents = "éééééééééé"; // 10 code points, 20 bytes
   const std::string both = block(1, accents) + "\n" + block(2, accents);
-  ASSERT_GT(both.size(), code_points(both));
-  EXPECT_EQ(appended(2, accents, code_points(both)), both);
-  EXPECT_EQ(appended(2, accents, code_points(both) - 1),
+  ASSERT_GT(both.size(), utf8_length(both));
+  EXPECT_EQ(appended(2, accents, utf8_length(both)), both);
+  EXPECT_EQ(appended(2, accents, utf8_length(both) - 1),
             "[trimmed 1 older block(s)]\n\n" + block(2, accents));
 }
 
@@ -123,7 +116,7 @@ TEST(MemoryFile, HandEditedFileKeepsItsPreambleAndMovesTheCountToTheTop) {
   const std::string preamble = "My notes: always run make check.\n";
   const std::string result = "[trimmed 5 older block(s)]\n\n" + preamble + "\n" + block(6, "kept") +
                              "\n" + block(7, "new");
-  EXPECT_EQ(append_memory_block(edited, 7, "T", "new", code_points(result)), result);
+  EXPECT_EQ(append_memory_block(edited, 7, "T", "new", utf8_length(result)), result);
   // The preamble counts toward the budget but is never trimmed.
   EXPECT_EQ(append_memory_block(edited, 7, "T", "new", 0),
             "[trimmed 6 older block(s)]\n\n" + preamble + "\n" + block(7, "new"));

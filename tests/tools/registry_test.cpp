@@ -125,6 +125,7 @@ TEST(BuiltinTools, OnlyTheReadingToolsSayTheyAreReadOnly) {
   EXPECT_TRUE(run("search_files", R"({"pattern":"one"})").read_only);
   EXPECT_FALSE(run("shell", R"({"command":"cat a.txt"})").read_only);
   EXPECT_FALSE(run("write_file", R"({"path":"b.txt","content":"x"})").read_only);
+  EXPECT_FALSE(run("edit_file", R"({"path":"a.txt","old_text":"one","new_text":"two"})").read_only);
 }
 
 } // namespace

@@ -78,9 +78,13 @@ TEST(JunitReport, OnlyReportsWrittenSinceTheRunStartedAreRead) {
   ASSERT_TRUE(none.has_value()) << none.error().message;
   EXPECT_FALSE(none->has_value());
 
-  workspace.write("build/new.xml", report("junit_pytest_mixed.xml"));
-  workspace.write("build/vitest.xml", report("junit_vitest_fail3.xml"));
-  workspace.write("elsewhere.xml", report("junit_vitest_fail3.xml"));
+  // The kernel stamps files from a coarse clock that may lag clock::now() by a tick, so the
+  // fresh reports get a time after `since` explicitly.
+  for (const auto& fresh : {workspace.write("build/new.xml", report("junit_pytest_mixed.xml")),
+                            workspace.write("build/vitest.xml", report("junit_vitest_fail3.xml")),
+                            workspace.write("elsewhere.xml", report("junit_vitest_fail3.xml"))}) {
+    std::filesystem::last_write_time(fresh, since + std::chrono::seconds(1));
+  }
   auto both = read_junit_reports(workspace.path(), {"build/*.xml"}, since);
   ASSERT_TRUE(both.has_value()) << both.error().message;
   ASSERT_TRUE(both->has_value());

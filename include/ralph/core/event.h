@@ -6,7 +6,9 @@
 #include "ralph/core/settings.h"
 #include "ralph/core/status.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <optional>
 #include <string>
 #include <variant>
@@ -158,6 +160,11 @@ struct BudgetWarning {
   double used = 0;  // attempts finished, tokens, US dollars, seconds or sub-queries
   double limit = 0; // in the same unit
 };
+
+// `used` of `limit` as the whole percent a budget_warning carries (at most 100; 0 without limit).
+inline int budget_percent(double used, double limit) {
+  return limit > 0 ? static_cast<int>(std::lround(std::min(used / limit, 1.0) * 100)) : 0;
+}
 
 // The run ended.
 struct RunEnded {

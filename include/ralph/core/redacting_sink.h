@@ -22,15 +22,23 @@ public:
   void flush();
 
 private:
+  // A streamed text (or thinking) and where its held-back tail came from.
+  struct Stream {
+    explicit Stream(const Redactor& secrets) : redactor(secrets) {}
+    StreamRedactor redactor;
+    int iteration = 0;
+    int step = 0;
+  };
+
+  template <typename Delta> void feed(Stream& stream, const Event& event, const Delta& delta);
+  template <typename Delta> void finish(Stream& stream);
   void flush_locked();
 
   EventSink& m_next;
   const Redactor& m_redactor;
   std::mutex m_mutex;
-  StreamRedactor m_text;
-  StreamRedactor m_thinking;
-  Event m_last_text;     // where the held text came from (iteration, step)
-  Event m_last_thinking; // the same for thinking
+  Stream m_text;
+  Stream m_thinking;
 };
 
 } // namespace ralph

@@ -45,6 +45,9 @@ std::string keep_head_and_tail(std::string_view text, std::size_t max_bytes);
 // forms, surrogates, code points above U+10FFFF, truncation) or `text` is empty.
 std::size_t utf8_sequence_length(std::string_view text);
 
+// Appends `code` encoded as UTF-8; nothing for values past U+10FFFF.
+void append_utf8(std::string& out, char32_t code);
+
 // Code points in `text`: the bytes that do not continue a UTF-8 sequence.
 std::size_t utf8_length(std::string_view text);
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "ralph/verify/output_lines.h"
+
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -28,27 +30,30 @@ struct TestSummary {
 
 inline constexpr std::size_t k_max_test_names = 2000;
 
-// Reads a command's output as it comes, in chunks split anywhere, and finds the summaries of
-// pytest, python's unittest, go test, cargo test, ctest, jest and vitest. It holds only the
-// current line (the first 4 KB of it) and what it found, so any size of output streams through.
-// Several runners' summaries are added up, except that a ctest summary, which already counts
-// the programs it ran, stands alone. Not thread-safe.
-class TestSummaryParser {
+// Reads a command's output line by line as a LineSplitter hands it over (so the lines come
+// cleaned, and long ones cut) and finds the summaries of pytest, python's unittest, go test,
+// cargo test, ctest, jest and vitest. It holds only what it found, so any size of output streams
+// through. Several runners' summaries are added up, except that a ctest summary, which already
+// counts the programs it ran, stands alone. Not thread-safe.
+class TestSummaryParser final : public LineConsumer {
 public:
   TestSummaryParser();
-  ~TestSummaryParser();
-  TestSummaryParser(TestSummaryParser&&) noexcept;
-  TestSummaryParser& operator=(TestSummaryParser&&) noexcept;
+  ~TestSummaryParser() override;
+  TestSummaryParser(const TestSummaryParser&) = delete;
+  TestSummaryParser& operator=(const TestSummaryParser&) = delete;
 
-  void feed(std::string_view chunk);
-  // The summary of everything fed (a last line without a newline included); nullopt when no
-  // runner's summary was found. The parser is spent afterwards.
+  void on_line(std::size_t number, std::string_view line) override;
+  // The summary of every line seen; nullopt when no runner's summary was found. The parser is
+  // spent afterwards.
   std::optional<TestSummary> finish();
 
 private:
   struct State;
   std::unique_ptr<State> m_state;
 };
+
+// Adds `more` to `names`, up to k_max_test_names in all.
+void append_test_names(std::vector<std::string>& names, const std::vector<std::string>& more);
 
 // The summary of a whole output at once (see TestSummaryParser).
 std::optional<TestSummary> parse_test_summary(std::string_view output);
