@@ -1,0 +1,98 @@
+#pragma once
+
+#include "ralph/core/enum_names.h"
+#include "ralph/core/message.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace ralph::agent {
+
+// The machine-readable output an external agent CLI prints, one parser per format
+// (the README says what ralph reads of each).
+enum class CliFormat {
+  claude,   // claude -p --output-format stream-json --verbose
+  codex,    // codex exec --json
+  gemini,   // gemini -p -o stream-json
+  goose,    // goose run --output-format stream-json
+  opencode, // opencode run --format json (v1 and v2 events)
+  aider,    // aider --message: plain text with a "Tokens: … Cost: …" line
+  text,     // any other program: its whole stdout is the answer
+};
+inline constexpr EnumName<CliFormat> k_cli_format_names[] = {
+    {CliFormat::claude, "claude"}, {CliFormat::codex, "codex"},       {CliFormat::gemini, "gemini"},
+    {CliFormat::goose, "goose"},   {CliFormat::opencode, "opencode"}, {CliFormat::aider, "aider"},
+    {CliFormat::text, "text"}};
+inline const char* to_string(CliFormat format) {
+  return name_of(k_cli_format_names, format);
+}
+
+// What a CLI reported, one fact at a time, in the order it printed them.
+
+// Assistant text: a whole block, or (delta) a piece of one that goes on in the next CliText.
+struct CliText {
+  std::string text;
+  bool delta = false;
+};
+// A tool call the agent started (`arguments` is JSON text). Formats that report a call only
+// when it finished give no CliToolStarted for it.
+struct CliToolStarted {
+  ToolCall call;
+};
+// A tool call that finished: its output as the CLI showed it, whether it failed, and the shell's
+// exit code where the format reports one structurally (Codex, opencode); never guessed from text.
+struct CliToolFinished {
+  ToolCall call;
+  std::string output;
+  bool is_error = false;
+  std::optional<int> exit_code;
+};
+// Tokens and cost of this process so far (replacing any earlier CliUsage of the same process).
+// `thread_total`: the counts are the CLI session's running total, earlier processes that resumed
+// it included (Codex), so the caller subtracts what it already counted.
+struct CliUsage {
+  Usage usage;
+  std::optional<double> cost_usd;
+  bool thread_total = false;
+};
+// The CLI's own session (thread) id, for resuming it; and the model it runs when it says so.
+struct CliSession {
+  std::string id;
+  std::string model;
+};
+// A non-fatal error or warning the CLI reported (a retried stream error, a loop warning).
+struct CliNotice {
+  std::string text;
+};
+// The terminal event: how the run ended by the CLI's own account. `answer` is the final
+// assistant text when the format has one there; `error` says why a failed run failed.
+struct CliResult {
+  bool ok = false;
+  std::string answer;
+  std::string error;
+};
+using CliEvent = std::variant<CliText, CliToolStarted, CliToolFinished, CliUsage, CliSession,
+                              CliNotice, CliResult>;
+
+// Turns one CLI's stdout into facts. Lines come without their newline, blank and non-JSON lines
+// included (JSON formats skip them; they are never an error); a line may be megabytes long. A
+// parser keeps what it needs across lines (a Claude tool call waits for its result, opencode sums
+// its steps). Not thread-safe; one per process run.
+class CliStreamParser {
+public:
+  virtual ~CliStreamParser() = default;
+  // The facts of one line, appended to `out`.
+  virtual void parse_line(std::string_view line, std::vector<CliEvent>& out) = 0;
+  // End of stdout: facts only the whole output gives (aider's and plain text's answer, the sum
+  // of the steps), appended to `out`. A format with a terminal event adds no CliResult here:
+  // its absence is for the caller to judge.
+  virtual void finish(std::vector<CliEvent>& out) = 0;
+};
+
+std::unique_ptr<CliStreamParser> make_cli_stream_parser(CliFormat format);
+
+} // namespace ralph::agent
