@@ -102,8 +102,8 @@ ssize_t write_without_sigpipe(int fd, std::string_view data) {
 }
 
 // Reads what is available, shows it to `observer` when there is one; closes `fd` at end of file
-// or on a real error.
-void read_into(UniqueFd& fd, OutputCapture& capture, std::vector<char>& buffer,
+// or on a real error. True when bytes came.
+bool read_into(UniqueFd& fd, OutputCapture& capture, std::vector<char>& buffer,
                const std::function<void(std::string_view)>* observer = nullptr) {
   const ssize_t n = ::read(fd.get(), buffer.data(), buffer.size());
   if (n > 0) {
@@ -112,11 +112,12 @@ void read_into(UniqueFd& fd, OutputCapture& capture, std::vector<char>& buffer,
     if (observer != nullptr && *observer) {
       (*observer)(chunk);
     }
-    return;
+    return true;
   }
   if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
     fd.reset();
   }
+  return false;
 }
 
 int poll_timeout_ms(SteadyClock::time_point now, SteadyClock::time_point until) {
@@ -151,6 +152,13 @@ Result<ProcessResult> PosixProcessRunner::run(const ProcessSpec& spec, const Can
   const bool has_deadline = spec.timeout.count() > 0 &&
                             spec.timeout < std::chrono::duration_cast<milliseconds>(never - start);
   const auto deadline = has_deadline ? start + spec.timeout : never;
+  const bool has_idle_limit =
+      spec.idle_timeout.count() > 0 &&
+      spec.idle_timeout < std::chrono::duration_cast<milliseconds>(never - start);
+  auto last_output = start;
+  const auto idle_deadline = [&] {
+    return has_idle_limit ? last_output + spec.idle_timeout : never;
+  };
   auto kill_at = never;     // terminating: when SIGTERM turns into SIGKILL
   auto drain_until = never; // exited: when to stop waiting for pipes to close
   Phase phase = Phase::running;
@@ -164,9 +172,11 @@ Result<ProcessResult> PosixProcessRunner::run(const ProcessSpec& spec, const Can
       in.reset();
       drain_until = now + k_drain_grace;
     }
-    if (phase == Phase::running && (cancel.cancelled() || now >= deadline)) {
+    if (phase == Phase::running &&
+        (cancel.cancelled() || now >= deadline || now >= idle_deadline())) {
       result.cancelled = cancel.cancelled();
-      result.timed_out = !result.cancelled;
+      result.timed_out = !result.cancelled && now >= deadline;
+      result.idle_timed_out = !result.cancelled && !result.timed_out;
       phase = Phase::terminating;
       child.kill_group(SIGTERM);
       in.reset();
@@ -194,7 +204,7 @@ Result<ProcessResult> PosixProcessRunner::run(const ProcessSpec& spec, const Can
     if (phase != Phase::exited && child.pidfd() >= 0) {
       fds[count++] = pollfd{child.pidfd(), POLLIN, 0};
     }
-    const auto until = phase == Phase::running       ? deadline
+    const auto until = phase == Phase::running       ? std::min(deadline, idle_deadline())
                        : phase == Phase::terminating ? kill_at
                                                      : drain_until;
     if (::poll(fds.data(), count, poll_timeout_ms(now, until)) < 0 && errno != EINTR) {
@@ -208,9 +218,13 @@ Result<ProcessResult> PosixProcessRunner::run(const ProcessSpec& spec, const Can
         continue;
       }
       if (fds[i].fd == out.get()) {
-        read_into(out, out_capture, buffer, &spec.on_output);
+        if (read_into(out, out_capture, buffer, &spec.on_output)) {
+          last_output = SteadyClock::now();
+        }
       } else if (err.valid() && fds[i].fd == err.get()) {
-        read_into(err, err_capture, buffer);
+        if (read_into(err, err_capture, buffer)) {
+          last_output = SteadyClock::now();
+        }
       } else if (in.valid() && fds[i].fd == in.get()) {
         const ssize_t n = write_without_sigpipe(in.get(), stdin_left.substr(0, 64 * 1024));
         if (n > 0) {

@@ -135,6 +135,32 @@ TEST(PosixProcessRunner, TimeoutKillsTheWholeProcessGroup) {
   EXPECT_TRUE(eventually([&] { return process_is_dead(grandchild); }));
 }
 
+TEST(PosixProcessRunner, SilenceLongerThanTheIdleLimitEndsTheGroup) {
+  TempDir dir;
+  ProcessSpec spec = shell("echo started; sleep 1000 & echo $! > grandchild; wait");
+  spec.cwd = dir.path();
+  spec.idle_timeout = 300ms;
+  const ProcessResult result = run_ok(spec);
+  EXPECT_TRUE(result.idle_timed_out);
+  EXPECT_FALSE(result.timed_out);
+  EXPECT_EQ(result.output, "started\n");
+  const pid_t grandchild = read_pid(dir.path() / "grandchild");
+  ASSERT_GT(grandchild, 0);
+  EXPECT_TRUE(eventually([&] { return process_is_dead(grandchild); }));
+}
+
+TEST(PosixProcessRunner, OutputOnEitherPipeKeepsTheIdleLimitAway) {
+  // Ten lines 300 ms apart, half on stderr: never 1.5 s of silence, though 3 s in all.
+  ProcessSpec spec = shell("for i in 1 2 3 4 5; do sleep 0.3; echo out; sleep 0.3; echo err >&2; "
+                           "done");
+  spec.merge_stderr = false;
+  spec.idle_timeout = 1500ms;
+  const ProcessResult result = run_ok(spec);
+  EXPECT_FALSE(result.idle_timed_out);
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_EQ(result.err_output, "err\nerr\nerr\nerr\nerr\n");
+}
+
 TEST(PosixProcessRunner, EscalatesToSigkillWhenSigtermIsIgnored) {
   TempDir dir;
   // The stop comes only once the shell ignores SIGTERM: a timer could fire before the trap.

@@ -24,8 +24,10 @@ struct ProcessSpec {
   std::vector<std::string> argv;        // argv[0] without a slash is looked up in PATH
   std::filesystem::path cwd;            // empty: the caller's working directory
   std::chrono::milliseconds timeout{0}; // 0: no limit
-  std::size_t output_limit = 0;         // bytes kept per stream (head and tail); 0: the default
-  std::string stdin_data;               // empty: stdin is /dev/null
+  // Ended like a timeout when neither pipe gave a byte for this long; 0: no limit.
+  std::chrono::milliseconds idle_timeout{0};
+  std::size_t output_limit = 0; // bytes kept per stream (head and tail); 0: the default
+  std::string stdin_data;       // empty: stdin is /dev/null
   std::vector<std::pair<std::string, std::string>> env; // set or override these variables
   bool merge_stderr = true; // stderr into the same pipe as stdout, interleaving preserved
   // Called with every chunk of stdout (stdout and stderr when merged) as it is read, on the
@@ -40,6 +42,7 @@ struct ProcessResult {
   std::optional<int> exit_code; // set when the child exited on its own
   int term_signal = 0;          // the signal that ended the child, 0 when none
   bool timed_out = false;
+  bool idle_timed_out = false; // ProcessSpec::idle_timeout passed without output
   bool cancelled = false;
   std::string output;     // stdout, or stdout and stderr when merged
   std::string err_output; // stderr when not merged
@@ -60,10 +63,10 @@ public:
 };
 
 // The real runner: posix_spawn into a new session and process group, poll() over the pipes and a
-// pidfd. On timeout or cancel the whole group gets SIGTERM, then SIGKILL after a short grace;
-// when the child exits, whatever is left of its group is killed so background grandchildren
-// cannot hold the pipes open. Never leaves a zombie. Stateless: `run` may be called from many
-// threads at once.
+// pidfd. On timeout, idle timeout or cancel the whole group gets SIGTERM, then SIGKILL after a
+// short grace; when the child exits, whatever is left of its group is killed so background
+// grandchildren cannot hold the pipes open. Never leaves a zombie. Stateless: `run` may be called
+// from many threads at once.
 class PosixProcessRunner final : public ProcessRunner {
 public:
   Result<ProcessResult> run(const ProcessSpec& spec, const CancelToken& cancel) override;
