@@ -77,6 +77,39 @@ nlohmann::json toml_prices(const toml::table& table) {
   return out;
 }
 
+// A TOML value in its JSON form (dates as their text), for the tables read as JSON.
+nlohmann::json toml_json(const toml::node& node) {
+  if (const auto* table = node.as_table()) {
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& [name, item] : *table) {
+      out[std::string(name.str())] = toml_json(item);
+    }
+    return out;
+  }
+  if (const auto* array = node.as_array()) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& item : *array) {
+      out.push_back(toml_json(item));
+    }
+    return out;
+  }
+  if (const auto* text = node.as_string()) {
+    return text->get();
+  }
+  if (const auto* flag = node.as_boolean()) {
+    return flag->get();
+  }
+  if (const auto* integer = node.as_integer()) {
+    return integer->get();
+  }
+  if (const auto* number = node.as_floating_point()) {
+    return number->get();
+  }
+  return nullptr;
+}
+
+constexpr std::string_view k_agents_table = "agents";
+
 // The node as a value of `key`'s kind, or why not.
 std::variant<Value, std::string> toml_value(const Key& key, const toml::node& node) {
   if (key.kind == ValueKind::price_table) {
@@ -126,6 +159,13 @@ Result<void> apply_table(Config& config, const toml::table& table, const std::st
         prefix.empty() ? std::string(name.str()) : fmt::format("{}.{}", prefix, name.str());
     const auto& region = node.source().begin.line != 0 ? node.source() : name.source();
     const int line = static_cast<int>(region.begin.line);
+    if (path == k_agents_table) {
+      if (auto problem = config_detail::apply_agent_presets(config.agents, toml_json(node))) {
+        return tl::unexpected(
+            config_error(fmt::format("{}: {}", where(source, line), *problem), source, line));
+      }
+      continue;
+    }
     const Key* key = config_detail::find_key(path);
     if (key == nullptr) {
       if (const auto* sub = node.as_table(); sub != nullptr && is_section(path)) {
@@ -297,6 +337,7 @@ std::string config_to_json(const Config& config) {
         },
         *value);
   }
+  out[std::string(k_agents_table)] = config_detail::agent_presets_json(config.agents);
   return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
@@ -306,6 +347,12 @@ Result<void> apply_config_json(Config& config, std::string_view json, const std:
     return fail(ErrorKind::config, fmt::format("{}: expected a JSON object", source));
   }
   for (const auto& [name, item] : parsed.items()) {
+    if (name == k_agents_table) {
+      if (auto problem = config_detail::apply_agent_presets(config.agents, item)) {
+        return fail(ErrorKind::config, fmt::format("{}: {}", source, *problem));
+      }
+      continue;
+    }
     const Key* key = config_detail::find_key(name);
     if (key == nullptr) {
       return tl::unexpected(config_error(unknown_key_message(source, name), source, 0));

@@ -58,6 +58,13 @@ std::optional<Value> parse_text(const Key& key, std::string_view text);
 // session records write it; on failure the reason, naming the model and field.
 std::variant<PriceTable, std::string> parse_prices(const nlohmann::json& table);
 
+// Applies `[agents.NAME]` tables in their JSON form ({"NAME": {"command": [...], ...}}) over
+// `into`: the fields given replace the preset's, a new name adds a preset. On failure the reason,
+// naming the preset and field; `into` may then be partly updated.
+std::optional<std::string> apply_agent_presets(AgentPresets& into, const nlohmann::json& table);
+// The presets in that JSON form.
+nlohmann::json agent_presets_json(const AgentPresets& presets);
+
 // The known key closest to `path`, for "did you mean" hints; empty when none is close.
 std::string closest_key(std::string_view path);
 

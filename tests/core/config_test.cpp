@@ -389,3 +389,73 @@ TEST(ConfigKeys, EveryKeyIsDescribedWithItsVariable) {
 
 } // namespace
 } // namespace ralph
+
+namespace ralph {
+namespace {
+
+TEST(ConfigAgents, EveryCliHasABuiltInPreset) {
+  const Config config;
+  for (const char* name : {"claude", "codex", "gemini", "aider", "goose", "opencode"}) {
+    const auto preset = config.agents.find(name);
+    ASSERT_NE(preset, config.agents.end()) << name;
+    EXPECT_EQ(preset->second.command.front(), name);
+    EXPECT_EQ(to_string(preset->second.format), std::string(name));
+  }
+}
+
+TEST(ConfigAgents, AFileChangesOnlyTheFieldsItGivesAndAddsNewAgents) {
+  Config config;
+  const auto applied = apply_config_toml(config, R"(
+[agents.claude]
+command = ["/opt/claude", "-p", "--output-format", "stream-json", "--verbose"]
+
+[agents.mine]
+command = ["my-agent", "--task", "{prompt_file}"]
+format = "text"
+env = ["MY_AGENT_MODE=batch"]
+)",
+                                         "cfg.toml");
+  ASSERT_TRUE(applied) << applied.error().message;
+  const AgentPreset& claude = config.agents.at("claude");
+  EXPECT_EQ(claude.command.front(), "/opt/claude");
+  EXPECT_EQ(claude.format, CliFormat::claude);
+  EXPECT_EQ(claude.resume, Config().agents.at("claude").resume);
+  const AgentPreset& mine = config.agents.at("mine");
+  EXPECT_EQ(mine.command.back(), "{prompt_file}");
+  EXPECT_EQ(mine.env, std::vector<std::string>{"MY_AGENT_MODE=batch"});
+}
+
+TEST(ConfigAgents, ABadPresetNamesFileLineAgentAndField) {
+  Config config;
+  auto applied =
+      apply_config_toml(config, "\n[agents.mine]\ncommand = [\"x\"]\nformat = \"yaml\"\n", "c.toml");
+  ASSERT_FALSE(applied);
+  EXPECT_THAT(applied.error().message, HasSubstr("c.toml:"));
+  EXPECT_THAT(applied.error().message, HasSubstr("agents.mine.format"));
+  applied = apply_config_toml(config, "[agents.mine]\nformat = \"text\"\n", "c.toml");
+  ASSERT_FALSE(applied);
+  EXPECT_THAT(applied.error().message, HasSubstr("agents.mine: command is missing"));
+  applied = apply_config_toml(config, "[agents.mine]\ncommand = [\"x\"]\nenv = [\"NOVALUE\"]\n",
+                              "c.toml");
+  ASSERT_FALSE(applied);
+  EXPECT_THAT(applied.error().message, HasSubstr("\"NOVALUE\" is not NAME=value"));
+  applied = apply_config_toml(config, "[agents.mine]\ncommand = [\"x\"]\nargz = []\n", "c.toml");
+  ASSERT_FALSE(applied);
+  EXPECT_THAT(applied.error().message, HasSubstr("agents.mine.argz: unknown field"));
+}
+
+TEST(ConfigAgents, PresetsSurviveTheSessionRecord) {
+  Config config;
+  ASSERT_TRUE(apply_config_toml(
+      config, "[agents.mine]\ncommand = [\"my-agent\"]\nformat = \"codex\"\n", "c.toml"));
+  ASSERT_TRUE(set_config_value(config, "agent.cli", "mine", "--agent"));
+  Config restored;
+  const auto applied = apply_config_json(restored, config_to_json(config), "record");
+  ASSERT_TRUE(applied) << applied.error().message;
+  EXPECT_EQ(restored.agent.cli, "mine");
+  EXPECT_EQ(restored.agents.at("mine").format, CliFormat::codex);
+  EXPECT_EQ(restored.agents.at("mine").command, std::vector<std::string>{"my-agent"});
+}
+
+} // namespace
+} // namespace ralph

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "ralph/core/enum_names.h"
 #include "ralph/core/message.h"
+#include "ralph/core/settings.h"
 
 #include <memory>
 #include <optional>
@@ -11,25 +11,6 @@
 #include <vector>
 
 namespace ralph::agent {
-
-// The machine-readable output an external agent CLI prints, one parser per format
-// (the README says what ralph reads of each).
-enum class CliFormat {
-  claude,   // claude -p --output-format stream-json --verbose
-  codex,    // codex exec --json
-  gemini,   // gemini -p -o stream-json
-  goose,    // goose run --output-format stream-json
-  opencode, // opencode run --format json (v1 and v2 events)
-  aider,    // aider --message: plain text with a "Tokens: … Cost: …" line
-  text,     // any other program: its whole stdout is the answer
-};
-inline constexpr EnumName<CliFormat> k_cli_format_names[] = {
-    {CliFormat::claude, "claude"}, {CliFormat::codex, "codex"},       {CliFormat::gemini, "gemini"},
-    {CliFormat::goose, "goose"},   {CliFormat::opencode, "opencode"}, {CliFormat::aider, "aider"},
-    {CliFormat::text, "text"}};
-inline const char* to_string(CliFormat format) {
-  return name_of(k_cli_format_names, format);
-}
 
 // What a CLI reported, one fact at a time, in the order it printed them.
 

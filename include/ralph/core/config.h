@@ -33,6 +33,7 @@ struct Config {
   TaskSettings task;
   DocumentSettings document;
   PriceTable prices;
+  AgentPresets agents = default_agent_presets();
 };
 
 // Applies a TOML document to `config`. `source` names it in errors ("FILE:LINE: ..."). An unknown

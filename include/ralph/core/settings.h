@@ -94,12 +94,56 @@ inline const char* to_string(BudgetKind value) {
 // Durations are milliseconds inside (tests use short ones); the keys give whole seconds.
 using Duration = std::chrono::milliseconds;
 
+// The machine-readable output an external agent CLI prints (agent/cli_stream.h parses each).
+enum class CliFormat {
+  claude,   // claude -p --output-format stream-json --verbose
+  codex,    // codex exec --json
+  gemini,   // gemini -o stream-json
+  goose,    // goose run --output-format stream-json
+  opencode, // opencode run --format json (v1 and v2 events)
+  aider,    // aider --message: plain text with a "Tokens: … Cost: …" line
+  text,     // any other program: its whole stdout is the answer
+};
+inline constexpr EnumName<CliFormat> k_cli_format_names[] = {
+    {CliFormat::claude, "claude"}, {CliFormat::codex, "codex"},       {CliFormat::gemini, "gemini"},
+    {CliFormat::goose, "goose"},   {CliFormat::opencode, "opencode"}, {CliFormat::aider, "aider"},
+    {CliFormat::text, "text"}};
+inline const char* to_string(CliFormat format) {
+  return name_of(k_cli_format_names, format);
+}
+
+// How ralph runs one external agent CLI (`[agents.NAME]`). Arguments may hold placeholders:
+// {prompt}, {prompt_file} (a file holding the prompt; with neither, the prompt goes on stdin),
+// {model}, {session} (the CLI's own session id), {ralph_session} and {budget_usd}.
+struct AgentPreset {
+  std::vector<std::string> command; // the first attempt
+  // A later attempt that goes on in the CLI's own session (feedback `append`); empty: the CLI
+  // cannot resume, and every attempt starts afresh from `command`.
+  std::vector<std::string> resume;
+  CliFormat format = CliFormat::text;
+  std::vector<std::string> model_args;  // added when a model is chosen
+  std::vector<std::string> budget_args; // added when a cost budget is set: what is left of it
+  std::vector<std::string> env;         // NAME=value set for the CLI
+};
+using AgentPresets = std::map<std::string, AgentPreset, std::less<>>;
+
+// The built-in presets for claude, codex, gemini, aider, goose and opencode.
+AgentPresets default_agent_presets();
+
 struct AgentSettings {
   int max_steps = 40; // model calls in one attempt
   int max_tokens = 4096;
   std::optional<double> temperature;
   bool stream = true;
   std::string system_prompt; // empty: the built-in prompt
+  // An external agent instead of the built-in one: a preset of `agents` by name, or any program
+  // (`command`, run by /bin/sh -c). Both empty: the built-in agent.
+  std::string cli;
+  std::string command;
+  std::string model;                        // the external agent's model (its preset's model_args)
+  std::vector<std::string> args;            // added to the external agent's command line
+  Duration timeout = std::chrono::hours(1); // one attempt of an external agent
+  Duration idle_timeout = std::chrono::minutes(10); // no output from it for this long
 };
 
 struct ToolSettings {
