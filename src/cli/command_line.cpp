@@ -98,6 +98,25 @@ void add_agent_options(CLI::App& command, RunArgs& args, StepsOf steps = StepsOf
   command.add_flag("--quiet,-q", args.quiet, "no progress on stderr");
 }
 
+// An external agent CLI as the inner loop instead of the built-in agent.
+void add_external_agent_options(CLI::App& command, RunArgs& args) {
+  OverrideFlags flags(command, args);
+  flags.add("--agent", "agent.cli", "NAME",
+            "an agent CLI works on the goal: claude, codex, gemini, aider, goose, opencode, or "
+            "any [agents.NAME] of the configuration");
+  flags.add("--agent-model", "agent.model", "MODEL", "the model the agent CLI is to use");
+  flags.add_list("--agent-arg", "agent.args", "ARG",
+                 "an argument added to the agent CLI's command line (repeatable; "
+                 "--agent-arg=--flag for one that starts with -)");
+  flags.add("--agent-cmd", "agent.command", "CMD",
+            "any other program as the agent, run by /bin/sh -c: the prompt on stdin, or where "
+            "{prompt} or {prompt_file} appears; its output is the answer");
+  flags.add("--agent-timeout", "agent.timeout", "DURATION",
+            "most wall time of one attempt of the agent CLI (default 1h)");
+  flags.add("--agent-idle-timeout", "agent.idle_timeout", "DURATION",
+            "stop the agent CLI after this long without output (default 10m)");
+}
+
 // The budgets of a run under the outer loop and where it is recorded.
 void add_bounds_and_records(CLI::App& command, RunArgs& args) {
   OverrideFlags flags(command, args);
@@ -311,9 +330,11 @@ ParsedCommand parse_command_line(int argc, char** argv) {
              "exhausted, 4 blocked, 5 stalled, 130 interrupted.");
 
   CLI::App* run = app.add_subcommand(
-      "run", "the built-in agent works on GOAL in a workspace, verified when verifiers are given");
+      "run", "the built-in agent (or an agent CLI: --agent) works on GOAL in a workspace, "
+             "verified when verifiers are given");
   run->add_option("goal", parsed.run.goal, "what to do, in words")->required();
   add_agent_options(*run, parsed.run);
+  add_external_agent_options(*run, parsed.run);
   add_loop_options(*run, parsed.run);
 
   CLI::App* qa = app.add_subcommand(

@@ -1,5 +1,6 @@
 #include "cli/run_command.h"
 
+#include "cli/external_agent.h"
 #include "cli/run_loop.h"
 
 #include "ralph/agent/react_agent.h"
@@ -67,12 +68,20 @@ Result<int> run_goal(RunContext& context, const std::string& banner, const Model
   return run_loop(context, banner, run);
 }
 
+Result<int> run_agent(RunContext& context, const std::string& banner) {
+  if (uses_external_agent(context.config())) {
+    return run_external_agent(context, banner);
+  }
+  TRY_ASSIGN(const Model model, context.models().make(context.config().model));
+  return run_goal(context, banner, model);
+}
+
 Result<int> run_command(const RunArgs& args) {
   TRY_ASSIGN(auto context, RunContext::open(args));
-  TRY_ASSIGN(const Model model, context->models().make(context->config().model));
-  const std::string banner = fmt::format("ralph {} · {} · workspace {}", RALPH_VERSION,
-                                         context->config().model, context->workspace().string());
-  return run_goal(*context, banner, model);
+  const std::string banner =
+      fmt::format("ralph {} · {} · workspace {}", RALPH_VERSION, agent_label(context->config()),
+                  context->workspace().string());
+  return run_agent(*context, banner);
 }
 
 } // namespace ralph::cli

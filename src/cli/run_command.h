@@ -11,6 +11,10 @@ namespace ralph::cli {
 // `ralph run`: the built-in agent works on the goal under the outer loop.
 Result<int> run_command(const RunArgs& args);
 
+// The agent the configuration names (an external CLI, or the built-in agent on its model) works
+// on the context's goal or its resumed session. Returns the exit code.
+Result<int> run_agent(RunContext& context, const std::string& banner);
+
 // The built-in ReAct agent with the built-in tools, on `model`, works on the context's goal (or
 // its resumed session) with the verifiers its configuration asks for. Returns the exit code.
 Result<int> run_goal(RunContext& context, const std::string& banner, const Model& model);

@@ -73,7 +73,12 @@ Result<void> check_prices(const Config& config) {
   if (config.budget.max_cost_usd <= 0) {
     return {};
   }
-  std::vector<std::string> models{config.model};
+  // An external agent CLI spends on its own models (and reports their cost where it can).
+  const bool external = !config.agent.cli.empty() || !config.agent.command.empty();
+  std::vector<std::string> models;
+  if (!external) {
+    models.push_back(config.model);
+  }
   if (!config.judge.model.empty()) {
     models.push_back(config.judge.model);
   }

@@ -83,7 +83,9 @@ Result<int> run_loop(RunContext& context, const std::string& banner, LoopRun& ru
                      .live = TerminalView::live_wanted(stderr),
                      .progress_interval = std::chrono::duration_cast<std::chrono::milliseconds>(
                          context.config().display.progress_interval)});
-  const std::string session_id = session.existing ? session.existing->id : new_session_id();
+  const std::string session_id = session.existing         ? session.existing->id
+                                 : run.session_id.empty() ? new_session_id()
+                                                          : run.session_id;
   const Redactor redactor = run_redactor();
   Fanout shown;
   shown.add(view);

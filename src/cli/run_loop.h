@@ -19,6 +19,7 @@ struct LoopRun {
   bool stream_text = true; // the model's text goes to stdout as it arrives
   // Prints the final answer for a person; null: print_answer's default.
   std::function<void(std::FILE*, const RunReport&)> print_answer;
+  std::string session_id; // the new session's id when the agent needs it first; empty: made here
 };
 
 // Runs `run` on the context's goal (or resumes its session) under the outer loop: records it,

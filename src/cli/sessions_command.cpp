@@ -1,6 +1,7 @@
 #include "cli/sessions_command.h"
 
 #include "cli/document_command.h"
+#include "cli/external_agent.h"
 #include "cli/run_command.h"
 #include "cli/run_context.h"
 #include "cli/session_owner.h"
@@ -136,7 +137,7 @@ Result<int> resume(const ParsedCommand& command, store::SessionStore& store) {
   args.goal = row.goal;
   const std::string banner = fmt::format(
       "ralph {} · resuming session {} at attempt {} of {} · {} · workspace {}", RALPH_VERSION,
-      row.id, next, config.loop.max_iterations, config.model, workspace.string());
+      row.id, next, config.loop.max_iterations, agent_label(config), workspace.string());
   RunContext context(std::move(args), workspace, std::move(config), nullptr, &store);
   context.session().existing = row;
   context.session().resumed = std::move(resumed);
@@ -144,8 +145,7 @@ Result<int> resume(const ParsedCommand& command, store::SessionStore& store) {
   if (context.config().document.mode != DocumentMode::none) {
     return run_document(context, banner);
   }
-  TRY_ASSIGN(const Model model, context.models().make(context.config().model));
-  return run_goal(context, banner, model);
+  return run_agent(context, banner);
 }
 
 Result<int> export_traces(const ParsedCommand& command, store::SessionStore& store) {

@@ -231,9 +231,12 @@ struct TerminalView::Show {
       note(paint(k_dim, "  … thinking"));
     }
   }
-  void operator()(const event::ModelStarted&) const {
+  void operator()(const event::ModelStarted& e) const {
     view.m_thinking_shown = false;
     view.m_streamed_this_step = false;
+    if (!e.agent.empty()) {
+      note(fmt::format("{} {}", paint(k_cyan, "  ▸"), paint(k_dim, e.agent + " is working")));
+    }
   }
   void operator()(const event::ToolStarted& e) const {
     note(fmt::format(
@@ -333,7 +336,10 @@ struct TerminalView::Phase {
     view.m_iteration = event.iteration;
     view.m_max_iterations = e.max_iterations;
   }
-  void operator()(const event::ModelStarted&) const { view.set_phase("waiting for the model"); }
+  void operator()(const event::ModelStarted& e) const {
+    view.set_phase(e.agent.empty() ? std::string("waiting for the model")
+                                   : e.agent + " is working");
+  }
   void operator()(const event::ThinkingDelta&) const { view.set_phase("the model is thinking"); }
   void operator()(const event::TextDelta&) const { view.set_phase("the model is writing"); }
   void operator()(const event::ModelFinished& e) const {

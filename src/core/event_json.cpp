@@ -46,7 +46,7 @@ public:
   }
 
   void operator()(const event::AttemptStarted& e) { number("max_iterations", e.max_iterations); }
-  void operator()(const event::ModelStarted&) {}
+  void operator()(const event::ModelStarted& e) { text("agent", e.agent); }
   void operator()(const event::TextDelta& e) { text("text", e.text); }
   void operator()(const event::ThinkingDelta& e) { text("text", e.text); }
   void operator()(const event::ModelFinished& e) {

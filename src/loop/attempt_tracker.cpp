@@ -52,7 +52,7 @@ void AttemptTracker::on_event(const Event& event) {
 
 void AttemptTracker::model_call_finished(const agent::ModelCall& call) {
   const auto now = m_clock.now();
-  m_budget.add(call.model, call.usage);
+  m_budget.add(call.model, call.usage, call.cost_usd);
   if (m_journal != nullptr) {
     m_journal->model_call(m_iteration, call, m_budget.counters(now));
   }

@@ -32,6 +32,7 @@ public:
 
   void model_call_finished(const agent::ModelCall& call) override;
   void tool_call_finished(int step, const ToolCall& call, const tools::ToolResult& result) override;
+  std::optional<double> cost_left_usd() const override { return m_budget.cost_left(); }
   void on_event(const Event& event) override;
 
   // Shows one of the loop's own events.

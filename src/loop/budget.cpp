@@ -16,8 +16,13 @@ BudgetTracker::BudgetTracker(BudgetSettings settings, int max_iterations, PriceT
     : m_settings(settings), m_max_iterations(max_iterations), m_prices(std::move(prices)),
       m_start(start) {}
 
-void BudgetTracker::add(std::string_view model, const Usage& usage) {
+void BudgetTracker::add(std::string_view model, const Usage& usage,
+                        std::optional<double> cost_usd) {
   m_usage += usage;
+  if (cost_usd) {
+    m_cost += *cost_usd;
+    return;
+  }
   const auto price = m_prices.find(model);
   if (price == m_prices.end()) {
     if (usage.total_tokens() > 0 &&
@@ -28,6 +33,13 @@ void BudgetTracker::add(std::string_view model, const Usage& usage) {
   }
   m_cost += static_cast<double>(usage.input_tokens) * price->second.input * k_per_million +
             static_cast<double>(usage.output_tokens) * price->second.output * k_per_million;
+}
+
+std::optional<double> BudgetTracker::cost_left() const {
+  if (m_settings.max_cost_usd <= 0) {
+    return std::nullopt;
+  }
+  return std::max(0.0, m_settings.max_cost_usd - m_cost);
 }
 
 void BudgetTracker::carry(const Usage& usage, double cost_usd, bool cost_known) {

@@ -16,6 +16,9 @@ struct ModelCall {
   Usage usage;
   std::optional<llm::StopReason> stop_reason; // none for sub-queries, reported in batches
   int requests = 1;                           // model requests this report covers
+  // What the calls cost by the agent's own account (an external CLI's report); none: priced
+  // from the configuration's [prices].
+  std::optional<double> cost_usd;
 };
 
 // What whoever runs an attempt must know of it while it runs: each model call and each tool call
@@ -32,6 +35,9 @@ public:
   // `result` is what the model is given back for `call`, made in model call `step`.
   virtual void tool_call_finished(int step, const ToolCall& call,
                                   const tools::ToolResult& result) = 0;
+  // What is left of the run's cost budget, for agents that can be told (an external CLI's own
+  // budget flag); none without a cost budget.
+  virtual std::optional<double> cost_left_usd() const { return std::nullopt; }
 };
 
 // Ignores every fact: for running an agent outside the outer loop.

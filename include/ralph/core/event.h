@@ -31,6 +31,7 @@ struct AttemptStarted {
 // Model call Event::step of the attempt begins.
 struct ModelStarted {
   static constexpr const char* k_name = "model_started";
+  std::string agent; // an external agent CLI that works on the attempt ("claude"); empty: a model
 };
 
 // A piece of the model's answer, as it streams.

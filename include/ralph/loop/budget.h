@@ -35,7 +35,12 @@ public:
 
   BudgetTracker(BudgetSettings settings, int max_iterations, PriceTable prices, time_point start);
 
-  void add(std::string_view model, const Usage& usage);
+  // `cost_usd`, when given, is what the calls cost by the agent's own account; else the price
+  // table's.
+  void add(std::string_view model, const Usage& usage,
+           std::optional<double> cost_usd = std::nullopt);
+  // What is left of the cost budget; none without one.
+  std::optional<double> cost_left() const;
   // Counts what earlier runs of a resumed session spent (their time through `start`).
   void carry(const Usage& usage, double cost_usd, bool cost_known);
   void set_iteration(int iteration) { m_iteration = iteration; }

@@ -1,0 +1,23 @@
+#pragma once
+
+#include "cli/run_context.h"
+
+#include "ralph/core/config.h"
+
+#include <string>
+
+namespace ralph::cli {
+
+// Whether the configuration runs an external agent CLI (`--agent`, `--agent-cmd`) instead of the
+// built-in agent.
+bool uses_external_agent(const Config& config);
+
+// What works on the goal, for banners: "claude (sonnet)", "command `…`", or the model.
+std::string agent_label(const Config& config);
+
+// An external agent CLI works on the context's goal (or its resumed session) under the outer
+// loop, with the verifiers its configuration asks for. Returns the exit code; an unknown agent
+// name is a configuration error naming the known ones.
+Result<int> run_external_agent(RunContext& context, const std::string& banner);
+
+} // namespace ralph::cli
