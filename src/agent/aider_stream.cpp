@@ -11,19 +11,33 @@
 namespace ralph::agent {
 namespace {
 
-// The lines aider's get_announcements() prints before the model answers.
-constexpr std::array k_announcements{
-    "Aider v",     "Model: ",   "Main model: ", "Editor model: ", "Weak model: ",
-    "Git repo: ",  "Repo-map: ", "Added ",      "Restored previous conversation history.",
-    "Warning: ",   "See: "};
+// The lines aider's get_announcements() prints before the model answers: a prefix and, where a
+// model's first line could begin the same way, a part that must follow it.
+struct Announcement {
+  std::string_view prefix;
+  std::string_view also;
+};
+constexpr std::array k_announcements{Announcement{"Aider v", ""},
+                                     Announcement{"Model: ", " edit format"},
+                                     Announcement{"Main model: ", " edit format"},
+                                     Announcement{"Editor model: ", " edit format"},
+                                     Announcement{"Weak model: ", ""},
+                                     Announcement{"Git repo: ", ""},
+                                     Announcement{"Repo-map: ", ""},
+                                     Announcement{"Added ", " to the chat"},
+                                     Announcement{"Restored previous conversation history.", ""},
+                                     Announcement{"Warning: For large repos", ""},
+                                     Announcement{"Warning: map-tokens > ", ""},
+                                     Announcement{"See: https://aider.chat", ""}};
 
 bool starts_with(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
 }
 
 bool is_announcement(std::string_view line) {
-  for (std::string_view prefix : k_announcements) {
-    if (starts_with(line, prefix)) {
+  for (const Announcement& announcement : k_announcements) {
+    if (starts_with(line, announcement.prefix) &&
+        line.find(announcement.also, announcement.prefix.size()) != std::string_view::npos) {
       return true;
     }
   }
@@ -166,12 +180,12 @@ void AiderStream::parse_line(std::string_view line, std::vector<CliEvent>& out) 
     line.remove_suffix(1);
   }
   if (read_usage(line)) {
-    out.push_back(CliUsage{.usage = m_usage, .cost_usd = m_cost, .thread_total = false});
+    out.emplace_back(CliUsage{.usage = m_usage, .cost_usd = m_cost, .thread_total = false});
     return;
   }
   if (is_model_error(line)) {
     m_error = line;
-    out.push_back(CliNotice{.text = m_error});
+    out.emplace_back(CliNotice{.text = m_error});
     return;
   }
   if ((m_preamble && is_announcement(line)) || starts_with(line, "Applied edit to ") ||
@@ -185,15 +199,15 @@ void AiderStream::parse_line(std::string_view line, std::vector<CliEvent>& out) 
   std::string text(line);
   text += '\n';
   m_answer += text;
-  out.push_back(CliText{.text = std::move(text), .delta = true});
+  out.emplace_back(CliText{.text = std::move(text), .delta = true});
 }
 
 void AiderStream::finish(std::vector<CliEvent>& out) {
   if (!m_error.empty()) {
-    out.push_back(CliResult{.ok = false, .answer = {}, .error = m_error});
+    out.emplace_back(CliResult{.ok = false, .answer = {}, .error = m_error});
     return;
   }
-  out.push_back(CliResult{.ok = true, .answer = std::string(trim(m_answer)), .error = {}});
+  out.emplace_back(CliResult{.ok = true, .answer = std::string(trim(m_answer)), .error = {}});
 }
 
 } // namespace ralph::agent

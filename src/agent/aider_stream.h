@@ -28,8 +28,8 @@ private:
   Usage m_usage;
   std::optional<double> m_cost;
   std::string m_answer;
-  std::string m_error;      // the last model error not followed by a usage report
-  bool m_preamble = true;   // no line but announcements yet
+  std::string m_error;    // the last model error not followed by a usage report
+  bool m_preamble = true; // no line but announcements yet
 };
 
 } // namespace ralph::agent

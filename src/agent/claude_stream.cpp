@@ -5,9 +5,8 @@
 
 #include "ralph/core/saturating.h"
 
-#include <nlohmann/json.hpp>
-
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 namespace ralph::agent {
 namespace {
@@ -26,7 +25,8 @@ Usage result_usage(const json& usage) {
   const std::int64_t cache_read = llm::int_member(usage, "cache_read_input_tokens").value_or(0);
   const std::int64_t cache_write =
       llm::int_member(usage, "cache_creation_input_tokens").value_or(0);
-  // Anthropic counts cached prompt parts apart from input_tokens; ralph's input is the whole prompt.
+  // Anthropic counts cached prompt parts apart from input_tokens; ralph's input is the whole
+  // prompt.
   return Usage{.input_tokens = saturating_add(saturating_add(input, cache_read), cache_write),
                .output_tokens = llm::int_member(usage, "output_tokens").value_or(0),
                .cache_read_tokens = cache_read,
@@ -74,8 +74,8 @@ void ClaudeStream::parse_line(std::string_view line, std::vector<CliEvent>& out)
   const std::string_view type = llm::string_member(*value, "type");
   if (type == "system") {
     if (llm::string_member(*value, "subtype") == "init") {
-      out.push_back(CliSession{.id = std::string(llm::string_member(*value, "session_id")),
-                               .model = std::string(llm::string_member(*value, "model"))});
+      out.emplace_back(CliSession{.id = std::string(llm::string_member(*value, "session_id")),
+                                  .model = std::string(llm::string_member(*value, "model"))});
     }
   } else if (type == "assistant") {
     on_assistant(*value, out);
@@ -92,7 +92,7 @@ void ClaudeStream::on_assistant(const json& line, std::vector<CliEvent>& out) {
   const json* parent = llm::member(line, "parent_tool_use_id");
   const bool subagent = parent != nullptr && !parent->is_null();
   if (const std::string_view error = llm::string_member(line, "error"); !error.empty()) {
-    out.push_back(CliNotice{.text = fmt::format("claude: assistant message error: {}", error)});
+    out.emplace_back(CliNotice{.text = fmt::format("claude: assistant message error: {}", error)});
   }
   const json& content = content_of(line);
   if (!content.is_array()) {
@@ -103,7 +103,7 @@ void ClaudeStream::on_assistant(const json& line, std::vector<CliEvent>& out) {
     if (type == "text" && !subagent) {
       const std::string_view text = llm::string_member(block, "text");
       if (!text.empty()) {
-        out.push_back(CliText{.text = std::string(text), .delta = false});
+        out.emplace_back(CliText{.text = std::string(text), .delta = false});
       }
     } else if (type == "tool_use") {
       const json* input = llm::member(block, "input");
@@ -136,19 +136,18 @@ void ClaudeStream::on_result(const json& line, std::vector<CliEvent>& out) {
   const json* usage = llm::member(line, "usage");
   auto cost = result_cost(line);
   if ((usage != nullptr && usage->is_object()) || cost) {
-    out.push_back(CliUsage{.usage = usage == nullptr ? Usage{} : result_usage(*usage),
-                           .cost_usd = cost,
-                           .thread_total = false});
+    out.emplace_back(CliUsage{.usage = usage == nullptr ? Usage{} : result_usage(*usage),
+                              .cost_usd = cost,
+                              .thread_total = false});
   }
   // API failures come as subtype "success" with is_error true: is_error decides.
-  const bool ok =
-      !bool_member(line, "is_error", llm::string_member(line, "subtype") != "success");
+  const bool ok = !bool_member(line, "is_error", llm::string_member(line, "subtype") != "success");
   if (ok) {
-    out.push_back(CliResult{
+    out.emplace_back(CliResult{
         .ok = true, .answer = std::string(llm::string_member(line, "result")), .error = {}});
     return;
   }
-  out.push_back(CliResult{.ok = false, .answer = {}, .error = result_error(line)});
+  out.emplace_back(CliResult{.ok = false, .answer = {}, .error = result_error(line)});
 }
 
 } // namespace ralph::agent

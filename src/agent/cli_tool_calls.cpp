@@ -4,7 +4,7 @@ namespace ralph::agent {
 
 void OpenToolCalls::start(ToolCall call, std::vector<CliEvent>& out) {
   m_open[call.id] = call;
-  out.push_back(CliToolStarted{.call = std::move(call)});
+  out.emplace_back(CliToolStarted{.call = std::move(call)});
 }
 
 void OpenToolCalls::finish(const std::string& id, const ToolCall& fallback, std::string output,
@@ -17,16 +17,12 @@ void OpenToolCalls::finish(const std::string& id, const ToolCall& fallback, std:
   } else {
     call = fallback;
     call.id = id;
-    out.push_back(CliToolStarted{.call = call});
+    out.emplace_back(CliToolStarted{.call = call});
   }
-  out.push_back(CliToolFinished{
-      .call = std::move(call), .output = std::move(output), .is_error = is_error,
-      .exit_code = exit_code});
-}
-
-const ToolCall* OpenToolCalls::find(const std::string& id) const {
-  const auto it = m_open.find(id);
-  return it == m_open.end() ? nullptr : &it->second;
+  out.emplace_back(CliToolFinished{.call = std::move(call),
+                                   .output = std::move(output),
+                                   .is_error = is_error,
+                                   .exit_code = exit_code});
 }
 
 } // namespace ralph::agent

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ralph::agent {
 
@@ -20,8 +21,6 @@ public:
   // (else as `fallback` says, after a CliToolStarted for it), and forgets it.
   void finish(const std::string& id, const ToolCall& fallback, std::string output, bool is_error,
               std::optional<int> exit_code, std::vector<CliEvent>& out);
-  // The started call `id`, if it is still open.
-  const ToolCall* find(const std::string& id) const;
 
 private:
   std::map<std::string, ToolCall, std::less<>> m_open;

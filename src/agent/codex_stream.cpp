@@ -3,9 +3,8 @@
 #include "agent/cli_json_line.h"
 #include "llm/json_fields.h"
 
-#include <nlohmann/json.hpp>
-
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 namespace ralph::agent {
 namespace {
@@ -30,10 +29,10 @@ ToolCall shell_call(const json& item) {
 
 ToolCall file_change_call(const json& item) {
   const json* changes = llm::member(item, "changes");
-  return ToolCall{
-      .id = std::string(llm::string_member(item, "id")),
-      .name = "file_change",
-      .arguments = json_text(json{{"changes", changes == nullptr ? json::array() : *changes}})};
+  return ToolCall{.id = std::string(llm::string_member(item, "id")),
+                  .name = "file_change",
+                  .arguments =
+                      json_text(json{{"changes", changes == nullptr ? json::array() : *changes}})};
 }
 
 // One line per change, "update /w/repo/src/parse.cc": what a reader of the tool's output wants.
@@ -73,19 +72,19 @@ void CodexStream::parse_line(std::string_view line, std::vector<CliEvent>& out) 
   }
   const std::string_view type = llm::string_member(*value, "type");
   if (type == "thread.started") {
-    out.push_back(
+    out.emplace_back(
         CliSession{.id = std::string(llm::string_member(*value, "thread_id")), .model = {}});
   } else if (type == "item.started" || type == "item.completed") {
     if (const json* item = llm::member(*value, "item"); item != nullptr && item->is_object()) {
       on_item(*item, type == "item.completed", out);
     }
   } else if (type == "error") {
-    out.push_back(CliNotice{.text = std::string(llm::string_member(*value, "message"))});
+    out.emplace_back(CliNotice{.text = std::string(llm::string_member(*value, "message"))});
   } else if (type == "turn.completed") {
     const json* usage = llm::member(*value, "usage");
     if (usage != nullptr && usage->is_object()) {
       // input_tokens includes the cached part already, as ralph counts it.
-      out.push_back(CliUsage{
+      out.emplace_back(CliUsage{
           .usage = Usage{.input_tokens = llm::int_member(*usage, "input_tokens").value_or(0),
                          .output_tokens = llm::int_member(*usage, "output_tokens").value_or(0),
                          .cache_read_tokens =
@@ -93,13 +92,12 @@ void CodexStream::parse_line(std::string_view line, std::vector<CliEvent>& out) 
           .cost_usd = std::nullopt,
           .thread_total = true});
     }
-    out.push_back(CliResult{.ok = true, .answer = m_answer, .error = {}});
+    out.emplace_back(CliResult{.ok = true, .answer = m_answer, .error = {}});
   } else if (type == "turn.failed") {
     const json* error = llm::member(*value, "error");
     std::string message(error == nullptr ? "" : llm::string_member(*error, "message"));
-    out.push_back(CliResult{.ok = false,
-                            .answer = {},
-                            .error = message.empty() ? "codex: the turn failed" : message});
+    out.emplace_back(CliResult{
+        .ok = false, .answer = {}, .error = message.empty() ? "codex: the turn failed" : message});
   }
 }
 
@@ -111,11 +109,11 @@ void CodexStream::on_item(const json& item, bool completed, std::vector<CliEvent
   if (kind == "agent_message" || kind == "assistant_message") {
     if (completed && !llm::string_member(item, "text").empty()) {
       m_answer = llm::string_member(item, "text");
-      out.push_back(CliText{.text = m_answer, .delta = false});
+      out.emplace_back(CliText{.text = m_answer, .delta = false});
     }
   } else if (kind == "error") {
     if (completed) {
-      out.push_back(CliNotice{.text = std::string(llm::string_member(item, "message"))});
+      out.emplace_back(CliNotice{.text = std::string(llm::string_member(item, "message"))});
     }
   } else if (kind == "command_execution") {
     if (!completed) {
@@ -142,7 +140,8 @@ void CodexStream::on_item(const json& item, bool completed, std::vector<CliEvent
     std::string output;
     if (error != nullptr && error->is_object()) {
       output = llm::string_member(*error, "message");
-    } else if (const json* content = result == nullptr ? nullptr : llm::member(*result, "content")) {
+    } else if (const json* content =
+                   result == nullptr ? nullptr : llm::member(*result, "content")) {
       output = content_text(*content);
     }
     const bool failed = status_failed(item) || (error != nullptr && error->is_object());

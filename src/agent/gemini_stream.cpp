@@ -3,9 +3,8 @@
 #include "agent/cli_json_line.h"
 #include "llm/json_fields.h"
 
-#include <nlohmann/json.hpp>
-
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 namespace ralph::agent {
 namespace {
@@ -33,15 +32,15 @@ void GeminiStream::parse_line(std::string_view line, std::vector<CliEvent>& out)
   }
   const std::string_view type = llm::string_member(*value, "type");
   if (type == "init") {
-    out.push_back(CliSession{.id = std::string(llm::string_member(*value, "session_id")),
-                             .model = std::string(llm::string_member(*value, "model"))});
+    out.emplace_back(CliSession{.id = std::string(llm::string_member(*value, "session_id")),
+                                .model = std::string(llm::string_member(*value, "model"))});
   } else if (type == "message") {
     const std::string_view text = llm::string_member(*value, "content");
     if (llm::string_member(*value, "role") != "assistant" || text.empty()) {
       return;
     }
     m_answer += text;
-    out.push_back(
+    out.emplace_back(
         CliText{.text = std::string(text), .delta = bool_member(*value, "delta", false)});
   } else if (type == "tool_use") {
     const json* parameters = llm::member(*value, "parameters");
@@ -57,14 +56,15 @@ void GeminiStream::parse_line(std::string_view line, std::vector<CliEvent>& out)
     if (const std::string error = error_message(*value); failed && !error.empty()) {
       output += output.empty() ? error : "\n" + error;
     }
-    m_calls.finish(id, ToolCall{.id = id, .name = {}, .arguments = "{}"}, std::move(output),
-                   failed, std::nullopt, out);
+    m_calls.finish(id, ToolCall{.id = id, .name = {}, .arguments = "{}"}, std::move(output), failed,
+                   std::nullopt, out);
     m_answer.clear();
   } else if (type == "error") {
     const std::string_view severity = llm::string_member(*value, "severity");
     const std::string_view message = llm::string_member(*value, "message");
-    out.push_back(CliNotice{.text = severity.empty() ? std::string(message)
-                                                     : fmt::format("{}: {}", severity, message)});
+    out.emplace_back(CliNotice{.text = severity.empty()
+                                           ? std::string(message)
+                                           : fmt::format("{}: {}", severity, message)});
   } else if (type == "result") {
     on_result(*value, out);
   }
@@ -75,7 +75,7 @@ void GeminiStream::finish(std::vector<CliEvent>& /*out*/) {}
 void GeminiStream::on_result(const json& line, std::vector<CliEvent>& out) {
   if (const json* stats = llm::member(line, "stats"); stats != nullptr && stats->is_object()) {
     // input_tokens counts the cached part too (`input` is the uncached rest). Gemini has no cost.
-    out.push_back(CliUsage{
+    out.emplace_back(CliUsage{
         .usage = Usage{.input_tokens = llm::int_member(*stats, "input_tokens").value_or(0),
                        .output_tokens = llm::int_member(*stats, "output_tokens").value_or(0),
                        .cache_read_tokens = llm::int_member(*stats, "cached").value_or(0)},
@@ -83,14 +83,14 @@ void GeminiStream::on_result(const json& line, std::vector<CliEvent>& out) {
         .thread_total = false});
   }
   if (llm::string_member(line, "status") == "success") {
-    out.push_back(CliResult{.ok = true, .answer = m_answer, .error = {}});
+    out.emplace_back(CliResult{.ok = true, .answer = m_answer, .error = {}});
     return;
   }
   std::string error = error_message(line);
   if (error.empty()) {
     error = fmt::format("gemini ended with status \"{}\"", llm::string_member(line, "status"));
   }
-  out.push_back(CliResult{.ok = false, .answer = {}, .error = std::move(error)});
+  out.emplace_back(CliResult{.ok = false, .answer = {}, .error = std::move(error)});
 }
 
 } // namespace ralph::agent

@@ -11,7 +11,8 @@ namespace {
 using nlohmann::json;
 
 ToolCall requested_call(const json& content) {
-  ToolCall call{.id = std::string(llm::string_member(content, "id")), .name = {}, .arguments = "{}"};
+  ToolCall call{
+      .id = std::string(llm::string_member(content, "id")), .name = {}, .arguments = "{}"};
   const json* tool_call = llm::member(content, "toolCall");
   const json* value = tool_call == nullptr ? nullptr : llm::member(*tool_call, "value");
   if (value == nullptr) {
@@ -68,7 +69,7 @@ void GooseStream::parse_line(std::string_view line, std::vector<CliEvent>& out) 
     m_error = error != nullptr && error->is_string() ? error->get<std::string>()
                                                      : "goose reported an error";
     m_failed = true;
-    out.push_back(CliNotice{.text = m_error});
+    out.emplace_back(CliNotice{.text = m_error});
   } else if (type == "complete") {
     on_complete(*value, out);
   }
@@ -88,7 +89,7 @@ void GooseStream::on_message(const json& message, std::vector<CliEvent>& out) {
       const std::string_view text = llm::string_member(item, "text");
       if (!text.empty()) {
         m_answer += text;
-        out.push_back(CliText{.text = std::string(text), .delta = true});
+        out.emplace_back(CliText{.text = std::string(text), .delta = true});
       }
     } else if (role == "assistant" && type == "toolRequest") {
       m_calls.start(requested_call(item), out);
@@ -105,14 +106,14 @@ void GooseStream::on_message(const json& message, std::vector<CliEvent>& out) {
 
 void GooseStream::on_complete(const json& line, std::vector<CliEvent>& out) {
   if (auto total = llm::int_member(line, "total_tokens")) {
-    out.push_back(CliUsage{.usage = Usage{.input_tokens = *total}, .cost_usd = std::nullopt,
-                           .thread_total = false});
+    out.emplace_back(CliUsage{
+        .usage = Usage{.input_tokens = *total}, .cost_usd = std::nullopt, .thread_total = false});
   }
   if (m_failed) {
-    out.push_back(CliResult{.ok = false, .answer = {}, .error = m_error});
+    out.emplace_back(CliResult{.ok = false, .answer = {}, .error = m_error});
     return;
   }
-  out.push_back(CliResult{.ok = true, .answer = m_answer, .error = {}});
+  out.emplace_back(CliResult{.ok = true, .answer = m_answer, .error = {}});
 }
 
 } // namespace ralph::agent

@@ -5,9 +5,8 @@
 
 #include "ralph/core/saturating.h"
 
-#include <nlohmann/json.hpp>
-
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 namespace ralph::agent {
 namespace {
@@ -55,7 +54,7 @@ void OpencodeStream::parse_line(std::string_view line, std::vector<CliEvent>& ou
   if (const std::string_view session = llm::string_member(*value, "sessionID");
       !m_session_seen && !session.empty()) {
     m_session_seen = true;
-    out.push_back(CliSession{.id = std::string(session), .model = {}});
+    out.emplace_back(CliSession{.id = std::string(session), .model = {}});
   }
   const std::string_view type = llm::string_member(*value, "type");
   const json* part = llm::member(*value, "part");
@@ -63,7 +62,7 @@ void OpencodeStream::parse_line(std::string_view line, std::vector<CliEvent>& ou
     const std::string_view text = llm::string_member(*part, "text");
     if (!text.empty()) {
       m_answer = text;
-      out.push_back(CliText{.text = m_answer, .delta = false});
+      out.emplace_back(CliText{.text = m_answer, .delta = false});
     }
   } else if (type == "tool_use" && part != nullptr) {
     on_tool(*part, out);
@@ -72,13 +71,13 @@ void OpencodeStream::parse_line(std::string_view line, std::vector<CliEvent>& ou
   } else if (type == "error" && !m_ended) {
     const json* error = llm::member(*value, "error");
     m_ended = true;
-    out.push_back(CliResult{.ok = false,
-                            .answer = {},
-                            .error = error == nullptr ? "opencode reported an error"
-                                                      : error_text(*error)});
+    out.emplace_back(
+        CliResult{.ok = false,
+                  .answer = {},
+                  .error = error == nullptr ? "opencode reported an error" : error_text(*error)});
   } else if (type == "done" && !m_ended) {
     m_ended = true;
-    out.push_back(CliResult{.ok = true, .answer = m_answer, .error = {}});
+    out.emplace_back(CliResult{.ok = true, .answer = m_answer, .error = {}});
   }
 }
 
@@ -89,7 +88,7 @@ void OpencodeStream::finish(std::vector<CliEvent>& out) {
       m_last_reason == "stop" || m_last_reason == "end_turn" || m_last_reason == "end-turn";
   if (!m_ended && turn_ended) {
     m_ended = true;
-    out.push_back(CliResult{.ok = true, .answer = m_answer, .error = {}});
+    out.emplace_back(CliResult{.ok = true, .answer = m_answer, .error = {}});
   }
 }
 
@@ -109,7 +108,7 @@ void OpencodeStream::on_tool(const json& part, std::vector<CliEvent>& out) const
   const json* input = llm::member(*state, "input");
   const auto exit_code = bash_exit(*state);
   const bool failed = status == "error";
-  out.push_back(CliToolFinished{
+  out.emplace_back(CliToolFinished{
       .call = ToolCall{.id = std::move(id),
                        .name = std::string(llm::string_member(part, "tool")),
                        .arguments = input == nullptr ? "{}" : json_text(*input)},
@@ -130,17 +129,17 @@ void OpencodeStream::on_step_finish(const json& part, std::vector<CliEvent>& out
     const std::int64_t write = cache == nullptr ? 0 : llm::int_member(*cache, "write").value_or(0);
     // opencode's `input` leaves out the cached parts and `output` the reasoning; ralph's input is
     // the whole prompt and reasoning is billed as output.
-    m_usage += Usage{
-        .input_tokens = saturating_add(
-            saturating_add(llm::int_member(*tokens, "input").value_or(0), read), write),
-        .output_tokens = saturating_add(llm::int_member(*tokens, "output").value_or(0),
-                                        llm::int_member(*tokens, "reasoning").value_or(0)),
-        .cache_read_tokens = read,
-        .cache_write_tokens = write};
+    m_usage +=
+        Usage{.input_tokens = saturating_add(
+                  saturating_add(llm::int_member(*tokens, "input").value_or(0), read), write),
+              .output_tokens = saturating_add(llm::int_member(*tokens, "output").value_or(0),
+                                              llm::int_member(*tokens, "reasoning").value_or(0)),
+              .cache_read_tokens = read,
+              .cache_write_tokens = write};
   }
-  out.push_back(CliUsage{.usage = m_usage,
-                         .cost_usd = m_costed ? std::optional<double>(m_cost) : std::nullopt,
-                         .thread_total = false});
+  out.emplace_back(CliUsage{.usage = m_usage,
+                            .cost_usd = m_costed ? std::optional<double>(m_cost) : std::nullopt,
+                            .thread_total = false});
 }
 
 } // namespace ralph::agent

@@ -16,8 +16,8 @@ namespace ralph::agent {
 // {type,message}) ends the run as failed; v2 may go on after a failed step and still exit 1,
 // which this matches. v1's `done` ends it as done, the last text block the answer. v2 has no
 // terminal event: finish() reports success when no error came and the last step finished with
-// reason "stop" (or "end_turn": the model ended its turn; "tool-calls", "length" or no step at all mean the
-// output was cut), and nothing otherwise, leaving the missing end to the caller.
+// reason "stop" (or "end_turn": the model ended its turn; "tool-calls", "length" or no step at all
+// mean the output was cut), and nothing otherwise, leaving the missing end to the caller.
 class OpencodeStream final : public CliStreamParser {
 public:
   void parse_line(std::string_view line, std::vector<CliEvent>& out) override;

@@ -6,8 +6,8 @@
 namespace ralph::agent {
 namespace {
 
-using ::testing::ElementsAre;
 using testing::describe_all;
+using ::testing::ElementsAre;
 using testing::events_of;
 
 std::vector<CliEvent> parse(const std::vector<std::string>& lines) {
@@ -42,9 +42,9 @@ TEST(AiderStream, WholeOutputGivesTextUsageAndTheAnswerWithoutAidersOwnLines) {
 }
 
 TEST(AiderStream, UsageReportsOfOneProcessAddUpAndTheCostIsTheSessionFigure) {
-  const auto usage = events_of<CliUsage>(
-      parse({"Tokens: 2.5k sent, 120 received. Cost: $0.01 message, $0.01 session.",
-             "lint fix:", "Tokens: 3.4M sent, 1k received. Cost: $0.0012 message, $0.0112 session."}));
+  const auto usage = events_of<CliUsage>(parse(
+      {"Tokens: 2.5k sent, 120 received. Cost: $0.01 message, $0.01 session.",
+       "lint fix:", "Tokens: 3.4M sent, 1k received. Cost: $0.0012 message, $0.0112 session."}));
   ASSERT_EQ(usage.size(), 2U);
   EXPECT_EQ(usage[1].usage.input_tokens, 2500 + 3400000);
   EXPECT_EQ(usage[1].usage.output_tokens, 1120);
@@ -70,9 +70,10 @@ TEST(AiderStream, ModelLineThatOnlyLooksLikeAReportIsText) {
 }
 
 TEST(AiderStream, ModelErrorWithExitZeroFailsTheRun) {
-  EXPECT_THAT(describe_all(parse({"Aider v0.86.3.dev",
-                                  "litellm.AuthenticationError: AnthropicException - invalid x-api-key",
-                                  "The API provider is not able to authenticate you. Check your API key."})),
+  EXPECT_THAT(describe_all(
+                  parse({"Aider v0.86.3.dev",
+                         "litellm.AuthenticationError: AnthropicException - invalid x-api-key",
+                         "The API provider is not able to authenticate you. Check your API key."})),
               ElementsAre("notice [litellm.AuthenticationError: AnthropicException - invalid "
                           "x-api-key]",
                           "text delta [The API provider is not able to authenticate you. Check "
@@ -82,9 +83,9 @@ TEST(AiderStream, ModelErrorWithExitZeroFailsTheRun) {
 }
 
 TEST(AiderStream, RetriedErrorFollowedByAnAnswerSucceeds) {
-  const auto results = events_of<CliResult>(
-      parse({"litellm.RateLimitError: slow down", "Retrying in 0.2 seconds...", "Done.",
-             "Tokens: 1k sent, 10 received."}));
+  const auto results =
+      events_of<CliResult>(parse({"litellm.RateLimitError: slow down", "Retrying in 0.2 seconds...",
+                                  "Done.", "Tokens: 1k sent, 10 received."}));
   ASSERT_EQ(results.size(), 1U);
   EXPECT_TRUE(results[0].ok);
   EXPECT_EQ(results[0].answer, "Done.");
@@ -92,9 +93,11 @@ TEST(AiderStream, RetriedErrorFollowedByAnAnswerSucceeds) {
 
 TEST(AiderStream, AnnouncementWordsInsideTheAnswerStay) {
   const auto results =
-      events_of<CliResult>(parse({"Aider v0.86.3.dev", "Fixed it.", "Added a test too."}));
+      events_of<CliResult>(parse({"Aider v0.86.3.dev", "Model: gpt-5 with whole edit format",
+                                  "Added a test.", "Model: a bounds check.", "Added x to the chat."}));
   ASSERT_EQ(results.size(), 1U);
-  EXPECT_EQ(results[0].answer, "Fixed it.\nAdded a test too.");
+  // Announcements come only before the model's first line, and only in their exact shape.
+  EXPECT_EQ(results[0].answer, "Added a test.\nModel: a bounds check.\nAdded x to the chat.");
 }
 
 TEST(AiderStream, CrLfLineEndingsChangeNothing) {

@@ -6,8 +6,8 @@
 namespace ralph::agent {
 namespace {
 
-using ::testing::ElementsAre;
 using testing::describe_all;
+using ::testing::ElementsAre;
 using testing::events_of;
 using testing::parse_lines;
 
@@ -90,8 +90,8 @@ TEST(ClaudeStream, ErrorSubtypeWithNothingElseIsNamed) {
 }
 
 TEST(ClaudeStream, OlderCostKeysAreRead) {
-  const auto older = events_of<CliUsage>(
-      parse({R"({"type":"result","subtype":"success","is_error":false,"result":"ok","total_cost":0.5,"usage":{}})"}));
+  const auto older = events_of<CliUsage>(parse(
+      {R"({"type":"result","subtype":"success","is_error":false,"result":"ok","total_cost":0.5,"usage":{}})"}));
   const auto oldest = events_of<CliUsage>(
       parse({R"({"type":"result","subtype":"success","result":"ok","cost_usd":0.25})"}));
   ASSERT_EQ(older.size(), 1U);
@@ -106,11 +106,13 @@ TEST(ClaudeStream, SubagentToolCallsAreReportedButNotItsText) {
        R"({"type":"assistant","message":{"id":"m10","content":[{"type":"text","text":"subagent musing"},{"type":"tool_use","id":"toolu_sub","name":"Read","input":{"file_path":"a.txt"}}]},"parent_tool_use_id":"toolu_task"})",
        R"({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_sub","content":"hello"}]},"parent_tool_use_id":"toolu_task"})",
        R"({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_task","content":[{"type":"text","text":"found it"}]}]},"parent_tool_use_id":null})"});
-  EXPECT_THAT(describe_all(events),
-              ElementsAre(R"(started toolu_task Task {"prompt":"look"})",
-                          R"(started toolu_sub Read {"file_path":"a.txt"})",
-                          R"(finished toolu_sub Read {"file_path":"a.txt"} error=false exit=none [hello])",
-                          R"(finished toolu_task Task {"prompt":"look"} error=false exit=none [found it])"));
+  EXPECT_THAT(
+      describe_all(events),
+      ElementsAre(
+          R"(started toolu_task Task {"prompt":"look"})",
+          R"(started toolu_sub Read {"file_path":"a.txt"})",
+          R"(finished toolu_sub Read {"file_path":"a.txt"} error=false exit=none [hello])",
+          R"(finished toolu_task Task {"prompt":"look"} error=false exit=none [found it])"));
 }
 
 TEST(ClaudeStream, ResultForAnUnseenCallIsStartedFirst) {
@@ -129,19 +131,20 @@ TEST(ClaudeStream, AssistantLineErrorIsANotice) {
 }
 
 TEST(ClaudeStream, JunkBlankMalformedAndUnknownLinesAreSkipped) {
-  std::vector<std::string> lines = {"",
-                                    "   ",
-                                    "debug: starting",
-                                    "{not json",
-                                    "[1,2,3]",
-                                    R"({"type":"rate_limit_event","rate_limit_info":{"status":"allowed"}})",
-                                    R"({"type":"stream_event","event":{"type":"content_block_delta"}})",
-                                    R"({"type":"system","subtype":"hook_started"})",
-                                    R"({"type":"conversation_reset"})",
-                                    R"({"type":"assistant","message":"not an object"})",
-                                    R"({"type":"user","message":{"content":"a plain prompt"}})",
-                                    R"({"type":42})",
-                                    R"({"no_type":true})"};
+  std::vector<std::string> lines = {
+      "",
+      "   ",
+      "debug: starting",
+      "{not json",
+      "[1,2,3]",
+      R"({"type":"rate_limit_event","rate_limit_info":{"status":"allowed"}})",
+      R"({"type":"stream_event","event":{"type":"content_block_delta"}})",
+      R"({"type":"system","subtype":"hook_started"})",
+      R"({"type":"conversation_reset"})",
+      R"({"type":"assistant","message":"not an object"})",
+      R"({"type":"user","message":{"content":"a plain prompt"}})",
+      R"({"type":42})",
+      R"({"no_type":true})"};
   EXPECT_TRUE(parse(lines).empty());
   const auto stream = whole_stream();
   lines.insert(lines.end(), stream.begin(), stream.end());

@@ -56,10 +56,9 @@ inline std::string describe(const CliEvent& event) {
                              e.exit_code ? std::to_string(*e.exit_code) : "none", e.output);
         } else if constexpr (std::is_same_v<T, CliUsage>) {
           return fmt::format("usage in={} out={} read={} write={} cost={} thread={}",
-                             e.usage.input_tokens, e.usage.output_tokens,
-                             e.usage.cache_read_tokens, e.usage.cache_write_tokens,
-                             e.cost_usd ? fmt::format("{}", *e.cost_usd) : "none",
-                             e.thread_total);
+                             e.usage.input_tokens, e.usage.output_tokens, e.usage.cache_read_tokens,
+                             e.usage.cache_write_tokens,
+                             e.cost_usd ? fmt::format("{}", *e.cost_usd) : "none", e.thread_total);
         } else if constexpr (std::is_same_v<T, CliSession>) {
           return fmt::format("session {} {}", e.id, e.model);
         } else if constexpr (std::is_same_v<T, CliNotice>) {

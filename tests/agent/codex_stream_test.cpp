@@ -6,8 +6,8 @@
 namespace ralph::agent {
 namespace {
 
-using ::testing::ElementsAre;
 using testing::describe_all;
+using ::testing::ElementsAre;
 using testing::events_of;
 
 std::vector<CliEvent> parse(const std::vector<std::string>& lines) {
@@ -75,8 +75,7 @@ TEST(CodexStream, ErrorLinesAreNoticesAndTurnFailedFailsTheRun) {
           {R"({"type":"item.completed","item":{"id":"item_0","type":"error","message":"model rerouted"}})",
            R"({"type":"error","message":"stream disconnected before completion: eof"})",
            R"({"type":"turn.failed","error":{"message":"stream disconnected before completion: eof"}})"})),
-      ElementsAre("notice [model rerouted]",
-                  "notice [stream disconnected before completion: eof]",
+      ElementsAre("notice [model rerouted]", "notice [stream disconnected before completion: eof]",
                   "result ok=false answer=[] error=[stream disconnected before completion: eof]"));
 }
 
@@ -105,12 +104,14 @@ TEST(CodexStream, InterruptedTurnGivesNoResult) {
 }
 
 TEST(CodexStream, JunkBlankMalformedAndUnknownLinesAreSkipped) {
-  EXPECT_TRUE(parse({"", "Reading prompt from stdin...", "{\"type\":", R"({"type":"item.plan.delta","item_id":"x","delta":"d"})",
-                     R"({"type":"request_user_input","id":"1","call_id":"c","questions":[]})",
-                     R"({"type":"item.completed","item":{"id":"t","type":"todo_list","items":[]}})",
-                     R"({"type":"item.started","item":"oops"})",
-                     R"({"type":"item.completed","item":{"id":"w","type":"web_search","query":"q"}})"})
-                  .empty());
+  EXPECT_TRUE(
+      parse({"", "Reading prompt from stdin...",
+             "{\"type\":", R"({"type":"item.plan.delta","item_id":"x","delta":"d"})",
+             R"({"type":"request_user_input","id":"1","call_id":"c","questions":[]})",
+             R"({"type":"item.completed","item":{"id":"t","type":"todo_list","items":[]}})",
+             R"({"type":"item.started","item":"oops"})",
+             R"({"type":"item.completed","item":{"id":"w","type":"web_search","query":"q"}})"})
+          .empty());
 }
 
 TEST(CodexStream, MegabyteOutputIsReadWhole) {

@@ -6,8 +6,8 @@
 namespace ralph::agent {
 namespace {
 
-using ::testing::ElementsAre;
 using testing::describe_all;
+using ::testing::ElementsAre;
 using testing::events_of;
 
 std::vector<CliEvent> parse(const std::vector<std::string>& lines) {
@@ -31,14 +31,13 @@ std::vector<std::string> whole_stream() {
 TEST(GeminiStream, WholeStreamGivesSessionDeltasToolCallNoticeUsageAndResult) {
   EXPECT_THAT(
       describe_all(parse(whole_stream())),
-      ElementsAre("session 5b0c gemini-2.5-pro", "text delta [I'll run]",
-                  "text delta [ the tests.]",
-                  R"(started call_1 run_shell_command {"command":"make test"})",
-                  R"(finished call_1 run_shell_command {"command":"make test"} error=false exit=none [FAIL parse_test])",
-                  "notice [warning: Loop detected, stopping execution]", "text delta [Fixed]",
-                  "text delta [ it.]",
-                  "usage in=4800 out=320 read=3000 write=0 cost=none thread=false",
-                  "result ok=true answer=[Fixed it.] error=[]"));
+      ElementsAre(
+          "session 5b0c gemini-2.5-pro", "text delta [I'll run]", "text delta [ the tests.]",
+          R"(started call_1 run_shell_command {"command":"make test"})",
+          R"(finished call_1 run_shell_command {"command":"make test"} error=false exit=none [FAIL parse_test])",
+          "notice [warning: Loop detected, stopping execution]", "text delta [Fixed]",
+          "text delta [ it.]", "usage in=4800 out=320 read=3000 write=0 cost=none thread=false",
+          "result ok=true answer=[Fixed it.] error=[]"));
 }
 
 TEST(GeminiStream, FailedToolResultCarriesItsErrorMessage) {

@@ -6,8 +6,8 @@
 namespace ralph::agent {
 namespace {
 
-using ::testing::ElementsAre;
 using testing::describe_all;
+using ::testing::ElementsAre;
 using testing::events_of;
 
 std::vector<CliEvent> parse(const std::vector<std::string>& lines) {
@@ -28,12 +28,13 @@ std::vector<std::string> whole_stream() {
 TEST(GooseStream, WholeStreamGivesTextToolCallUsageAndResult) {
   EXPECT_THAT(
       describe_all(parse(whole_stream())),
-      ElementsAre("text delta [Running tests]",
-                  R"(started call_1 developer__shell {"command":"make test"})",
-                  R"(finished call_1 developer__shell {"command":"make test"} error=false exit=none [FAIL parse_test])",
-                  "text delta [Fixed]", "text delta [ it.]",
-                  "usage in=12345 out=0 read=0 write=0 cost=none thread=false",
-                  "result ok=true answer=[Fixed it.] error=[]"));
+      ElementsAre(
+          "text delta [Running tests]",
+          R"(started call_1 developer__shell {"command":"make test"})",
+          R"(finished call_1 developer__shell {"command":"make test"} error=false exit=none [FAIL parse_test])",
+          "text delta [Fixed]", "text delta [ it.]",
+          "usage in=12345 out=0 read=0 write=0 cost=none thread=false",
+          "result ok=true answer=[Fixed it.] error=[]"));
 }
 
 TEST(GooseStream, ToolResultsOfEveryShapeAreRead) {
@@ -51,11 +52,13 @@ TEST(GooseStream, ToolResultsOfEveryShapeAreRead) {
 }
 
 TEST(GooseStream, ErrorEventFailsTheRunEvenThoughCompleteFollows) {
-  EXPECT_THAT(describe_all(parse({R"({"type":"message","message":{"id":"m","role":"assistant","content":[{"type":"text","text":"Let me"}]}})",
-                                  R"({"type":"error","error":"Request failed: 401 Unauthorized"})",
-                                  R"({"type":"complete","total_tokens":null})"})),
-              ElementsAre("text delta [Let me]", "notice [Request failed: 401 Unauthorized]",
-                          "result ok=false answer=[] error=[Request failed: 401 Unauthorized]"));
+  EXPECT_THAT(
+      describe_all(parse(
+          {R"({"type":"message","message":{"id":"m","role":"assistant","content":[{"type":"text","text":"Let me"}]}})",
+           R"({"type":"error","error":"Request failed: 401 Unauthorized"})",
+           R"({"type":"complete","total_tokens":null})"})),
+      ElementsAre("text delta [Let me]", "notice [Request failed: 401 Unauthorized]",
+                  "result ok=false answer=[] error=[Request failed: 401 Unauthorized]"));
 }
 
 TEST(GooseStream, NullTotalTokensGivesNoUsage) {
@@ -71,11 +74,12 @@ TEST(GooseStream, MissingCompleteGivesNoResult) {
 
 TEST(GooseStream, JunkBlankMalformedAndUnknownLinesAreSkipped) {
   EXPECT_TRUE(
-      parse({"", "starting session | provider: openai", "{\"type\":\"message\",",
-             R"({"type":"message","message":{"id":"u","role":"user","content":[{"type":"text","text":"the prompt"}]}})",
-             R"({"type":"message","message":{"role":"assistant","content":[{"type":"thinking","thinking":"hm"},{"type":"image","data":""}]}})",
-             R"({"type":"message","message":{"role":"assistant","content":"not an array"}})",
-             R"({"type":"unknown_future_event"})"})
+      parse(
+          {"", "starting session | provider: openai", "{\"type\":\"message\",",
+           R"({"type":"message","message":{"id":"u","role":"user","content":[{"type":"text","text":"the prompt"}]}})",
+           R"({"type":"message","message":{"role":"assistant","content":[{"type":"thinking","thinking":"hm"},{"type":"image","data":""}]}})",
+           R"({"type":"message","message":{"role":"assistant","content":"not an array"}})",
+           R"({"type":"unknown_future_event"})"})
           .empty());
 }
 

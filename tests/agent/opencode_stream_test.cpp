@@ -6,8 +6,8 @@
 namespace ralph::agent {
 namespace {
 
-using ::testing::ElementsAre;
 using testing::describe_all;
+using ::testing::ElementsAre;
 using testing::events_of;
 
 std::vector<CliEvent> parse(const std::vector<std::string>& lines) {
@@ -28,20 +28,25 @@ const std::string k_step_stop =
     R"({"type":"step_finish","timestamp":5,"sessionID":"ses_9x","part":{"type":"step-finish","reason":"stop","cost":0.0077,"tokens":{"input":100,"output":50,"reasoning":10,"cache":{"read":9000,"write":0}}}})";
 
 std::vector<std::string> v1_stream() {
-  return {k_step_start, k_text,      k_tool_v1,
-          k_step_tools, k_final_text, k_step_stop,
+  return {k_step_start,
+          k_text,
+          k_tool_v1,
+          k_step_tools,
+          k_final_text,
+          k_step_stop,
           R"({"type":"done","timestamp":6,"sessionID":"ses_9x","reason":"idle","rejected":[]})"};
 }
 
 TEST(OpencodeStream, V1StreamGivesSessionTextFinishedToolRunningUsageAndDone) {
   EXPECT_THAT(
       describe_all(parse(v1_stream())),
-      ElementsAre("session ses_9x ", "text [Running tests.]",
-                  R"(finished call_1 bash {"command":"make test"} error=true exit=2 [FAIL parse_test])",
-                  "usage in=15400 out=600 read=7000 write=400 cost=0.0123 thread=false",
-                  "text [All tests pass.]",
-                  "usage in=24500 out=660 read=16000 write=400 cost=0.02 thread=false",
-                  "result ok=true answer=[All tests pass.] error=[]"));
+      ElementsAre(
+          "session ses_9x ", "text [Running tests.]",
+          R"(finished call_1 bash {"command":"make test"} error=true exit=2 [FAIL parse_test])",
+          "usage in=15400 out=600 read=7000 write=400 cost=0.0123 thread=false",
+          "text [All tests pass.]",
+          "usage in=24500 out=660 read=16000 write=400 cost=0.02 thread=false",
+          "result ok=true answer=[All tests pass.] error=[]"));
 }
 
 TEST(OpencodeStream, V2ToolUsesItsIdAndNestedExitCode) {
@@ -95,22 +100,22 @@ TEST(OpencodeStream, SessionIsReportedOnce) {
 }
 
 TEST(OpencodeStream, JunkBlankMalformedAndUnknownLinesAreSkipped) {
-  EXPECT_TRUE(parse({"", "> build · gpt-5", "{\"type\":\"text\"", R"({"type":"reasoning","part":{"text":"hm"}})",
-                     R"({"type":"text","part":"not an object"})", R"({"type":"tool_use","part":{}})",
-                     R"({"type":"step_start"})"})
+  EXPECT_TRUE(parse({"", "> build · gpt-5", "{\"type\":\"text\"",
+                     R"({"type":"reasoning","part":{"text":"hm"}})",
+                     R"({"type":"text","part":"not an object"})",
+                     R"({"type":"tool_use","part":{}})", R"({"type":"step_start"})"})
                   .empty());
 }
 
 TEST(OpencodeStream, MegabyteLineIsReadWhole) {
-  const auto texts = events_of<CliText>(parse({testing::padded(
-      R"({"type":"text","part":{"type":"text","text":")", 2 << 20, R"("}})")}));
+  const auto texts = events_of<CliText>(parse(
+      {testing::padded(R"({"type":"text","part":{"type":"text","text":")", 2 << 20, R"("}})")}));
   ASSERT_EQ(texts.size(), 1U);
   EXPECT_EQ(texts[0].text.size(), std::size_t{2} << 20);
 }
 
 TEST(OpencodeStream, CrLfLineEndingsChangeNothing) {
-  EXPECT_EQ(describe_all(parse(testing::with_crlf(v1_stream()))),
-            describe_all(parse(v1_stream())));
+  EXPECT_EQ(describe_all(parse(testing::with_crlf(v1_stream()))), describe_all(parse(v1_stream())));
 }
 
 } // namespace
