@@ -2,6 +2,7 @@
 
 #include "ralph/agent/attempt_observer.h"
 
+#include <optional>
 #include <vector>
 
 namespace ralph::testing {
@@ -20,9 +21,11 @@ public:
                           const tools::ToolResult& result) override {
     tool_calls.push_back({step, call, result});
   }
+  std::optional<double> cost_left_usd() const override { return cost_left; }
 
   std::vector<agent::ModelCall> model_calls;
   std::vector<ToolCallSeen> tool_calls;
+  std::optional<double> cost_left; // what cost_left_usd() answers
 };
 
 } // namespace ralph::testing
