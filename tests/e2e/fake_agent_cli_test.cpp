@@ -61,7 +61,8 @@ std::vector<json> of_type(const std::vector<json>& events, const std::string& ty
 // The process with `pid` is gone, or a zombie waiting for init.
 bool dead(const std::string& pid) {
   std::ifstream stat("/proc/" + pid + "/stat");
-  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  std::string text;
+  std::getline(stat, text);
   return text.empty() || text.find(") Z ") != std::string::npos;
 }
 

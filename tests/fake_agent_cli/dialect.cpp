@@ -470,23 +470,21 @@ public:
                                                {"output", t.output},
                                                {"reasoning", 0},
                                                {"cache", {{"read", t.cached}, {"write", 0}}}}}}));
-    json done = {{"reason", "idle"}, {"rejected", json::array()}};
-    emit("done", std::move(done));
+    emit("done", json{{"reason", "idle"}, {"rejected", json::array()}});
   }
   void finish_error(const Ending& ending) override {
-    json error = {{"error", {{"name", "APIError"}, {"data", {{"message", ending.error}}}}}};
-    emit("error", std::move(error));
+    emit("error", json{{"error", {{"name", "APIError"}, {"data", {{"message", ending.error}}}}}});
   }
 
 private:
   static constexpr const char* k_snapshot = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 
-  void emit(const char* type, json fields) {
+  void emit(const char* type, const json& fields) {
     json line = {{"type", type}, {"timestamp", epoch_ms()}, {"sessionID", m_session}};
     line.update(fields);
     m_out.event(line);
   }
-  json part(const char* type, json fields) {
+  json part(const char* type, const json& fields) {
     json p = {{"id", "prt_" + std::to_string(++m_parts)},
               {"sessionID", m_session},
               {"messageID", "msg_1"},
