@@ -1,5 +1,5 @@
 // The fake agent CLI, run as ralph runs the real ones (tools::PosixProcessRunner): each format's
-// stdout checked against docs/agent-cli-formats.md, and the misbehaviour it plays on demand.
+// stdout checked against the agent CLI format reference, and the misbehaviour it plays on demand.
 #include "e2e_support.h"
 #include "fake_agent_cli.h"
 #include "support/temp_dir.h"

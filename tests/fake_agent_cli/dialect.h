@@ -1,7 +1,8 @@
 #pragma once
 
 // The output formats the fake agent CLI speaks: one Dialect per real CLI, each writing that CLI's
-// stdout (lines, events, fields) as the reference docs/agent-cli-formats.md describes it.
+// stdout (lines, events, fields) as the agent CLI format reference
+// (agent-cli-formats.md) describes it.
 
 #include <nlohmann/json.hpp>
 
