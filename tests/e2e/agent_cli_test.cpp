@@ -6,6 +6,7 @@
 #include "fake_provider/fake_provider_server.h"
 #include "support/temp_dir.h"
 
+#include "ralph/core/text.h"
 #include "ralph/tools/process_runner.h"
 
 #include <gmock/gmock.h>
@@ -16,6 +17,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ralph::testing {
@@ -38,7 +40,7 @@ CliRun run_cli(const std::filesystem::path& workspace, const AgentCliHome& home,
                std::vector<std::string> argv, std::string stdin_data) {
   tools::ProcessSpec spec{.argv = std::move(argv),
                           .cwd = workspace,
-                          .timeout = std::chrono::minutes(4),
+                          .timeout = std::chrono::minutes(2),
                           .output_limit = std::size_t{64} << 20,
                           .stdin_data = std::move(stdin_data),
                           .env = home.env_list(),
@@ -47,15 +49,8 @@ CliRun run_cli(const std::filesystem::path& workspace, const AgentCliHome& home,
   auto result = runner.run(spec, CancelToken{});
   EXPECT_TRUE(result) << result.error().message;
   CliRun run{.process = result ? std::move(*result) : tools::ProcessResult{}};
-  std::size_t start = 0;
-  const std::string& out = run.process.output;
-  while (start < out.size()) {
-    std::size_t end = out.find('\n', start);
-    if (end == std::string::npos) {
-      end = out.size();
-    }
-    const std::string line = out.substr(start, end - start);
-    start = end + 1;
+  for (const std::string_view line : split_lines(run.process.output)) {
+    // Debug text sometimes lands on stdout: only lines that are JSON objects are events.
     if (line.empty() || line[0] != '{') {
       continue;
     }
