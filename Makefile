@@ -5,12 +5,21 @@ FUZZ_DIR ?= build-fuzz
 FUZZ_SECONDS ?= 20
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps build test test-asan fuzz demo examples bench format lint check-layers clean
+.PHONY: all deps agent-clis build test test-asan fuzz demo examples bench format lint check-layers clean
 
 all: build
 
 deps:
 	@bash scripts/install-deps.sh
+
+# The real agent CLIs the end-to-end tests drive (tests/agent_clis/package.json, pinned versions);
+# npm ci runs again only when the lock file is newer than the last install.
+AGENT_CLIS := tests/agent_clis
+agent-clis: $(AGENT_CLIS)/node_modules/.package-lock.json
+
+$(AGENT_CLIS)/node_modules/.package-lock.json: $(AGENT_CLIS)/package.json $(AGENT_CLIS)/package-lock.json | deps
+	npm ci --prefix $(AGENT_CLIS) --no-audit --no-fund
+	touch $@
 
 $(BUILD_DIR)/build.ninja:
 	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
@@ -18,13 +27,13 @@ $(BUILD_DIR)/build.ninja:
 build: deps $(BUILD_DIR)/build.ninja
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
-test: build
+test: build agent-clis
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
 
 $(ASAN_DIR)/build.ninja:
 	cmake -S . -B $(ASAN_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DRALPH_SANITIZE=ON -DRALPH_BUILD_BENCHMARKS=OFF
 
-test-asan: deps $(ASAN_DIR)/build.ninja
+test-asan: deps agent-clis $(ASAN_DIR)/build.ninja
 	cmake --build $(ASAN_DIR) -j $(JOBS)
 	ctest --test-dir $(ASAN_DIR) --output-on-failure -j $(JOBS)
 

@@ -12,6 +12,12 @@ packages=(
   clang-format clang-tidy clang libclang-rt-14-dev
 )
 
+# Node and npm install the agent CLIs the tests drive (make agent-clis). Any node already on the
+# PATH is kept: Debian's would be older than the one a machine may have from elsewhere.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  packages+=(nodejs npm)
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$'; then

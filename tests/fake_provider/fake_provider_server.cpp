@@ -214,17 +214,20 @@ FakeProviderServer::FakeProviderServer() : m_state(std::make_unique<State>()) {
   server.Post("/chat/completions", route(Api::openai));
   server.Post("/v1/messages", route(Api::anthropic));
   // Anything else is recorded and answered with an OpenAI-shaped 404, so a wrong URL is obvious.
-  server.Post(".*", [&state](const httplib::Request& req, httplib::Response& res) {
+  const auto unknown = [&state](const httplib::Request& req, httplib::Response& res) {
     {
       std::lock_guard lock(state.mutex);
-      state.requests.push_back(RecordedRequest{.path = req.path, .body = req.body});
+      state.requests.push_back(
+          RecordedRequest{.method = req.method, .path = req.path, .body = req.body});
     }
     state.changed.notify_all();
     res.status = 404;
-    res.set_content(R"({"error":{"message":"fake provider: no route for POST )" + req.path +
-                        R"(","type":"invalid_request_error","param":null,"code":null}})",
+    res.set_content(R"({"error":{"message":"fake provider: no route for )" + req.method + " " +
+                        req.path + R"(","type":"invalid_request_error","param":null,"code":null}})",
                     "application/json");
-  });
+  };
+  server.Post(".*", unknown);
+  server.Get(".*", unknown); // httplib routes HEAD here too
   state.server.start();
 }
 

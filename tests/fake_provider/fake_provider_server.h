@@ -60,6 +60,7 @@ struct FakeTurn {
 
 // One request as the server received it.
 struct RecordedRequest {
+  std::string method = "POST";
   std::string path;
   std::map<std::string, std::string> headers; // names lower-case
   std::string body;
@@ -69,8 +70,9 @@ struct RecordedRequest {
 // `/v1/chat/completions` and `/chat/completions` (OpenAI), `/v1/messages` (Anthropic), streaming
 // or not as the request's `stream` field says. Every request is recorded and consumes one queued
 // turn (unless a responder answers it); with none queued the answer is a 500 saying so (with
-// x-should-retry: false). Usage numbers are estimates from the sizes (request bytes / 4).
-// Destruction ends stalled answers at once. Thread-safe.
+// x-should-retry: false). Any other path or method is recorded too and answered 404, so a
+// client's side requests (health checks, telemetry) show in requests(). Usage numbers are estimates
+// from the sizes (request bytes / 4). Destruction ends stalled answers at once. Thread-safe.
 class FakeProviderServer {
 public:
   FakeProviderServer();

@@ -211,6 +211,21 @@ TEST_F(FakeProviderServerTest, UnknownPathIsA404AndRecorded) {
   EXPECT_EQ(server.requests().at(0).path, "/v2/whatever");
 }
 
+// Side requests of the agent CLIs (Claude Code's `HEAD /api/hello`, which httplib routes with
+// GET) must show up in requests().
+TEST_F(FakeProviderServerTest, GetIsA404AndRecordedWithItsMethod) {
+  http::Request request;
+  request.method = "GET";
+  request.url = server.base_url() + "/api/hello";
+  const auto response = transport.send(request, nullptr, cancel);
+  ASSERT_TRUE(response);
+  EXPECT_EQ(response->status, 404);
+  const auto requests = server.requests();
+  ASSERT_EQ(requests.size(), 1u);
+  EXPECT_EQ(requests[0].method, "GET");
+  EXPECT_EQ(requests[0].path, "/api/hello");
+}
+
 TEST_F(FakeProviderServerTest, DropClosesTheConnectionBeforeTheEnd) {
   FakeTurn turn = sample_turn();
   turn.fault = Fault::drop_mid_stream;
