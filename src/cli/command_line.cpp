@@ -409,7 +409,7 @@ ParsedCommand parse_command_line(int argc, char** argv) {
                "which the agent CLIs read as a block.");
   hook->add_option("--agent", parsed.hook.agent,
                    "the CLI that runs the hook (default: told from the payload)")
-      ->type_name("claude|codex|gemini")
+      ->type_name("AGENT")
       ->check(CLI::IsMember({"claude", "codex", "gemini"}));
   add_verifier_options(*hook, parsed.run);
   {
@@ -439,6 +439,8 @@ ParsedCommand parse_command_line(int argc, char** argv) {
         ->add_option("--workspace,-w", parsed.run.workspace,
                      "the project (default: the current directory)")
         ->type_name("DIR");
+    command->footer("Exit codes: 0 done (or nothing to do), 2 usage error or a settings file that "
+                    "is not valid JSON (left as it was), 1 the file could not be written.");
   };
   CLI::App* install = hook->add_subcommand(
       "install", "add `ralph hook` as the Stop hook of claude, codex or gemini (idempotent)");

@@ -98,8 +98,11 @@ Result<HookDecision> decide(const RunArgs& args, const HookArgs& hook, HookAgent
     agent = value_of(k_hook_agent_names, hook.agent);
   }
   TRY_ASSIGN(const std::string text, read_stdin());
-  TRY_ASSIGN(const HookPayload payload, parse_hook_payload(text, agent));
+  TRY_ASSIGN(HookPayload payload, parse_hook_payload(text, agent));
   agent_out = payload.agent;
+  if (payload.prompt.empty() && payload.agent == HookAgent::claude && !payload.transcript.empty()) {
+    payload.prompt = last_prompt_in_transcript(payload.transcript);
+  }
   std::error_code ec;
   const fs::path workspace = fs::canonical(payload.cwd, ec);
   if (ec || !fs::is_directory(workspace, ec)) {
@@ -143,13 +146,16 @@ Result<HookDecision> decide(const RunArgs& args, const HookArgs& hook, HookAgent
                                 setup.baseline, std::chrono::system_clock::now()));
 
   const int max_iterations = config.loop.max_iterations;
+  // The judge checks the answer against this round's prompt when the payload or the transcript
+  // gave one.
+  const std::string goal = payload.prompt.empty() ? session.row().goal : payload.prompt;
   const std::vector<Message> conversation{
-      Message{.role = Role::user, .content = session.row().goal},
+      Message{.role = Role::user, .content = goal},
       Message{.role = Role::assistant, .content = payload.answer}};
   verify::Attempt attempt;
   attempt.iteration = session.round_attempt();
   attempt.max_iterations = max_iterations;
-  attempt.goal = session.row().goal;
+  attempt.goal = goal;
   attempt.answer = payload.answer;
   attempt.raw_answer = payload.answer;
   attempt.conversation = conversation;

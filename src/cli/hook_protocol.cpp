@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <fstream>
+
 namespace ralph::cli {
 namespace {
 
@@ -60,6 +62,8 @@ Result<HookPayload> parse_hook_payload(std::string_view text, std::optional<Hook
              string_field(payload, out.agent == HookAgent::gemini ? "prompt_response"
                                                                   : "last_assistant_message"));
   TRY_ASSIGN(out.prompt, string_field(payload, "prompt"));
+  TRY_ASSIGN(const std::string transcript, string_field(payload, "transcript_path"));
+  out.transcript = transcript;
   if (const auto it = payload.find("stop_hook_active"); it != payload.end() && !it->is_null()) {
     if (!it->is_boolean()) {
       return fail(ErrorKind::parse, "hook payload: \"stop_hook_active\" is not a boolean");
@@ -67,6 +71,44 @@ Result<HookPayload> parse_hook_payload(std::string_view text, std::optional<Hook
     out.stop_hook_active = it->get<bool>();
   }
   return out;
+}
+
+std::string last_prompt_in_transcript(const std::filesystem::path& transcript) {
+  std::ifstream in(transcript, std::ios::binary);
+  std::string prompt;
+  for (std::string line; std::getline(in, line);) {
+    // Cheap test first: most lines are attachments, requests and assistant turns.
+    if (line.find("\"type\":\"user\"") == std::string::npos) {
+      continue;
+    }
+    const auto entry = parse_json(line, "transcript line");
+    if (!entry || !entry->is_object() || entry->value("type", "") != "user" ||
+        entry->value("isMeta", false) || !entry->contains("message") ||
+        !(*entry)["message"].is_object()) {
+      continue;
+    }
+    const nlohmann::json& content = (*entry)["message"].value("content", nlohmann::json());
+    if (content.is_string()) {
+      prompt = content.get<std::string>();
+      continue;
+    }
+    if (!content.is_array()) {
+      continue;
+    }
+    // Tool results come back as user entries too; only text blocks are the person's.
+    std::string text;
+    for (const nlohmann::json& block : content) {
+      if (!block.is_object() || block.value("type", "") != "text") {
+        text.clear();
+        break;
+      }
+      text += block.value("text", "");
+    }
+    if (!text.empty()) {
+      prompt = std::move(text);
+    }
+  }
+  return prompt;
 }
 
 std::string hook_output(HookAgent agent, const HookDecision& decision) {

@@ -23,17 +23,23 @@ inline const char* to_string(HookAgent agent) {
 // One stop of the agent, as its payload said.
 struct HookPayload {
   HookAgent agent = HookAgent::claude;
-  std::string session_id;        // the agent's own session id
-  std::filesystem::path cwd;     // the session's working directory: the workspace
-  std::string answer;            // last_assistant_message (Gemini: prompt_response)
-  std::string prompt;            // Gemini's `prompt`; empty for the others
-  bool stop_hook_active = false; // this stop follows a hook's block
+  std::string session_id;           // the agent's own session id
+  std::filesystem::path cwd;        // the session's working directory: the workspace
+  std::string answer;               // last_assistant_message (Gemini: prompt_response)
+  std::string prompt;               // Gemini's `prompt`; empty for the others
+  std::filesystem::path transcript; // transcript_path; may be empty
+  bool stop_hook_active = false;    // this stop follows a hook's block
 };
 
 // Parses the payload. `agent` is the --agent flag; without it the CLI is told from the payload
 // (`AfterAgent` is Gemini's, a `turn_id` Codex's, any other `Stop` Claude's). A parse error
 // (`ErrorKind::parse`) says which field is missing or of the wrong type.
 Result<HookPayload> parse_hook_payload(std::string_view text, std::optional<HookAgent> agent);
+
+// The person's latest prompt in a Claude Code transcript (JSONL: `user` entries that are not
+// meta and hold text, not tool results); empty when there is none or the file cannot be read.
+// Transcripts are written asynchronously, so this is a best effort.
+std::string last_prompt_in_transcript(const std::filesystem::path& transcript);
 
 // What the hook tells the agent.
 struct HookDecision {

@@ -62,6 +62,27 @@ TEST(HookPayload, BadPayloadsSayWhatIsWrong) {
       std::string::npos);
 }
 
+TEST(HookTranscript, TheLatestPromptOfThePersonNotFeedbackOrToolResults) {
+  testing::TempDir dir;
+  const auto file = dir.write(
+      "t.jsonl",
+      R"({"type":"queue-operation"})"
+      "\n"
+      R"({"type":"user","message":{"role":"user","content":"first task"}})"
+      "\n"
+      R"({"type":"assistant","message":{"content":[{"type":"text","text":"Done."}]}})"
+      "\n"
+      R"({"type":"user","message":{"role":"user","content":[{"type":"text","text":"second "},{"type":"text","text":"task"}]}})"
+      "\n"
+      R"({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"ok"}]}})"
+      "\n"
+      R"({"type":"user","isMeta":true,"message":{"role":"user","content":"Stop hook feedback:\nfix it"}})"
+      "\n"
+      "{\"type\":\"user\", broken\n");
+  EXPECT_EQ(last_prompt_in_transcript(file), "second task");
+  EXPECT_EQ(last_prompt_in_transcript(dir.path() / "missing.jsonl"), "");
+}
+
 TEST(HookOutput, EachCliGetsItsOwnBlockAndNothingToAllow) {
   const HookDecision block{.block = true, .reason = "fix it"};
   EXPECT_EQ(hook_output(HookAgent::claude, block),

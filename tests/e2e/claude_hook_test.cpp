@@ -82,6 +82,7 @@ TEST_F(ClaudeHook, TheBlockReachesTheModelWhichFixesTheFileAndTheSessionStopsVer
   const json session = show_session("claude-" + session_of(run), workspace.path());
   EXPECT_EQ(session["status"], "completed") << session;
   EXPECT_EQ(session["verified"], true);
+  EXPECT_EQ(session["goal"], "make add.sh add"); // from Claude Code's transcript
   ASSERT_EQ(session["attempts"].size(), 2u);
   EXPECT_EQ(session["attempts"][0]["answer"], "add.sh is done.");
   EXPECT_EQ(session["attempts"][1]["answer"], "Fixed: add.sh adds now.");
