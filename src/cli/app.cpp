@@ -3,6 +3,7 @@
 #include "cli/command_line.h"
 #include "cli/demo_command.h"
 #include "cli/document_command.h"
+#include "cli/hook_command.h"
 #include "cli/run_command.h"
 #include "cli/session_setup.h"
 #include "cli/sessions_command.h"
@@ -30,6 +31,12 @@ Result<int> run(const ParsedCommand& command) {
   case CommandName::sessions_rm:
   case CommandName::sessions_prune:
     return sessions_command(command);
+  case CommandName::hook:
+    return hook_command(command.run, command.hook);
+  case CommandName::hook_install:
+    return hook_install_command(command.run, command.hook, true);
+  case CommandName::hook_uninstall:
+    return hook_install_command(command.run, command.hook, false);
   case CommandName::none:
     break;
   }

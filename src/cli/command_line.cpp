@@ -138,7 +138,8 @@ void add_bounds_and_records(CLI::App& command, RunArgs& args) {
                    "do not record the session in .ralph/ralph.db (no resume)");
 }
 
-void add_loop_options(CLI::App& command, RunArgs& args) {
+// The verifiers `ralph run` and `ralph hook` share.
+void add_verifier_options(CLI::App& command, RunArgs& args) {
   OverrideFlags flags(command, args);
   flags.add_list("--verify-cmd", "verify.commands", "CMD",
                  "a shell command that must exit 0 for an attempt to pass (repeatable)");
@@ -154,6 +155,21 @@ void add_loop_options(CLI::App& command, RunArgs& args) {
       ->type_name("[PROVIDER/MODEL]")
       ->expected(0, 1);
   flags.add("--judge-base-url", "judge.base_url", "URL", "server URL for the judge's model");
+  flags.add_list("--protect", "verify.protect", "GLOB",
+                 "files no attempt may change, e.g. 'tests/**' (repeatable)");
+  flags.add_list("--junit", "verify.junit", "GLOB",
+                 "JUnit XML reports the verify commands write, e.g. 'build/test-*.xml'");
+  flags.add("--reruns", "verify.runs", "N", "run a failing verify command up to N times");
+  flags.add("--quorum", "verify.quorum", "K", "...and pass when K of the runs pass");
+  flags.add_list("--must-match", "checks.must_match", "REGEX",
+                 "the answer must match this RE2 pattern (repeatable)");
+  flags.add_list("--must-not-match", "checks.must_not_match", "REGEX",
+                 "the answer must not match this RE2 pattern (repeatable)");
+}
+
+void add_loop_options(CLI::App& command, RunArgs& args) {
+  add_verifier_options(command, args);
+  OverrideFlags flags(command, args);
   flags.add_switch("--verifier-first", "evidence.enabled", "true",
                    "completion needs the marker AND a passing trusted check after the last change");
   flags.add("--marker", "evidence.marker", "TEXT",
@@ -171,16 +187,6 @@ void add_loop_options(CLI::App& command, RunArgs& args) {
             "off a terminal, a progress line this often during a long phase (0: never)");
   flags.add_switch("--no-verify-final", "loop.verify_final", "false",
                    "deliver the last attempt without verifying it");
-  flags.add_list("--protect", "verify.protect", "GLOB",
-                 "files no attempt may change, e.g. 'tests/**' (repeatable)");
-  flags.add_list("--junit", "verify.junit", "GLOB",
-                 "JUnit XML reports the verify commands write, e.g. 'build/test-*.xml'");
-  flags.add("--reruns", "verify.runs", "N", "run a failing verify command up to N times");
-  flags.add("--quorum", "verify.quorum", "K", "...and pass when K of the runs pass");
-  flags.add_list("--must-match", "checks.must_match", "REGEX",
-                 "the answer must match this RE2 pattern (repeatable)");
-  flags.add_list("--must-not-match", "checks.must_not_match", "REGEX",
-                 "the answer must not match this RE2 pattern (repeatable)");
   add_bounds_and_records(command, args);
 }
 
@@ -416,6 +422,54 @@ ParsedCommand parse_command_line(int argc, char** argv) {
       ->required();
   add_store_options(prune);
 
+  CLI::App* hook = app.add_subcommand(
+      "hook", "ralph's verifiers as the Stop hook of Claude Code, Codex or Gemini CLI: reads the "
+              "hook payload on stdin, lets the agent stop or sends it back with the failures");
+  hook->footer("Exit codes: 0 decided (the JSON on stdout says block, or nothing lets the stop "
+               "through); 1 could not verify (said on stderr; the agent may stop). Never 2, "
+               "which the agent CLIs read as a block.");
+  hook->add_option("--agent", parsed.hook.agent,
+                   "the CLI that runs the hook (default: told from the payload)")
+      ->type_name("AGENT")
+      ->check(CLI::IsMember({"claude", "codex", "gemini"}));
+  add_verifier_options(*hook, parsed.run);
+  {
+    OverrideFlags flags(*hook, parsed.run);
+    flags.add("--max-iterations", "loop.max_iterations", "N",
+              "most verified stops in a round before a failing one is let through (default 3: "
+              "the agent is sent back twice)");
+    flags.add("--max-time,--time-budget", "budget.max_time", "DURATION",
+              "after this long since a round's first stop, a failing one is let through: 10m");
+  }
+  hook->add_option("--config", parsed.run.config_file,
+                   "an extra configuration file, above the workspace one")
+      ->type_name("FILE");
+  const auto add_install_options = [&](CLI::App* command) {
+    command->add_option("agent", parsed.hook.target, "claude, codex or gemini")
+        ->required()
+        ->check(CLI::IsMember({"claude", "codex", "gemini"}));
+    CLI::Option* user = command->add_flag(
+        "--user", parsed.hook.user,
+        "the user's settings (~/.claude/settings.json, ~/.codex/hooks.json, ~/.gemini/...)");
+    command
+        ->add_flag("--project", parsed.hook.project,
+                   "the project's settings (.claude/settings.json, "
+                   ".codex/hooks.json, .gemini/settings.json; the default)")
+        ->excludes(user);
+    command
+        ->add_option("--workspace,-w", parsed.run.workspace,
+                     "the project (default: the current directory)")
+        ->type_name("DIR");
+    command->footer("Exit codes: 0 done (or nothing to do), 2 usage error or a settings file that "
+                    "is not valid JSON (left as it was), 1 the file could not be written.");
+  };
+  CLI::App* install = hook->add_subcommand(
+      "install", "add `ralph hook` as the Stop hook of claude, codex or gemini (idempotent)");
+  add_install_options(install);
+  CLI::App* uninstall =
+      hook->add_subcommand("uninstall", "remove ralph's hook, and nothing else, from the settings");
+  add_install_options(uninstall);
+
   std::optional<std::string> parse_error;
   try {
     app.parse(argc, argv);
@@ -445,6 +499,9 @@ ParsedCommand parse_command_line(int argc, char** argv) {
       {exported, CommandName::sessions_export},
       {rm, CommandName::sessions_rm},
       {prune, CommandName::sessions_prune},
+      {hook, CommandName::hook},
+      {install, CommandName::hook_install},
+      {uninstall, CommandName::hook_uninstall},
   };
   for (const auto& [command, name] : commands) {
     if (command->parsed()) {
@@ -456,7 +513,9 @@ ParsedCommand parse_command_line(int argc, char** argv) {
   }
   if (problem) {
     std::fprintf(stderr, "%s\n", problem->c_str());
-    parsed.exit_code = 2;
+    // Claude Code and Gemini CLI take a hook's exit 2 as "block" and feed its stderr to the
+    // agent: a mistyped hook command must be a non-blocking error instead.
+    parsed.exit_code = parsed.name == CommandName::hook ? 1 : 2;
   }
   return parsed;
 }

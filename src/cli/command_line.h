@@ -39,6 +39,17 @@ enum class CommandName {
   sessions_export,
   sessions_rm,
   sessions_prune,
+  hook,
+  hook_install,
+  hook_uninstall,
+};
+
+// Options of `ralph hook` besides the verifiers' (which are in RunArgs::overrides).
+struct HookArgs {
+  std::string agent;    // --agent: claude, codex or gemini; empty: told from the payload
+  std::string target;   // install / uninstall: the agent CLI
+  bool user = false;    // install / uninstall: the user's settings instead of the project's
+  bool project = false; // --project: the default, said out loud
 };
 
 // Options of `ralph sessions ...` besides those of a run (workspace, config, --json, budgets).
@@ -53,6 +64,7 @@ struct ParsedCommand {
   CommandName name = CommandName::none;
   RunArgs run;
   SessionsArgs sessions;
+  HookArgs hook;
   // Set when parsing already decided the outcome (help printed: 0; bad usage, its one line
   // printed: 2).
   int exit_code = -1;

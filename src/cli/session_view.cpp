@@ -90,7 +90,9 @@ json usage_json(const store::SessionRow& row) {
 } // namespace
 
 std::string shown_status(const store::SessionRow& row, const OwnerCheck& running) {
-  if (row.status == Status::active && (row.owner_pid <= 0 || !running(row.owner_pid))) {
+  // A Stop-hook session is the agent CLI's, which no ralph process owns between its stops.
+  const bool hook = row.model.starts_with("hook/");
+  if (row.status == Status::active && !hook && (row.owner_pid <= 0 || !running(row.owner_pid))) {
     return "stopped";
   }
   return to_string(row.status);

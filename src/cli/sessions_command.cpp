@@ -98,6 +98,12 @@ Result<int> resume(const ParsedCommand& command, store::SessionStore& store) {
   if (row.status == Status::completed) {
     return fail(ErrorKind::usage, fmt::format("session {} is already completed", row.id));
   }
+  if (row.model.starts_with("hook/")) {
+    return fail(ErrorKind::usage,
+                fmt::format("session {} is a Stop-hook session of {}: it goes on when that agent "
+                            "stops again",
+                            row.id, row.model.substr(5)));
+  }
   // The recorded configuration, with the flags of this command over it: files and variables
   // changed since do not change a session's rules halfway.
   Config recorded;

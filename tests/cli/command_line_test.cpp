@@ -41,6 +41,34 @@ TEST(CommandLine, DurationsAndCountsAsTheHelpPromises) {
                                                         {"budget.max_tokens", "200k"}}));
 }
 
+TEST(CommandLine, HookTakesTheVerifierFlagsAndItsBudgets) {
+  const auto parsed = parse({"hook", "--agent", "gemini", "--verify-cmd", "make test",
+                             "--max-iterations", "2", "--max-time", "10m"});
+  ASSERT_EQ(parsed.command.exit_code, -1) << parsed.err;
+  EXPECT_EQ(parsed.command.name, CommandName::hook);
+  EXPECT_EQ(parsed.command.hook.agent, "gemini");
+  std::map<std::string, std::string> values;
+  for (const auto& flag : parsed.command.run.overrides) {
+    values[flag.key] = flag.value;
+  }
+  EXPECT_EQ(values, (std::map<std::string, std::string>{{"budget.max_time", "10m"},
+                                                        {"loop.max_iterations", "2"},
+                                                        {"verify.commands", "make test"}}));
+}
+
+TEST(CommandLine, AMistypedHookIsExitOneSinceTheAgentCliReadsTwoAsABlock) {
+  EXPECT_EQ(parse({"hook", "--agent", "cursor"}).command.exit_code, 1);
+  EXPECT_EQ(parse({"hook", "--max-time", "soon"}).command.exit_code, 1);
+  // install is a person's command: the usual 2.
+  EXPECT_EQ(parse({"hook", "install", "claude", "--user", "--project"}).command.exit_code, 2);
+  const auto install = parse({"hook", "install", "codex", "--user"});
+  ASSERT_EQ(install.command.exit_code, -1) << install.err;
+  EXPECT_EQ(install.command.name, CommandName::hook_install);
+  EXPECT_EQ(install.command.hook.target, "codex");
+  EXPECT_TRUE(install.command.hook.user);
+  EXPECT_EQ(parse({"hook", "uninstall", "gemini"}).command.name, CommandName::hook_uninstall);
+}
+
 TEST(CommandLine, BadValueNamesCommandFlagValueAndTheForms) {
   const auto parsed = parse({"run", "fix it", "--time-budget", "10x"});
   EXPECT_EQ(parsed.command.exit_code, 2);
@@ -71,8 +99,8 @@ TEST(CommandLine, EmptyGoalOrQueryIsAUsageError) {
 }
 
 TEST(CommandLine, MissingCommandListsTheCommands) {
-  EXPECT_EQ(parse({}).err, "ralph: a command is required (run, qa, task, demo, sessions). See "
-                           "'ralph --help'.\n");
+  EXPECT_EQ(parse({}).err, "ralph: a command is required (run, qa, task, demo, sessions, hook). "
+                           "See 'ralph --help'.\n");
   EXPECT_EQ(parse({"sessions"}).err,
             "ralph sessions: a command is required (list, show, resume, export, rm, prune). See "
             "'ralph sessions --help'.\n");

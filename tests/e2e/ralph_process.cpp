@@ -36,7 +36,8 @@ bool is_credential(const std::string& entry) {
 } // namespace
 
 RalphProcess::RalphProcess(const std::vector<std::string>& args, const std::filesystem::path& cwd,
-                           const std::map<std::string, std::string>& env, Streams streams)
+                           const std::map<std::string, std::string>& env, Streams streams,
+                           const std::string* input)
     : m_streams(streams) {
   std::string pattern = (std::filesystem::temp_directory_path() / "ralph-e2e-XXXXXX").string();
   if (mkdtemp(pattern.data()) == nullptr) {
@@ -78,7 +79,12 @@ RalphProcess::RalphProcess(const std::vector<std::string>& args, const std::file
   posix_spawn_file_actions_init(&actions);
   const auto out_path = (m_dir / "stdout").string();
   const auto err_path = (m_dir / "stderr").string();
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  const auto in_path = (m_dir / "stdin").string();
+  if (input != nullptr) {
+    std::ofstream(in_path, std::ios::binary) << *input;
+  }
+  posix_spawn_file_actions_addopen(&actions, 0, input != nullptr ? in_path.c_str() : "/dev/null",
+                                   O_RDONLY, 0);
   int child_end = -1; // our copy of the child's writing end, closed once it started
   if (streams == Streams::terminal) {
     m_live_fd = posix_openpt(O_RDWR | O_NOCTTY);
@@ -189,6 +195,13 @@ RalphOutput RalphProcess::wait() {
 RalphOutput run_ralph(const std::vector<std::string>& args, const std::filesystem::path& cwd,
                       const std::map<std::string, std::string>& env) {
   RalphProcess process(args, cwd, env);
+  return process.wait();
+}
+
+RalphOutput run_ralph_with_input(const std::vector<std::string>& args,
+                                 const std::filesystem::path& cwd, const std::string& input,
+                                 const std::map<std::string, std::string>& env) {
+  RalphProcess process(args, cwd, env, Streams::files, &input);
   return process.wait();
 }
 

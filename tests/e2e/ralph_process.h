@@ -30,9 +30,10 @@ class RalphProcess {
 public:
   // `env` entries are added to (or replace in) a copy of this process's environment; keys of
   // provider credentials are removed first so a developer's real keys never reach a test.
+  // `input`, when given, is the process's stdin (else /dev/null).
   RalphProcess(const std::vector<std::string>& args, const std::filesystem::path& cwd,
-               const std::map<std::string, std::string>& env = {},
-               Streams streams = Streams::files);
+               const std::map<std::string, std::string>& env = {}, Streams streams = Streams::files,
+               const std::string* input = nullptr);
   ~RalphProcess();
   RalphProcess(const RalphProcess&) = delete;
   RalphProcess& operator=(const RalphProcess&) = delete;
@@ -61,5 +62,10 @@ private:
 // Runs ralph to completion.
 RalphOutput run_ralph(const std::vector<std::string>& args, const std::filesystem::path& cwd,
                       const std::map<std::string, std::string>& env = {});
+
+// Runs ralph to completion with `input` on its stdin.
+RalphOutput run_ralph_with_input(const std::vector<std::string>& args,
+                                 const std::filesystem::path& cwd, const std::string& input,
+                                 const std::map<std::string, std::string>& env = {});
 
 } // namespace ralph::testing

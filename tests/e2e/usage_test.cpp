@@ -51,7 +51,7 @@ TEST_F(UsageEndToEnd, UnknownCommandsAreNamedWithTheClosestOne) {
 TEST_F(UsageEndToEnd, ChatIsSaidToBeNotThereYet) {
   EXPECT_EQ(usage_error({"chat"}),
             "ralph: 'chat' is planned but not in this version of ralph yet (commands: run, qa, "
-            "task, demo, sessions). See 'ralph --help'.\n");
+            "task, demo, sessions, hook). See 'ralph --help'.\n");
 }
 
 TEST_F(UsageEndToEnd, UnknownOptionIsNamedInItsCommandWithTheClosestOne) {

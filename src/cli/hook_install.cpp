@@ -1,0 +1,262 @@
+#include "cli/hook_install.h"
+
+#include "ralph/core/try.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace ralph::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+
+const char* event_of(HookAgent agent) {
+  return agent == HookAgent::gemini ? "AfterAgent" : "Stop";
+}
+
+// Claude and Codex count a hook's timeout in seconds, Gemini in milliseconds: ten minutes each,
+// so a slow test suite is not cut off.
+int timeout_of(HookAgent agent) {
+  return agent == HookAgent::gemini ? 600000 : 600;
+}
+
+// Whether `command` runs ralph's hook for `agent`: "…ralph hook --agent NAME", perhaps quoted,
+// perhaps with flags after it (a person may add --verify-cmd to the installed line).
+bool is_ralph_hook(const std::string& command, HookAgent agent) {
+  const std::string tail = fmt::format(" hook --agent {}", to_string(agent));
+  for (std::size_t at = command.find(tail); at != std::string::npos;
+       at = command.find(tail, at + 1)) {
+    const std::size_t end = at + tail.size();
+    if (end != command.size() && command[end] != ' ') {
+      continue;
+    }
+    std::string program = command.substr(0, at);
+    if (!program.empty() && (program.back() == '\'' || program.back() == '"')) {
+      program.pop_back();
+    }
+    if (program == "ralph" || (program.size() > 6 && program.ends_with("/ralph"))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool handler_is_ours(const Json& handler, HookAgent agent) {
+  if (!handler.is_object()) {
+    return false;
+  }
+  const auto command = handler.find("command");
+  return command != handler.end() && command->is_string() &&
+         is_ralph_hook(command->get<std::string>(), agent);
+}
+
+// The file as JSON: an empty object when it does not exist; an error naming it when it cannot
+// be read or is not a JSON object.
+Result<Json> read_settings(const fs::path& file) {
+  std::error_code ec;
+  if (!fs::exists(file, ec)) {
+    return Json::object();
+  }
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    return fail(ErrorKind::config,
+                fmt::format("{}: cannot read: {}", file.string(), std::strerror(errno)));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (text.str().find_first_not_of(" \t\r\n") == std::string::npos) {
+    return Json::object();
+  }
+  Json parsed = Json::parse(text.str(), nullptr, false);
+  if (parsed.is_discarded() || !parsed.is_object()) {
+    return fail(ErrorKind::config,
+                fmt::format("{}: not a JSON object (malformed?); fix or move it, then run the "
+                            "command again: it was left as it was",
+                            file.string()));
+  }
+  return parsed;
+}
+
+// The event's list of hook groups, checked for the shape every CLI reads; null when absent.
+Result<Json*> event_groups(Json& settings, const fs::path& file, HookAgent agent) {
+  const auto hooks = settings.find("hooks");
+  if (hooks == settings.end()) {
+    return nullptr;
+  }
+  if (!hooks->is_object()) {
+    return fail(
+        ErrorKind::config,
+        fmt::format("{}: \"hooks\" is not an object; it was left as it was", file.string()));
+  }
+  const auto groups = hooks->find(event_of(agent));
+  if (groups == hooks->end()) {
+    return nullptr;
+  }
+  if (!groups->is_array()) {
+    return fail(ErrorKind::config,
+                fmt::format("{}: \"hooks.{}\" is not a list; it was left as it was", file.string(),
+                            event_of(agent)));
+  }
+  return &*groups;
+}
+
+// Writes `settings` to a temporary file beside `file`, then renames it over `file`: a reader
+// sees the old file or the new one, never half of one. The old file's permissions are kept.
+Result<void> write_atomically(const fs::path& file, const Json& settings) {
+  std::error_code ec;
+  fs::create_directories(file.parent_path(), ec);
+  if (ec) {
+    return fail(ErrorKind::io, fmt::format("{}: cannot create the folder: {}",
+                                           file.parent_path().string(), ec.message()));
+  }
+  std::string temp =
+      (file.parent_path() / ("." + file.filename().string() + ".ralph-XXXXXX")).string();
+  const int fd = ::mkstemp(temp.data());
+  if (fd < 0) {
+    return fail(ErrorKind::io,
+                fmt::format("{}: cannot write beside it: {}", file.string(), std::strerror(errno)));
+  }
+  struct stat old {};
+  ::fchmod(fd, ::stat(file.c_str(), &old) == 0 ? (old.st_mode & 07777) : 0644);
+  const std::string text = settings.dump(2) + "\n";
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) {
+      continue;
+    }
+    if (n <= 0) {
+      break;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  const bool written = done == text.size() && ::fsync(fd) == 0;
+  const int saved = errno;
+  ::close(fd);
+  if (!written || ::rename(temp.c_str(), file.c_str()) != 0) {
+    const int error = written ? errno : saved;
+    ::unlink(temp.c_str());
+    return fail(ErrorKind::io,
+                fmt::format("{}: cannot write: {}", file.string(), std::strerror(error)));
+  }
+  return {};
+}
+
+} // namespace
+
+fs::path hook_settings_file(HookAgent agent, HookScope scope, const fs::path& project,
+                            const fs::path& home, const fs::path& codex_home) {
+  if (agent == HookAgent::codex && scope == HookScope::user && !codex_home.empty()) {
+    return codex_home / "hooks.json";
+  }
+  const fs::path base = scope == HookScope::project ? project : home;
+  switch (agent) {
+  case HookAgent::claude:
+    return base / ".claude" / "settings.json";
+  case HookAgent::codex:
+    return base / ".codex" / "hooks.json";
+  case HookAgent::gemini:
+    return base / ".gemini" / "settings.json";
+  }
+  return {};
+}
+
+std::string hook_command_line(const fs::path& ralph, HookAgent agent) {
+  std::string path = ralph.string();
+  const bool plain = path.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                            "0123456789/._-+") == std::string::npos;
+  if (!plain) {
+    std::string quoted = "'";
+    for (const char c : path) {
+      quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    }
+    path = quoted + "'";
+  }
+  return fmt::format("{} hook --agent {}", path, to_string(agent));
+}
+
+Result<bool> install_hook(const fs::path& file, HookAgent agent, const std::string& command) {
+  TRY_ASSIGN(Json settings, read_settings(file));
+  TRY_ASSIGN(Json * groups, event_groups(settings, file, agent));
+  if (groups != nullptr) {
+    for (const Json& group : *groups) {
+      if (!group.is_object() || !group.contains("hooks") || !group["hooks"].is_array()) {
+        continue;
+      }
+      for (const Json& handler : group["hooks"]) {
+        if (handler_is_ours(handler, agent)) {
+          return false;
+        }
+      }
+    }
+  }
+  Json handler = Json::object();
+  handler["type"] = "command";
+  handler["command"] = command;
+  handler["timeout"] = timeout_of(agent);
+  Json group = Json::object();
+  group["hooks"] = Json::array({handler});
+  settings["hooks"][event_of(agent)].push_back(group);
+  TRY(write_atomically(file, settings));
+  return true;
+}
+
+Result<bool> uninstall_hook(const fs::path& file, HookAgent agent) {
+  std::error_code ec;
+  if (!fs::exists(file, ec)) {
+    return false;
+  }
+  TRY_ASSIGN(Json settings, read_settings(file));
+  TRY_ASSIGN(Json * groups, event_groups(settings, file, agent));
+  if (groups == nullptr) {
+    return false;
+  }
+  bool changed = false;
+  Json kept = Json::array();
+  for (Json& group : *groups) {
+    if (!group.is_object() || !group.contains("hooks") || !group["hooks"].is_array()) {
+      kept.push_back(group);
+      continue;
+    }
+    Json handlers = Json::array();
+    for (Json& handler : group["hooks"]) {
+      if (handler_is_ours(handler, agent)) {
+        changed = true;
+      } else {
+        handlers.push_back(handler);
+      }
+    }
+    // A group left with no handler was ralph's alone.
+    if (handlers.empty() && !group["hooks"].empty()) {
+      continue;
+    }
+    group["hooks"] = std::move(handlers);
+    kept.push_back(group);
+  }
+  if (!changed) {
+    return false;
+  }
+  Json& hooks = settings["hooks"];
+  if (kept.empty()) {
+    hooks.erase(event_of(agent));
+    if (hooks.empty()) {
+      settings.erase("hooks");
+    }
+  } else {
+    hooks[event_of(agent)] = std::move(kept);
+  }
+  TRY(write_atomically(file, settings));
+  return true;
+}
+
+} // namespace ralph::cli

@@ -1,0 +1,72 @@
+#pragma once
+
+// The session ralph keeps for one agent session across its Stop-hook calls: each call is an
+// attempt with its verdicts, and the budgets of a round (the stops after one prompt of the
+// person) hold across calls.
+
+#include "cli/hook_protocol.h"
+
+#include "ralph/core/config.h"
+#include "ralph/core/error.h"
+#include "ralph/store/session_store.h"
+#include "ralph/verify/protected_paths.h"
+#include "ralph/verify/verdict.h"
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ralph::cli {
+
+// ralph's id for the agent's session: "claude-<its id>", the id's characters kept to letters,
+// digits, '-', '_' and '.' (it names a folder of outputs).
+std::string hook_session_id(HookAgent agent, const std::string& agent_session_id);
+
+// A round: the attempts since the person last let the agent stop. Budgets count from its start.
+struct HookRound {
+  int first_iteration = 1;
+  std::chrono::system_clock::time_point started;
+};
+
+// One hook call's place in its session, and the record it adds to.
+class HookSession {
+public:
+  // The recorded session `id`, or nullopt when this is its first call.
+  static Result<std::optional<store::SessionRow>> find(store::SessionStore& store,
+                                                       const std::string& id);
+
+  // Opens the call's attempt: a new session (with `baseline`) on the first call; a new round
+  // when the agent stopped after the last call and this stop does not follow another hook's
+  // block. `now` is the wall clock.
+  static Result<HookSession> begin(store::SessionStore& store, std::optional<store::SessionRow> row,
+                                   const HookPayload& payload, const std::string& id,
+                                   const std::filesystem::path& workspace, const Config& config,
+                                   const verify::ProtectedSnapshot& baseline,
+                                   std::chrono::system_clock::time_point now);
+
+  int iteration() const { return m_row.iterations; } // in the session, from 1
+  int round_attempt() const { return m_row.iterations - m_round.first_iteration + 1; }
+  std::chrono::milliseconds round_elapsed(std::chrono::system_clock::time_point now) const;
+  const store::SessionRow& row() const { return m_row; }
+
+  // Records the attempt's verdicts and what the hook decided: `status` (active while the agent
+  // goes on), `reason` and `feedback` (what the agent was told).
+  Result<void> finish(const std::vector<verify::Verdict>& verdicts, Status status, bool verified,
+                      const std::string& reason, const std::string& feedback);
+
+private:
+  HookSession(store::SessionStore& store, store::SessionRow row, HookRound round,
+              std::string answer, std::string started_at)
+      : m_store(&store), m_row(std::move(row)), m_round(round), m_answer(std::move(answer)),
+        m_started_at(std::move(started_at)) {}
+
+  store::SessionStore* m_store;
+  store::SessionRow m_row;
+  HookRound m_round;
+  std::string m_answer;
+  std::string m_started_at;
+};
+
+} // namespace ralph::cli
