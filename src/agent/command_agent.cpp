@@ -48,6 +48,34 @@ std::string stderr_tail(const tools::ProcessResult& result) {
   return fmt::format("; its stderr ended: {}", to_valid_utf8(trim(text.substr(start))));
 }
 
+// The command line inside `bash -lc 'LINE'` (Codex runs every command so), single-quoted the
+// POSIX way; the command itself when it is not so wrapped.
+std::string unwrapped(const std::string& command) {
+  constexpr std::string_view k_shells[] = {"/bin/bash -lc '", "bash -lc '", "/bin/bash -c '",
+                                           "bash -c '",       "/bin/sh -c '", "sh -c '"};
+  for (std::string_view shell : k_shells) {
+    if (command.size() <= shell.size() || command.compare(0, shell.size(), shell) != 0 ||
+        command.back() != '\'') {
+      continue;
+    }
+    std::string inner;
+    const std::string_view quoted(command.data() + shell.size(),
+                                  command.size() - shell.size() - 1);
+    for (std::size_t i = 0; i < quoted.size(); ++i) {
+      if (quoted[i] != '\'') {
+        inner += quoted[i];
+      } else if (quoted.substr(i, 4) == "'\\''") {
+        inner += '\'';
+        i += 3;
+      } else {
+        return command; // more than one quoted word: leave it whole
+      }
+    }
+    return inner;
+  }
+  return command;
+}
+
 // A shell-like call whose exit code the CLI reports: the `shell` tool to the evidence verifier,
 // whatever the CLI calls it. Calls without a structured exit code keep their own name, so they
 // are never taken as evidence of a check.
@@ -58,6 +86,8 @@ ToolCall as_evidence_call(ToolCall call, const CliToolFinished& finished) {
   const auto args = parse_json(call.arguments, "tool arguments");
   if (args && args->is_object() && args->contains("command") && (*args)["command"].is_string()) {
     call.name = "shell";
+    call.arguments =
+        nlohmann::json{{"command", unwrapped((*args)["command"].get<std::string>())}}.dump();
   }
   return call;
 }
@@ -328,6 +358,8 @@ AgentOutcome CommandAgent::run(std::vector<Message>& conversation, const CancelT
   spec.output_limit = k_kept_output;
   spec.stdin_data = takes_prompt_in_argv(shape) ? std::string() : prompt.text;
   spec.env = environment(preset);
+  // Some CLIs (opencode) work in $PWD rather than the directory they were started in.
+  spec.env.emplace_back("PWD", m_options.workspace.string());
   spec.merge_stderr = false;
   spec.on_output = [&attempt](std::string_view bytes) { attempt.feed(bytes); };
 

@@ -261,7 +261,7 @@ TEST_F(CommandAgentTest, CodexThreadTotalsAreCountedOnceAcrossResumedProcesses) 
   options.name = "codex";
   options.preset.format = CliFormat::codex;
   script(1, R"({"type":"thread.started","thread_id":"th-1"}
-{"type":"item.completed","item":{"id":"item_1","type":"command_execution","command":"make test","aggregated_output":"FAIL\n","exit_code":2,"status":"failed"}}
+{"type":"item.completed","item":{"id":"item_1","type":"command_execution","command":"/bin/bash -lc 'make test -k'","aggregated_output":"FAIL\n","exit_code":2,"status":"failed"}}
 {"type":"item.completed","item":{"id":"item_2","type":"agent_message","text":"Done."}}
 {"type":"turn.completed","usage":{"input_tokens":1000,"cached_input_tokens":0,"output_tokens":100}}
 )");
@@ -275,6 +275,8 @@ TEST_F(CommandAgentTest, CodexThreadTotalsAreCountedOnceAcrossResumedProcesses) 
   ASSERT_EQ(observer.tool_calls.size(), 1U);
   EXPECT_EQ(observer.tool_calls[0].call.name, "shell");
   EXPECT_EQ(observer.tool_calls[0].result.exit_code, 2);
+  // The command line itself, not the shell Codex wraps it in, is what a check pattern matches.
+  EXPECT_EQ(observer.tool_calls[0].call.arguments, R"({"command":"make test -k"})");
   conversation.push_back(Message{.role = Role::user, .content = "still failing"});
   ASSERT_EQ(run(agent).stop, AgentStop::answered);
   EXPECT_THAT(argv_of(2), ElementsAre("-p", "--resume", "th-1"));

@@ -1,6 +1,7 @@
 // ralph as the Stop hook of a real Claude Code session (`claude -p`, pinned in tests/agent_clis)
 // whose model is the fake provider server: the hook's block reaches the model as its next
 // prompt, and the session ends when the check passes or when ralph's budget lets it through.
+#include "agent_cli_env.h"
 #include "claude_cli.h"
 #include "e2e_support.h"
 #include "ralph_process.h"
@@ -19,13 +20,12 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using json = nlohmann::json;
 
-class ClaudeHook : public ::testing::Test {
+class ClaudeHook : public AgentCliTest {
 protected:
-  ClaudeHook() {
+  ClaudeHook() : AgentCliTest(AgentCli::claude) {
     workspace.write("test.sh", k_test_script);
     workspace.write("add.sh", k_broken_add);
     workspace.write(".ralph/config.toml", "[verify]\ncommands = [\"sh test.sh\"]\n");
-    server.set_responder(side_request_responder());
   }
 
   // `ralph hook install claude` in the workspace, as a person would run it.
@@ -49,14 +49,9 @@ protected:
   static std::string session_of(const ClaudeRun& run) {
     return run.events.empty() ? std::string() : run.events.front().value("session_id", "");
   }
-
-  TempDir workspace;
-  TempDir home;
-  FakeProviderServer server;
 };
 
 TEST_F(ClaudeHook, TheBlockReachesTheModelWhichFixesTheFileAndTheSessionStopsVerified) {
-  RALPH_FIND_CLAUDE_OR_SKIP(claude);
   install_hook();
   server.push(text_turn("add.sh is done."));
   // After the block: a real Bash tool call that fixes add.sh, then the final answer.
@@ -64,14 +59,13 @@ TEST_F(ClaudeHook, TheBlockReachesTheModelWhichFixesTheFileAndTheSessionStopsVer
                                  {"description", "Fix add"}}));
   server.push(text_turn("Fixed: add.sh adds now."));
 
-  const ClaudeRun run =
-      run_claude(claude, workspace.path(), "make add.sh add", claude_env(server, home.path()));
+  const ClaudeRun run = run_claude(binary(), workspace.path(), "make add.sh add", home.env_list());
   ASSERT_EQ(run.exit_code, 0) << run.err << run.out;
   const json result = result_of(run);
   EXPECT_EQ(result["is_error"], false) << result;
   EXPECT_EQ(result["result"], "Fixed: add.sh adds now.");
 
-  const auto turns = agent_turns(server);
+  const auto turns = agent_turns(AgentCli::claude, server);
   ASSERT_EQ(turns.size(), 3u);
   EXPECT_THAT(turns[0].body, Not(HasSubstr("FAIL: test_add")));
   // The hook's reason is the model's next instruction.
@@ -89,20 +83,18 @@ TEST_F(ClaudeHook, TheBlockReachesTheModelWhichFixesTheFileAndTheSessionStopsVer
 }
 
 TEST_F(ClaudeHook, ACheckThatNeverPassesIsLetThroughWhenRalphsBudgetRunsOutBeforeClaudesCap) {
-  RALPH_FIND_CLAUDE_OR_SKIP(claude);
   install_hook();
   for (int i = 1; i <= 8; ++i) {
     server.push(text_turn("Done, attempt " + std::to_string(i) + "."));
   }
 
-  const ClaudeRun run =
-      run_claude(claude, workspace.path(), "make add.sh add", claude_env(server, home.path()));
+  const ClaudeRun run = run_claude(binary(), workspace.path(), "make add.sh add", home.env_list());
   ASSERT_EQ(run.exit_code, 0) << run.err << run.out;
   const json result = result_of(run);
   EXPECT_EQ(result["result"], "Done, attempt 3.") << result;
 
   // Default max-iterations 3: blocked twice, let through on the third stop.
-  const auto turns = agent_turns(server);
+  const auto turns = agent_turns(AgentCli::claude, server);
   ASSERT_EQ(turns.size(), 3u);
   EXPECT_THAT(turns[1].body, HasSubstr("attempt 1 of 3"));
   EXPECT_THAT(turns[2].body, HasSubstr("attempt 2 of 3"));

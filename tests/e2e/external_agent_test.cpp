@@ -46,8 +46,8 @@ protected:
 TEST_F(ExternalAgent, APrematureDoneIsCaughtAndTheResumedSessionFixesIt) {
   cli.script({FakeRun().session("g-1").say("All done."),
               FakeRun().session("g-1").write("add.sh", k_fixed_add).say("Fixed add.")});
-  const RalphOutput out = ralph({"run", "--agent", "gemini", "--verify-cmd", "sh test.sh",
-                                 "--json", "make the test pass"});
+  const RalphOutput out = ralph(
+      {"run", "--agent", "gemini", "--verify-cmd", "sh test.sh", "--json", "make the test pass"});
   ASSERT_EQ(out.exit_code, 0) << out.err;
   const auto result = parse_output(out);
   EXPECT_EQ(result["status"], "completed");
@@ -92,8 +92,8 @@ TEST_F(ExternalAgent, EvidenceComesFromACommandTheCliReportsWithItsExitCode) {
                   .write("add.sh", k_fixed_add)
                   .shell("sh test.sh")
                   .say("Fixed.\n<promise>DONE</promise>")});
-  const RalphOutput out = ralph({"run", "--agent", "codex", "--verifier-first", "--json",
-                                 "make the test pass"});
+  const RalphOutput out =
+      ralph({"run", "--agent", "codex", "--verifier-first", "--json", "make the test pass"});
   ASSERT_EQ(out.exit_code, 0) << out.err;
   const auto result = parse_output(out);
   EXPECT_EQ(result["verified"], true);
@@ -183,9 +183,9 @@ TEST_F(ExternalAgent, TheReportedCostCountsAgainstTheBudgetAndWhatIsLeftIsPassed
 }
 
 TEST_F(ExternalAgent, AnyProgramCanBeTheAgent) {
-  const RalphOutput out =
-      ralph({"run", "--agent-cmd", "cat {prompt_file} > seen.txt; . ./add.sh; echo \"sum $(add 2 3)\"",
-             "--json", "add two and three"});
+  const RalphOutput out = ralph(
+      {"run", "--agent-cmd", "cat {prompt_file} > seen.txt; . ./add.sh; echo \"sum $(add 2 3)\"",
+       "--json", "add two and three"});
   ASSERT_EQ(out.exit_code, 0) << out.err;
   EXPECT_EQ(parse_output(out)["answer"], "sum -1");
   EXPECT_EQ(workspace.read("seen.txt"), "add two and three");

@@ -1,0 +1,118 @@
+// `ralph run --agent claude|opencode` through the real binary, driving the real CLIs against the
+// fake provider server: a premature "done" is caught by a verify command and fixed on the next
+// attempt, and a check the CLI ran with its exit code is the evidence of a verifier-first run.
+#include "agent_cli_env.h"
+#include "e2e_support.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+namespace ralph::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using json = nlohmann::json;
+
+constexpr const char* k_fix_add = "printf 'add() { echo $(($1 + $2)); }\\n' > add.sh";
+
+class RealAgentRun : public AgentCliTest {
+protected:
+  explicit RealAgentRun(AgentCli which) : AgentCliTest(which) {}
+
+  void SetUp() override {
+    AgentCliTest::SetUp();
+    workspace.write("test.sh", k_test_script);
+    workspace.write("add.sh", k_broken_add);
+  }
+
+  // ralph with the CLI's private home, the CLI found on PATH.
+  RalphOutput ralph(std::vector<std::string> args) {
+    std::map<std::string, std::string> env = home.env();
+    const char* path = std::getenv("PATH");
+    env["PATH"] = agent_clis_dir().string() + ":" + (path != nullptr ? path : "/usr/bin:/bin");
+    return run_ralph(args, workspace.path(), env);
+  }
+
+  // The JSON text of the messages of agent turn `index`.
+  std::string messages_of(std::size_t index) const {
+    const auto turns = agent_turns(cli(), server);
+    EXPECT_GT(turns.size(), index);
+    return turns.size() > index ? json::parse(turns[index].body)["messages"].dump() : "";
+  }
+};
+
+class ClaudeRun : public RealAgentRun {
+protected:
+  ClaudeRun() : RealAgentRun(AgentCli::claude) {}
+};
+
+class OpencodeRun : public RealAgentRun {
+protected:
+  OpencodeRun() : RealAgentRun(AgentCli::opencode) {}
+};
+
+TEST_F(ClaudeRun, APrematureDoneIsCaughtAndFixedInTheResumedSession) {
+  server.push(FakeTurn{.text = "All done, the test passes."});
+  server.push(shell_turn(AgentCli::claude, k_fix_add));
+  server.push(FakeTurn{.text = "Fixed add.sh."});
+  const RalphOutput out = ralph(
+      {"run", "--agent", "claude", "--verify-cmd", "sh test.sh", "--json", "make sh test.sh pass"});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const json result = parse_output(out);
+  EXPECT_EQ(result["status"], "completed");
+  EXPECT_EQ(result["iterations"], 2);
+  EXPECT_EQ(result["verified"], true);
+  EXPECT_EQ(result["answer"], "Fixed add.sh.");
+  EXPECT_EQ(workspace.read("add.sh"), k_fixed_add);
+  EXPECT_GT(result["usage"]["input_tokens"].get<int>(), 0);
+  // `append` resumed Claude's session: the second attempt's request holds the first answer and
+  // the verify command's failure.
+  const std::string resumed = messages_of(1);
+  EXPECT_THAT(resumed, HasSubstr("All done, the test passes."));
+  EXPECT_THAT(resumed, HasSubstr("FAIL: test_add"));
+  EXPECT_EQ(server.turns_left(), 0u);
+  // The progress names the CLI at work.
+  EXPECT_THAT(out.err, HasSubstr("claude is working"));
+}
+
+TEST_F(ClaudeRun, ContinueModeStartsAFreshSessionWithTheContinuationPrompt) {
+  server.push(FakeTurn{.text = "All done, the test passes."});
+  server.push(shell_turn(AgentCli::claude, k_fix_add));
+  server.push(FakeTurn{.text = "Fixed add.sh."});
+  const RalphOutput out = ralph({"run", "--agent", "claude", "--feedback", "continue",
+                                 "--verify-cmd", "sh test.sh", "make sh test.sh pass"});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const std::string fresh = messages_of(1);
+  EXPECT_THAT(fresh, HasSubstr("make sh test.sh pass"));
+  EXPECT_THAT(fresh, HasSubstr("FAIL: test_add"));
+  EXPECT_THAT(fresh, ::testing::Not(HasSubstr("All done, the test passes.\"}")));
+}
+
+TEST_F(OpencodeRun, TheCheckItRanWithItsExitCodeIsTheEvidence) {
+  // Attempt 1 claims completion without running anything; attempt 2 fixes, runs the check, and
+  // claims again.
+  server.push(FakeTurn{.text = "Done.\n<promise>DONE</promise>"});
+  server.push(shell_turn(AgentCli::opencode, k_fix_add));
+  server.push(shell_turn(AgentCli::opencode, "sh test.sh"));
+  server.push(FakeTurn{.text = "Fixed; sh test.sh passes.\n<promise>DONE</promise>"});
+  const RalphOutput out =
+      ralph({"run", "--agent", "opencode", "--verifier-first", "--json", "make sh test.sh pass"});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const json result = parse_output(out);
+  EXPECT_EQ(result["iterations"], 2);
+  EXPECT_EQ(result["verified"], true);
+  ASSERT_GE(result["verdicts"].size(), 2U);
+  EXPECT_EQ(result["verdicts"][0]["category"], "no_evidence");
+  const json& last = result["verdicts"].back();
+  EXPECT_EQ(last["verifier"], "evidence");
+  EXPECT_EQ(last["result"], "pass");
+  EXPECT_THAT(last["feedback"].get<std::string>(), HasSubstr("sh test.sh"));
+  // opencode reports its cost per step; the run counted it.
+  EXPECT_GT(result["usage"]["input_tokens"].get<int>(), 0);
+  EXPECT_EQ(workspace.read("add.sh"), k_fixed_add);
+}
+
+} // namespace
+} // namespace ralph::testing
