@@ -54,7 +54,8 @@ Event agent_finished_event(const AgentOutcome& outcome) {
                .payload = event::AgentFinished{.answer = outcome.answer,
                                                .stop = to_string(outcome.stop),
                                                .steps = outcome.steps,
-                                               .usage = outcome.usage}};
+                                               .usage = outcome.usage,
+                                               .agent_session = outcome.agent_session}};
 }
 
 void StepObserver::on_text(std::string_view delta) {

@@ -121,9 +121,11 @@ std::vector<std::string> cli_argv(const CommandAgentOptions& options, bool resum
     }
     return argv;
   }
-  // CLIs read options before a positional prompt or the `-` that names stdin.
-  auto at = argv.end();
-  if (argv.size() > 1 && (argv.back() == "-" || mentions(argv.back(), "{prompt"))) {
+  // CLIs read options before a `resume` subcommand (Codex), a positional prompt or the `-` that
+  // names stdin.
+  auto at = std::find(argv.begin(), argv.end(), "resume");
+  if (at == argv.end() && argv.size() > 1 &&
+      (argv.back() == "-" || mentions(argv.back(), "{prompt"))) {
     at = std::prev(argv.end());
   }
   argv.insert(at, extra.begin(), extra.end());

@@ -36,7 +36,8 @@ struct CliPlaceholders {
 
 // The command line of an attempt: the preset's `command` (or `resume`, when resuming), its
 // model and budget arguments when there is a value for them, and the extra arguments, before a
-// trailing `-` or prompt argument; placeholders filled in (shell-quoted for a shell line).
+// `resume` subcommand or a trailing `-` or prompt argument; placeholders filled in (shell-quoted
+// for a shell line).
 std::vector<std::string> cli_argv(const CommandAgentOptions& options, bool resume,
                                   const CliPlaceholders& values);
 

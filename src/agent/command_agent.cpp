@@ -51,7 +51,7 @@ std::string stderr_tail(const tools::ProcessResult& result) {
 // The command line inside `bash -lc 'LINE'` (Codex runs every command so), single-quoted the
 // POSIX way; the command itself when it is not so wrapped.
 std::string unwrapped(const std::string& command) {
-  constexpr std::string_view k_shells[] = {"/bin/bash -lc '", "bash -lc '", "/bin/bash -c '",
+  constexpr std::string_view k_shells[] = {"/bin/bash -lc '", "bash -lc '",   "/bin/bash -c '",
                                            "bash -c '",       "/bin/sh -c '", "sh -c '"};
   for (std::string_view shell : k_shells) {
     if (command.size() <= shell.size() || command.compare(0, shell.size(), shell) != 0 ||
@@ -59,8 +59,7 @@ std::string unwrapped(const std::string& command) {
       continue;
     }
     std::string inner;
-    const std::string_view quoted(command.data() + shell.size(),
-                                  command.size() - shell.size() - 1);
+    const std::string_view quoted(command.data() + shell.size(), command.size() - shell.size() - 1);
     for (std::size_t i = 0; i < quoted.size(); ++i) {
       if (quoted[i] != '\'') {
         inner += quoted[i];
@@ -373,6 +372,7 @@ AgentOutcome CommandAgent::run(std::vector<Message>& conversation, const CancelT
   outcome.tool_calls = attempt.tool_calls();
   outcome.usage = attempt.usage();
   outcome.answer = attempt.answer();
+  outcome.agent_session = m_cli_session;
   const tools::ProcessResult& process = *ran;
 
   if (cancel.cancelled() || process.cancelled) {

@@ -29,8 +29,9 @@ AgentPresets default_agent_presets() {
 
   presets["codex"] = {.command = {"codex", "exec", "--json", "--sandbox", "workspace-write",
                                   "--skip-git-repo-check", "-"},
-                      .resume = {"codex", "exec", "resume", "{session}", "--json", "--sandbox",
-                                 "workspace-write", "--skip-git-repo-check", "-"},
+                      // Codex reads its options before the `resume` subcommand.
+                      .resume = {"codex", "exec", "--json", "--sandbox", "workspace-write",
+                                 "--skip-git-repo-check", "resume", "{session}", "-"},
                       .format = CliFormat::codex,
                       .model_args = {"--model", "{model}"},
                       .budget_args = {},

@@ -83,6 +83,7 @@ public:
     text("stop", e.stop);
     number("steps", e.steps);
     usage(e.usage);
+    text("agent_session", e.agent_session);
   }
   void operator()(const event::AttemptFinished& e) {
     text("answer", e.answer);

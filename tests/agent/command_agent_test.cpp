@@ -4,11 +4,11 @@
 
 #include "ralph/agent/command_agent.h"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <csignal>
-#include <fmt/format.h>
 #include <string>
 #include <thread>
 #include <vector>
@@ -81,7 +81,8 @@ protected:
   RecordingSink events;
 };
 
-constexpr std::string_view k_claude_fixed = R"({"type":"system","subtype":"init","session_id":"s-1","model":"claude-sonnet-4-5"}
+constexpr std::string_view k_claude_fixed =
+    R"({"type":"system","subtype":"init","session_id":"s-1","model":"claude-sonnet-4-5"}
 {"type":"assistant","message":{"id":"m1","content":[{"type":"text","text":"Running the tests."}]},"session_id":"s-1"}
 {"type":"assistant","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"make test"}}]},"session_id":"s-1"}
 {"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"Exit code 2\nFAIL parse","is_error":true}]},"session_id":"s-1"}
@@ -121,6 +122,9 @@ TEST_F(CommandAgentTest, TheStreamBecomesTheConversationTheFactsAndTheAnswer) {
   ASSERT_EQ(started.size(), 1U);
   EXPECT_EQ(started[0].agent, "claude");
   EXPECT_EQ(events.of<event::ToolStarted>().size(), 1U);
+  const auto finished = events.of<event::AgentFinished>();
+  ASSERT_EQ(finished.size(), 1U);
+  EXPECT_EQ(finished[0].agent_session, "s-1");
 }
 
 TEST_F(CommandAgentTest, AppendFeedbackResumesTheCliSessionWithOnlyTheFeedback) {

@@ -182,6 +182,16 @@ TEST_F(ExternalAgent, TheReportedCostCountsAgainstTheBudgetAndWhatIsLeftIsPassed
   EXPECT_THAT(argv_of(1), Contains("0.4000"));
 }
 
+TEST_F(ExternalAgent, TheTimeBudgetStopsACliThatWorksOn) {
+  cli.script({FakeRun().say("working on it").end("chatter")});
+  const RalphOutput out =
+      ralph({"run", "--agent", "gemini", "--time-budget", "2", "--json", "fix it"});
+  EXPECT_EQ(out.exit_code, 3) << out.err;
+  const auto result = parse_output(out);
+  EXPECT_EQ(result["status"], "budget_exhausted");
+  EXPECT_THAT(result["reason"].get<std::string>(), HasSubstr("time budget ran out"));
+}
+
 TEST_F(ExternalAgent, AnyProgramCanBeTheAgent) {
   const RalphOutput out = ralph(
       {"run", "--agent-cmd", "cat {prompt_file} > seen.txt; . ./add.sh; echo \"sum $(add 2 3)\"",

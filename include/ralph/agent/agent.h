@@ -36,6 +36,7 @@ struct AgentOutcome {
   int tool_calls = 0;         // tool calls run
   Usage usage;                // tokens of this attempt's model calls
   std::optional<Error> error; // set when stop is failed or cancelled
+  std::string agent_session;  // an external agent CLI's own session id, when it reported one
 };
 
 // An inner loop that works on a conversation until it has an answer. The outer loop knows

@@ -99,6 +99,7 @@ struct AgentFinished {
   std::string stop; // answered, max_steps, cancelled, failed
   int steps = 0;
   Usage usage;
+  std::string agent_session; // an external agent CLI's own session id, for resuming it by hand
 };
 
 // Attempt Event::iteration ended; `answer` as the user sees it (completion marker removed).
