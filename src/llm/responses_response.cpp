@@ -10,6 +10,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cctype>
+
 namespace ralph::llm {
 namespace {
 
@@ -78,6 +81,17 @@ Output read_items(const nlohmann::json& items, ChatResponse& out) {
   return output;
 }
 
+// A status as it may be shown: a short identifier ("cancelled", "queued"), else a placeholder, so
+// whatever a server puts there (a key, newlines, megabytes) never reaches a message.
+std::string_view shown_status(std::string_view status) {
+  constexpr std::size_t k_max_status_bytes = 32;
+  const bool plain = !status.empty() && status.size() <= k_max_status_bytes &&
+                     std::all_of(status.begin(), status.end(), [](char c) {
+                       return std::islower(static_cast<unsigned char>(c)) != 0 || c == '_';
+                     });
+  return plain ? status : std::string_view("(not a status name)");
+}
+
 Error failed_error(std::string_view provider, std::string_view secret,
                    const nlohmann::json& response) {
   const nlohmann::json* error = member(response, "error");
@@ -106,7 +120,7 @@ Result<ChatResponse> read_responses_object(std::string_view provider, std::strin
   // Gateways that report no status mean a finished answer.
   if (!status.empty() && status != "completed" && status != "incomplete") {
     return fail(ErrorKind::provider,
-                fmt::format("{}: response ended with status '{}'", provider, status));
+                fmt::format("{}: response ended with status '{}'", provider, shown_status(status)));
   }
 
   ChatResponse out;

@@ -1,3 +1,4 @@
+#include "llm/responses_response.h"
 #include "llm/responses_stream.h"
 #include "llm_test_support.h"
 #include "stream_fixtures.h"
@@ -11,6 +12,7 @@ namespace ralph::llm {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using namespace ralph::llm::testing;
 
 Result<ChatResponse> read(std::string_view stream, StreamObserver* observer = nullptr) {
@@ -95,6 +97,22 @@ TEST(ResponsesStream, FailedWithoutAnErrorEventIsStillAFailure) {
   ASSERT_FALSE(response);
   EXPECT_FALSE(response.error().retryable);
   EXPECT_THAT(response.error().message, HasSubstr("invalid_prompt: bad prompt"));
+}
+
+TEST(ResponsesBody, UnfinishedStatusesAreErrorsThatNeverShowTheKey) {
+  http::Response response;
+  response.status = 200;
+  response.body = R"({"status":"cancelled","output":[]})";
+  ResponsesBodyReader reader("openai-responses", "sk-secret-1", nullptr);
+  auto cancelled = reader.finish(response);
+  ASSERT_FALSE(cancelled);
+  EXPECT_EQ(cancelled.error().message, "openai-responses: response ended with status 'cancelled'");
+  // Found by the responses_body fuzz target: a status echoing the key.
+  response.body = R"({"status":"complsk-secret-1eted","output":[]})";
+  auto odd = reader.finish(response);
+  ASSERT_FALSE(odd);
+  EXPECT_THAT(odd.error().message, Not(HasSubstr("sk-secret-1")));
+  EXPECT_THAT(odd.error().message, HasSubstr("(not a status name)"));
 }
 
 } // namespace
