@@ -9,7 +9,11 @@
 // POSTs only to /v1/responses (streaming, `store:false`, the whole history every time: no
 // /v1/models, no other request). Its shell tool is the function `exec_command` with arguments
 // {"cmd": "<shell command>"}; it runs it as `/bin/bash -lc '<cmd>'` in the `-C` directory and sends
-// the result back as a `function_call_output` for the same call_id.
+// the result back as a `function_call_output` for the same call_id. `--sandbox workspace-write`
+// works here, as root in a container (codex reports sandbox "seccomp"): the command writes in the
+// workspace, a write elsewhere fails with "Read-only file system". Root flags go before `resume`
+// (`codex exec --json ... -C DIR resume THREAD_ID -`); a resumed thread resends its whole history,
+// and its `turn.completed` usage is the thread's running total, earlier invocations included.
 
 #include "fake_provider/fake_provider_server.h"
 
