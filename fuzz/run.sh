@@ -22,7 +22,7 @@ run_one() {
   local corpora=("fuzz/corpus/$target")
   if [ "$target" = sse_decoder ]; then
     # The stream readers' seeds are SSE streams too: read, not copied.
-    corpora+=(fuzz/corpus/openai_stream fuzz/corpus/anthropic_stream)
+    corpora+=(fuzz/corpus/openai_stream fuzz/corpus/anthropic_stream fuzz/corpus/responses_stream)
   fi
   if "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
     -print_final_stats=1 -artifact_prefix="$artifacts/$target-" \

@@ -70,8 +70,8 @@ enum class StepsOf { agent, exploration };
 void add_agent_options(CLI::App& command, RunArgs& args, StepsOf steps = StepsOf::agent) {
   OverrideFlags flags(command, args);
   flags.add("--model,-m", "model", "PROVIDER/MODEL",
-            "openai/..., anthropic/..., ollama/..., openai-compat/... (with --base-url), "
-            "scripted/FILE.json");
+            "openai/..., openai-responses/..., anthropic/..., ollama/..., openai-compat/... "
+            "(with --base-url), scripted/FILE.json");
   flags.add("--base-url", "base_url", "URL",
             "server URL for openai-compat, or to override a default");
   if (steps == StepsOf::agent) {

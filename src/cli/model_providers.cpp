@@ -68,6 +68,7 @@ Result<llm::ProviderConfig> ModelProviders::settings(const std::string& model,
     provider.api_key = env_or_empty("ANTHROPIC_API_KEY");
     break;
   case llm::ProviderKind::openai:
+  case llm::ProviderKind::openai_responses:
     provider.api_key = env_or_empty("OPENAI_API_KEY");
     if (provider.base_url.empty()) {
       provider.base_url = env_or_empty("OPENAI_BASE_URL");

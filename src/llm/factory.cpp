@@ -2,6 +2,7 @@
 
 #include "ralph/llm/anthropic_provider.h"
 #include "ralph/llm/openai_provider.h"
+#include "ralph/llm/responses_provider.h"
 #include "ralph/llm/scripted_provider.h"
 
 #include <fmt/format.h>
@@ -9,7 +10,8 @@
 namespace ralph::llm {
 namespace {
 
-constexpr std::string_view k_accepted = "openai, anthropic, ollama, openai-compat, scripted";
+constexpr std::string_view k_accepted =
+    "openai, openai-responses, anthropic, ollama, openai-compat, scripted";
 
 Error missing_key(const ModelSpec& spec, std::string_view variable) {
   return Error{.kind = ErrorKind::config,
@@ -43,6 +45,11 @@ Result<std::unique_ptr<Provider>> make_provider(const ProviderConfig& config,
       return fail(missing_key(spec, "OPENAI_API_KEY"));
     }
     return std::make_unique<OpenAiProvider>(OpenAiDialect::openai(), config, transport, clock);
+  case ProviderKind::openai_responses:
+    if (config.api_key.empty()) {
+      return fail(missing_key(spec, "OPENAI_API_KEY"));
+    }
+    return std::make_unique<ResponsesProvider>(config, transport, clock);
   case ProviderKind::anthropic:
     if (config.api_key.empty()) {
       return fail(missing_key(spec, "ANTHROPIC_API_KEY"));

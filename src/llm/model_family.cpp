@@ -54,6 +54,7 @@ std::string_view model_family(const ModelSpec& spec) {
   case ProviderKind::anthropic:
     return "anthropic";
   case ProviderKind::openai:
+  case ProviderKind::openai_responses:
     return "openai";
   default:
     return {};

@@ -114,6 +114,35 @@ TEST_F(RunEndToEnd, AnthropicProviderKeepsTheKeyOutOfEveryOutput) {
   EXPECT_THAT(result.err, Not(HasSubstr(key)));
 }
 
+TEST_F(RunEndToEnd, ResponsesApiModelTakesItsServerFromOpenAiBaseUrl) {
+  server.push(tool_turn("shell", {{"command", "echo from-responses > r.txt"}}));
+  server.push(text_turn("Wrote r.txt"));
+  const std::string key = "sk-responses-test-456";
+
+  const auto result = run_ralph(
+      {"run", "write r.txt", "--model", "openai-responses/gpt-test", "--workspace",
+       workspace.path().string(), "--json"},
+      cwd.path(), {{"OPENAI_API_KEY", key}, {"OPENAI_BASE_URL", server.base_url() + "/v1"}});
+
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(workspace.read("r.txt"), "from-responses\n");
+  EXPECT_EQ(json::parse(result.out)["answer"], "Wrote r.txt");
+  const auto requests = server.requests();
+  ASSERT_EQ(requests.size(), 2u);
+  EXPECT_EQ(requests[0].path, "/v1/responses");
+  EXPECT_EQ(requests[0].headers.at("authorization"), "Bearer " + key);
+  // The tool result goes back as a function_call_output answering the call before it.
+  const auto input = json::parse(requests[1].body)["input"];
+  ASSERT_GE(input.size(), 3u);
+  const auto& call = input[input.size() - 2];
+  const auto& output = input.back();
+  EXPECT_EQ(call["type"], "function_call");
+  EXPECT_EQ(output["type"], "function_call_output");
+  EXPECT_EQ(output["call_id"], call["call_id"]);
+  EXPECT_THAT(result.out, Not(HasSubstr(key)));
+  EXPECT_THAT(result.err, Not(HasSubstr(key)));
+}
+
 // The fake server streams text in pieces of 16 bytes: "Here it is: tok-" ends the first, so the
 // secret arrives split across two deltas (and its shell command and output go to the terminal).
 TEST_F(RunEndToEnd, ASecretSplitAcrossStreamedDeltasIsNeitherStreamedNorLogged) {

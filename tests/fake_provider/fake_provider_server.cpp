@@ -15,7 +15,7 @@
 namespace ralph::testing {
 namespace {
 
-enum class Api { openai, anthropic };
+enum class Api { openai, responses, anthropic };
 
 std::string lower(std::string text) {
   std::transform(text.begin(), text.end(), text.begin(),
@@ -152,8 +152,9 @@ void FakeProviderServer::State::handle(Api api, const httplib::Request& req,
     std::lock_guard lock(mutex);
     call_id = next_call_id;
   }
-  WireAnswer answer = anthropic ? anthropic_answer(*turn, wire, call_id)
-                                : openai_answer(*turn, wire, openai_flavor, call_id);
+  WireAnswer answer = anthropic               ? anthropic_answer(*turn, wire, call_id)
+                      : api == Api::responses ? responses_answer(*turn, wire, call_id)
+                                              : openai_answer(*turn, wire, openai_flavor, call_id);
   {
     std::lock_guard lock(mutex);
     next_call_id = std::max(next_call_id, call_id);
@@ -212,6 +213,8 @@ FakeProviderServer::FakeProviderServer() : m_state(std::make_unique<State>()) {
   };
   server.Post("/v1/chat/completions", route(Api::openai));
   server.Post("/chat/completions", route(Api::openai));
+  server.Post("/v1/responses", route(Api::responses));
+  server.Post("/responses", route(Api::responses));
   server.Post("/v1/messages", route(Api::anthropic));
   // Anything else is recorded and answered with an OpenAI-shaped 404, so a wrong URL is obvious.
   const auto unknown = [&state](const httplib::Request& req, httplib::Response& res) {

@@ -1,8 +1,8 @@
 #pragma once
 
-// A loopback LLM server for tests: speaks the real OpenAI Chat Completions and Anthropic
-// Messages wire formats (see /work/shared/docs/llm-wire-formats.md), plays queued turns, and
-// injects faults.
+// A loopback LLM server for tests: speaks the real OpenAI Chat Completions, OpenAI Responses and
+// Anthropic Messages wire formats (see /work/shared/docs/llm-wire-formats.md), plays queued turns,
+// and injects faults.
 
 #include "ralph/core/message.h"
 
@@ -51,8 +51,12 @@ struct FakeTurn {
   int retry_after_ms = -1; // >= 0: a `retry-after-ms` header on the error answer
   std::string retry_after; // non-empty: a `retry-after` header, verbatim ("2", an HTTP-date)
   std::chrono::milliseconds first_byte_delay{0}; // wait before answering at all
-  std::string stop_reason; // overrides finish_reason / stop_reason (e.g. "length", "refusal")
-  bool no_usage = false;   // OpenAI: no usage in the body or stream (servers that report none)
+  // Overrides finish_reason / stop_reason (e.g. "length", "refusal"). Responses: "failed" ends
+  // with status failed; anything else with status incomplete and that reason ("length" reads as
+  // "max_output_tokens").
+  std::string stop_reason;
+  bool no_usage = false; // OpenAI: no usage in the body or stream (servers that report none)
+  int cached_tokens = 0; // Responses: input_tokens_details.cached_tokens (capped at the input)
   std::map<std::string, std::string> headers; // extra response headers, e.g. x-should-retry
   int status = 0;                             // custom_error only
   std::string error_body;                     // custom_error only
@@ -67,12 +71,15 @@ struct RecordedRequest {
 };
 
 // Listens on 127.0.0.1 (a free port) from construction, serving from its own threads:
-// `/v1/chat/completions` and `/chat/completions` (OpenAI), `/v1/messages` (Anthropic), streaming
-// or not as the request's `stream` field says. Every request is recorded and consumes one queued
-// turn (unless a responder answers it); with none queued the answer is a 500 saying so (with
-// x-should-retry: false). Any other path or method is recorded too and answered 404, so a
-// client's side requests (health checks, telemetry) show in requests(). Usage numbers are estimates
-// from the sizes (request bytes / 4). Destruction ends stalled answers at once. Thread-safe.
+// `/v1/chat/completions` and `/chat/completions` (OpenAI), `/v1/responses` and `/responses`
+// (OpenAI Responses), `/v1/messages` (Anthropic), streaming or not as the request's `stream` field
+// says. Responses faults: mid_stream_error sends `event: error` then `response.failed` (a whole
+// body: a failed response object); llama_error_field acts as mid_stream_error. Every request is
+// recorded and consumes one queued turn (unless a responder answers it); with none queued the
+// answer is a 500 saying so (with x-should-retry: false). Any other path or method is recorded too
+// and answered 404, so a client's side requests (health checks, telemetry) show in requests().
+// Usage numbers are estimates from the sizes (request bytes / 4). Destruction ends stalled answers
+// at once. Thread-safe.
 class FakeProviderServer {
 public:
   FakeProviderServer();

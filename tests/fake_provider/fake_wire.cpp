@@ -527,6 +527,220 @@ WireAnswer anthropic_body(const FakeTurn& turn, const WireRequest& request,
   return answer;
 }
 
+// ---- OpenAI Responses (§2) ----
+
+// What the turn's stop_reason says about the response's end: status and incomplete reason.
+struct ResponsesEnd {
+  std::string status = "completed";
+  std::string reason; // incomplete_details.reason
+};
+
+ResponsesEnd responses_end(const FakeTurn& turn) {
+  ResponsesEnd end;
+  if (turn.stop_reason.empty()) {
+    return end;
+  }
+  if (turn.stop_reason == "failed") {
+    end.status = "failed";
+    return end;
+  }
+  end.status = "incomplete";
+  end.reason = turn.stop_reason == "length" ? "max_output_tokens" : turn.stop_reason;
+  return end;
+}
+
+Json responses_usage(const FakeTurn& turn, const WireRequest& request) {
+  const std::int64_t input = prompt_tokens(request);
+  const std::int64_t output = completion_tokens(turn);
+  return Json{{"input_tokens", input},
+              {"input_tokens_details",
+               {{"cached_tokens", std::min<std::int64_t>(turn.cached_tokens, input)}}},
+              {"output_tokens", output},
+              {"output_tokens_details",
+               {{"reasoning_tokens", static_cast<std::int64_t>(turn.thinking.size() / 4)}}},
+              {"total_tokens", input + output}};
+}
+
+Json responses_server_error() {
+  return Json{{"code", "server_error"},
+              {"message", "The server had an error while processing your request. Sorry about "
+                          "that!"}};
+}
+
+// The response object: the body of a non-streaming answer and of the stream's lifecycle events.
+Json responses_object(const FakeTurn& turn, const WireRequest& request, std::string_view status,
+                      Json output) {
+  const ResponsesEnd end = responses_end(turn);
+  const bool final = status != "in_progress";
+  Json body{{"id", "resp_fake_" + std::to_string(request.number)},
+            {"object", "response"},
+            {"created_at", k_created},
+            {"status", std::string(status)},
+            {"error", final && status == "failed" ? responses_server_error() : Json(nullptr)},
+            {"incomplete_details",
+             final && !end.reason.empty() ? Json{{"reason", end.reason}} : Json(nullptr)},
+            {"model", request.model},
+            {"output", std::move(output)},
+            {"parallel_tool_calls", true},
+            {"store", false},
+            {"usage", final && !turn.no_usage ? responses_usage(turn, request) : Json(nullptr)}};
+  return body;
+}
+
+Json responses_text_part(const std::string& text) {
+  return Json{{"type", "output_text"}, {"text", text}, {"annotations", Json::array()}};
+}
+
+// The output items of the turn, complete: reasoning, message, function calls (in that order).
+Json responses_items(const FakeTurn& turn, const WireRequest& request,
+                     const std::vector<ToolCall>& calls) {
+  const std::string n = std::to_string(request.number);
+  Json items = Json::array();
+  if (!turn.thinking.empty()) {
+    items.push_back(
+        {{"type", "reasoning"},
+         {"id", "rs_fake_" + n},
+         {"summary", Json::array({{{"type", "summary_text"}, {"text", turn.thinking}}})}});
+  }
+  if (!turn.text.empty()) {
+    items.push_back({{"type", "message"},
+                     {"id", "msg_fake_" + n},
+                     {"status", "completed"},
+                     {"role", "assistant"},
+                     {"content", Json::array({responses_text_part(turn.text)})}});
+  }
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    items.push_back({{"type", "function_call"},
+                     {"id", "fc_fake_" + n + "_" + std::to_string(i)},
+                     {"call_id", calls[i].id},
+                     {"name", calls[i].name},
+                     {"arguments", calls[i].arguments},
+                     {"status", "completed"}});
+  }
+  return items;
+}
+
+class ResponsesEvents {
+public:
+  ResponsesEvents(std::vector<std::string>& writes, int first_sequence)
+      : m_writes(writes), m_sequence(first_sequence) {}
+
+  void add(const char* type, Json fields) {
+    Json payload{{"type", type}, {"sequence_number", m_sequence++}};
+    for (auto& [key, value] : fields.items()) {
+      payload[key] = std::move(value);
+    }
+    m_writes.push_back(named_event(type, payload));
+  }
+  int next_sequence() const { return m_sequence; }
+
+private:
+  std::vector<std::string>& m_writes;
+  int m_sequence;
+};
+
+WireAnswer responses_stream(const FakeTurn& turn, const WireRequest& request,
+                            const std::vector<ToolCall>& calls) {
+  WireAnswer answer;
+  answer.content_type = "text/event-stream";
+  answer.chunked = true;
+  ResponsesEvents events(answer.writes, 0);
+  const Json empty = Json::array();
+  events.add("response.created",
+             {{"response", responses_object(turn, request, "in_progress", empty)}});
+  events.add("response.in_progress",
+             {{"response", responses_object(turn, request, "in_progress", empty)}});
+  const std::size_t first_content = answer.writes.size();
+  const Json items = responses_items(turn, request, calls);
+  for (std::size_t index = 0; index < items.size(); ++index) {
+    const Json& item = items[index];
+    const std::string type = item["type"];
+    const std::string id = item["id"];
+    Json added = item;
+    const Json at{{"item_id", id}, {"output_index", index}};
+    const auto with = [&at](Json fields) {
+      for (const auto& [key, value] : at.items()) {
+        fields[key] = value;
+      }
+      return fields;
+    };
+    if (type == "reasoning") {
+      added["summary"] = Json::array();
+      events.add("response.output_item.added", {{"output_index", index}, {"item", added}});
+      const Json part{{"type", "summary_text"}, {"text", ""}};
+      events.add("response.reasoning_summary_part.added",
+                 with({{"summary_index", 0}, {"part", part}}));
+      for (const std::string& piece : pieces(turn.thinking)) {
+        events.add("response.reasoning_summary_text.delta",
+                   with({{"summary_index", 0}, {"delta", piece}}));
+      }
+      events.add("response.reasoning_summary_text.done",
+                 with({{"summary_index", 0}, {"text", turn.thinking}}));
+      events.add("response.reasoning_summary_part.done",
+                 with({{"summary_index", 0}, {"part", item["summary"][0]}}));
+    } else if (type == "message") {
+      added["status"] = "in_progress";
+      added["content"] = Json::array();
+      events.add("response.output_item.added", {{"output_index", index}, {"item", added}});
+      events.add("response.content_part.added",
+                 with({{"content_index", 0}, {"part", responses_text_part("")}}));
+      for (const std::string& piece : pieces(turn.text)) {
+        events.add("response.output_text.delta",
+                   with({{"content_index", 0}, {"delta", piece}, {"logprobs", Json::array()}}));
+      }
+      events.add("response.output_text.done",
+                 with({{"content_index", 0}, {"text", turn.text}, {"logprobs", Json::array()}}));
+      events.add("response.content_part.done",
+                 with({{"content_index", 0}, {"part", responses_text_part(turn.text)}}));
+    } else {
+      added["arguments"] = "";
+      added["status"] = "in_progress";
+      events.add("response.output_item.added", {{"output_index", index}, {"item", added}});
+      const std::string arguments = item["arguments"];
+      for (const std::string& piece : pieces(arguments)) {
+        events.add("response.function_call_arguments.delta", with({{"delta", piece}}));
+      }
+      events.add("response.function_call_arguments.done",
+                 with({{"name", item["name"]}, {"arguments", arguments}}));
+    }
+    events.add("response.output_item.done", {{"output_index", index}, {"item", item}});
+  }
+  const ResponsesEnd end = responses_end(turn);
+  const std::string terminal =
+      end.status == "completed" ? "response.completed" : "response." + end.status;
+  events.add(terminal.c_str(), {{"response", responses_object(turn, request, end.status, items)}});
+
+  const std::string broken =
+      "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\","
+      "\"sequence_number\":99,\"delta\":\"oops\"\n\n";
+  // What the API sends when it fails mid-answer: an error event, then response.failed.
+  std::vector<std::string> error_events;
+  // Numbered after every event of the full stream: still increasing wherever the cut falls.
+  ResponsesEvents failure(error_events, events.next_sequence());
+  Json error = responses_server_error();
+  error["param"] = nullptr;
+  failure.add("error", error);
+  FakeTurn failed = turn;
+  failed.stop_reason = "failed";
+  failure.add("response.failed",
+              {{"response", responses_object(failed, request, "failed", Json::array())}});
+  apply_stream_fault(answer, turn.fault, cut_point(answer.writes, first_content), broken,
+                     error_events);
+  return answer;
+}
+
+WireAnswer responses_body(const FakeTurn& turn, const WireRequest& request,
+                          const std::vector<ToolCall>& calls) {
+  const ResponsesEnd end = responses_end(turn);
+  WireAnswer answer;
+  answer.writes.push_back(
+      responses_object(turn, request, end.status, responses_items(turn, request, calls)).dump());
+  FakeTurn failed = turn;
+  failed.stop_reason = "failed";
+  apply_body_fault(answer, turn.fault, responses_object(failed, request, "failed", Json::array()));
+  return answer;
+}
+
 void add_common_headers(WireAnswer& answer, const FakeTurn& turn, const WireRequest& request,
                         bool anthropic) {
   answer.headers.emplace_back(anthropic ? "request-id" : "x-request-id", request_id(request));
@@ -567,6 +781,19 @@ WireAnswer anthropic_answer(const FakeTurn& turn, const WireRequest& request, in
                             : anthropic_body(turn, request, calls);
   }
   add_common_headers(answer, turn, request, true);
+  return answer;
+}
+
+WireAnswer responses_answer(const FakeTurn& turn, const WireRequest& request, int& next_call_id) {
+  WireAnswer answer;
+  if (is_http_error(turn.fault)) {
+    answer = error_answer(turn, request, false);
+  } else {
+    const auto calls = calls_with_ids(turn, "call_fake_", next_call_id);
+    answer = request.stream ? responses_stream(turn, request, calls)
+                            : responses_body(turn, request, calls);
+  }
+  add_common_headers(answer, turn, request, false);
   return answer;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
-// The bodies the fake provider answers with, in the exact OpenAI and Anthropic wire formats.
+// The bodies the fake provider answers with, in the exact OpenAI (Chat Completions and
+// Responses) and Anthropic wire formats.
 
 #include "fake_provider/fake_provider_server.h"
 
@@ -35,6 +36,7 @@ struct WireAnswer {
 WireAnswer openai_answer(const FakeTurn& turn, const WireRequest& request, OpenAiFlavor flavor,
                          int& next_call_id);
 WireAnswer anthropic_answer(const FakeTurn& turn, const WireRequest& request, int& next_call_id);
+WireAnswer responses_answer(const FakeTurn& turn, const WireRequest& request, int& next_call_id);
 
 // A 500 in the API's error shape, with x-should-retry: false: the test forgot something.
 WireAnswer harness_error(bool anthropic, const std::string& message);

@@ -56,7 +56,7 @@ TEST(ModelSpec, UnknownProviderListsTheAcceptedOnes) {
   EXPECT_EQ(spec.error().kind, ErrorKind::usage);
   EXPECT_THAT(spec.error().message, HasSubstr("unknown provider 'gemini'"));
   EXPECT_THAT(spec.error().message,
-              HasSubstr("openai, anthropic, ollama, openai-compat, scripted"));
+              HasSubstr("openai, openai-responses, anthropic, ollama, openai-compat, scripted"));
 }
 
 TEST(ModelSpec, MissingPartsAreUsageErrors) {

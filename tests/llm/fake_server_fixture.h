@@ -10,6 +10,7 @@
 #include "ralph/llm/anthropic_provider.h"
 #include "ralph/llm/factory.h"
 #include "ralph/llm/openai_provider.h"
+#include "ralph/llm/responses_provider.h"
 
 #include <gtest/gtest.h>
 
@@ -49,6 +50,11 @@ protected:
   std::unique_ptr<Provider> openai(OpenAiDialect dialect = OpenAiDialect::compat()) {
     return std::make_unique<OpenAiProvider>(
         dialect, config(std::string(dialect.name), server.base_url() + "/v1"), transport, clock);
+  }
+
+  std::unique_ptr<Provider> responses() {
+    return std::make_unique<ResponsesProvider>(
+        config("openai-responses", server.base_url() + "/v1"), transport, clock);
   }
 
   std::unique_ptr<Provider> anthropic() {

@@ -1,4 +1,4 @@
-// Every injected fault, against both wire formats: what is retried (before and after streaming
+// Every injected fault, against every wire format: what is retried (before and after streaming
 // started), what is not, and what the caller gets.
 #include "fake_server_fixture.h"
 
@@ -17,7 +17,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-enum class Api { openai, anthropic };
+enum class Api { openai, responses, anthropic };
 
 struct FaultCase {
   Api api;
@@ -25,14 +25,24 @@ struct FaultCase {
 };
 
 std::string case_name(const ::testing::TestParamInfo<FaultCase>& info) {
-  return std::string(info.param.api == Api::openai ? "OpenAi" : "Anthropic") +
-         (info.param.stream ? "Streaming" : "Whole");
+  const char* api = info.param.api == Api::openai      ? "OpenAi"
+                    : info.param.api == Api::responses ? "Responses"
+                                                       : "Anthropic";
+  return std::string(api) + (info.param.stream ? "Streaming" : "Whole");
 }
 
 class ProviderFaults : public FakeServerTest, public ::testing::WithParamInterface<FaultCase> {
 protected:
   std::unique_ptr<Provider> provider() {
-    return GetParam().api == Api::openai ? openai() : anthropic();
+    switch (GetParam().api) {
+    case Api::openai:
+      return openai();
+    case Api::responses:
+      return responses();
+    case Api::anthropic:
+      break;
+    }
+    return anthropic();
   }
   Result<ChatResponse> chat() {
     return provider()->chat(request(GetParam().stream), &observer, cancel);
@@ -221,14 +231,17 @@ TEST_P(ProviderFaults, SlowFirstByteIsCancelledPromptly) {
 }
 
 TEST_P(ProviderFaults, StallAfterPartOfTheStreamHitsTheIdleTimeoutAndRestarts) {
-  ProviderConfig settings = GetParam().api == Api::openai
-                                ? config("openai-compat", server.base_url() + "/v1")
-                                : config("anthropic", server.base_url());
+  ProviderConfig settings =
+      GetParam().api == Api::openai      ? config("openai-compat", server.base_url() + "/v1")
+      : GetParam().api == Api::responses ? config("openai-responses", server.base_url() + "/v1")
+                                         : config("anthropic", server.base_url());
   settings.idle_timeout = 300ms;
   std::unique_ptr<Provider> impatient;
   if (GetParam().api == Api::openai) {
     impatient =
         std::make_unique<OpenAiProvider>(OpenAiDialect::compat(), settings, transport, clock);
+  } else if (GetParam().api == Api::responses) {
+    impatient = std::make_unique<ResponsesProvider>(settings, transport, clock);
   } else {
     impatient = std::make_unique<AnthropicProvider>(settings, transport, clock);
   }
@@ -283,12 +296,12 @@ TEST_P(ProviderFaults, CancelAfterADroppedStreamStopsBeforeRestarting) {
   EXPECT_EQ(server.requests().size(), 1u);
 }
 
-INSTANTIATE_TEST_SUITE_P(BothApis, ProviderFaults,
-                         ::testing::Values(FaultCase{Api::openai, true},
-                                           FaultCase{Api::openai, false},
-                                           FaultCase{Api::anthropic, true},
-                                           FaultCase{Api::anthropic, false}),
-                         case_name);
+INSTANTIATE_TEST_SUITE_P(
+    EveryApi, ProviderFaults,
+    ::testing::Values(FaultCase{Api::openai, true}, FaultCase{Api::openai, false},
+                      FaultCase{Api::responses, true}, FaultCase{Api::responses, false},
+                      FaultCase{Api::anthropic, true}, FaultCase{Api::anthropic, false}),
+    case_name);
 
 class OpenAiFaults : public FakeServerTest {};
 

@@ -231,4 +231,79 @@ data: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}
 
 )SSE";
 
+// Responses API (§2): reasoning summary, text, a function call split mid-escape, usage with
+// cached tokens on the terminal event; a `sequence_number` gap and an unknown event type.
+inline constexpr std::string_view k_responses_stream =
+    R"SSE(event: response.created
+data: {"type":"response.created","sequence_number":0,"response":{"id":"resp_1","object":"response","status":"in_progress","model":"gpt-5","output":[],"usage":null}}
+
+event: response.output_item.added
+data: {"type":"response.output_item.added","sequence_number":1,"output_index":0,"item":{"type":"reasoning","id":"rs_1","summary":[]}}
+
+event: response.reasoning_summary_text.delta
+data: {"type":"response.reasoning_summary_text.delta","sequence_number":2,"item_id":"rs_1","output_index":0,"summary_index":0,"delta":"Check the "}
+
+event: response.reasoning_summary_text.delta
+data: {"type":"response.reasoning_summary_text.delta","sequence_number":3,"item_id":"rs_1","output_index":0,"summary_index":0,"delta":"weather."}
+
+event: response.output_item.done
+data: {"type":"response.output_item.done","sequence_number":4,"output_index":0,"item":{"type":"reasoning","id":"rs_1","summary":[{"type":"summary_text","text":"Check the weather."}]}}
+
+event: response.output_item.added
+data: {"type":"response.output_item.added","sequence_number":5,"output_index":1,"item":{"type":"message","id":"msg_1","status":"in_progress","role":"assistant","content":[]}}
+
+event: response.output_text.delta
+data: {"type":"response.output_text.delta","sequence_number":6,"item_id":"msg_1","output_index":1,"content_index":0,"delta":"Looking up caf\u00e9 "}
+
+event: response.output_text.delta
+data: {"type":"response.output_text.delta","sequence_number":9,"item_id":"msg_1","output_index":1,"content_index":0,"delta":"weather \u2713"}
+
+event: response.output_text.annotation.added
+data: {"type":"response.output_text.annotation.added","sequence_number":10,"item_id":"msg_1","annotation":{}}
+
+event: response.output_item.done
+data: {"type":"response.output_item.done","sequence_number":11,"output_index":1,"item":{"type":"message","id":"msg_1","status":"completed","role":"assistant","content":[{"type":"output_text","text":"Looking up caf\u00e9 weather \u2713","annotations":[]}]}}
+
+event: response.output_item.added
+data: {"type":"response.output_item.added","sequence_number":12,"output_index":2,"item":{"type":"function_call","id":"fc_1","call_id":"call_9","name":"get_weather","arguments":"","status":"in_progress"}}
+
+event: response.function_call_arguments.delta
+data: {"type":"response.function_call_arguments.delta","sequence_number":13,"item_id":"fc_1","output_index":2,"delta":"{\"city\":\"Os"}
+
+event: response.function_call_arguments.delta
+data: {"type":"response.function_call_arguments.delta","sequence_number":14,"item_id":"fc_1","output_index":2,"delta":"lo \\\"N\\\"\"}"}
+
+event: response.output_item.done
+data: {"type":"response.output_item.done","sequence_number":15,"output_index":2,"item":{"type":"function_call","id":"fc_1","call_id":"call_9","name":"get_weather","arguments":"{\"city\":\"Oslo \\\"N\\\"\"}","status":"completed"}}
+
+event: response.completed
+data: {"type":"response.completed","sequence_number":16,"response":{"id":"resp_1","object":"response","status":"completed","model":"gpt-5","output":[{"type":"reasoning","id":"rs_1","summary":[{"type":"summary_text","text":"Check the weather."}]},{"type":"message","id":"msg_1","status":"completed","role":"assistant","content":[{"type":"output_text","text":"Looking up caf\u00e9 weather \u2713","annotations":[]}]},{"type":"function_call","id":"fc_1","call_id":"call_9","name":"get_weather","arguments":"{\"city\":\"Oslo \\\"N\\\"\"}","status":"completed"}],"usage":{"input_tokens":51,"input_tokens_details":{"cached_tokens":32},"output_tokens":17,"output_tokens_details":{"reasoning_tokens":4},"total_tokens":68}}}
+
+)SSE";
+
+// A gateway: CRLF lines, keep-alive comments, no `event:` lines, the `response.done` alias with
+// an empty output (the items come from output_item.done), and a trailing `[DONE]`.
+inline constexpr std::string_view k_responses_gateway =
+    ": keep-alive\r\n\r\n"
+    "data: {\"type\":\"response.output_item.done\",\"output_index\":0,\"item\":{\"type\":"
+    "\"message\",\"role\":\"assistant\",\"content\":[{\"type\":\"output_text\",\"text\":\"hi\"}]}}"
+    "\r\n\r\n"
+    ": ping\r\n\r\n"
+    "data: {\"type\":\"response.done\",\"response\":{\"status\":\"completed\",\"output\":[],"
+    "\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}}\r\n\r\n"
+    "data: [DONE]\r\n\r\n";
+
+// Content, then the error event and the response.failed the API sends after it.
+inline constexpr std::string_view k_responses_error =
+    R"SSE(event: response.output_text.delta
+data: {"type":"response.output_text.delta","sequence_number":1,"output_index":0,"content_index":0,"delta":"partial"}
+
+event: error
+data: {"type":"error","sequence_number":2,"code":"server_error","message":"The server had an error","param":null}
+
+event: response.failed
+data: {"type":"response.failed","sequence_number":3,"response":{"status":"failed","error":{"code":"server_error","message":"The server had an error"},"output":[]}}
+
+)SSE";
+
 } // namespace ralph::llm::testing

@@ -76,7 +76,7 @@ public:
   virtual ~Provider() = default;
   virtual Result<ChatResponse> chat(const ChatRequest& request, StreamObserver* observer,
                                     const CancelToken& cancel) = 0;
-  // "openai", "anthropic", "ollama", "openai-compat", "scripted"
+  // "openai", "openai-responses", "anthropic", "ollama", "openai-compat", "scripted"
   virtual std::string_view name() const = 0;
 };
 

@@ -9,13 +9,11 @@
 namespace ralph::llm {
 
 // Which API a model is served through.
-enum class ProviderKind { openai, anthropic, ollama, openai_compat, scripted };
+enum class ProviderKind { openai, anthropic, ollama, openai_compat, scripted, openai_responses };
 inline constexpr EnumName<ProviderKind> k_provider_names[] = {
-    {ProviderKind::openai, "openai"},
-    {ProviderKind::anthropic, "anthropic"},
-    {ProviderKind::ollama, "ollama"},
-    {ProviderKind::openai_compat, "openai-compat"},
-    {ProviderKind::scripted, "scripted"}};
+    {ProviderKind::openai, "openai"},     {ProviderKind::anthropic, "anthropic"},
+    {ProviderKind::ollama, "ollama"},     {ProviderKind::openai_compat, "openai-compat"},
+    {ProviderKind::scripted, "scripted"}, {ProviderKind::openai_responses, "openai-responses"}};
 inline const char* to_string(ProviderKind kind) {
   return name_of(k_provider_names, kind);
 }
