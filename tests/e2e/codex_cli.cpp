@@ -9,14 +9,6 @@
 
 namespace ralph::testing {
 
-std::filesystem::path agent_clis_dir() {
-  const char* dir = std::getenv("RALPH_AGENT_CLIS_DIR");
-  if (dir != nullptr && *dir != '\0') {
-    return dir;
-  }
-  return std::filesystem::path(RALPH_SOURCE_DIR) / "tests" / "agent_clis" / "node_modules" / ".bin";
-}
-
 std::optional<std::filesystem::path> codex_binary() {
   std::filesystem::path binary = agent_clis_dir() / "codex";
   std::error_code error;
@@ -24,11 +16,6 @@ std::optional<std::filesystem::path> codex_binary() {
     return std::nullopt;
   }
   return binary;
-}
-
-bool agent_clis_required() {
-  const char* required = std::getenv("RALPH_REQUIRE_AGENT_CLIS");
-  return required != nullptr && std::string(required) == "1";
 }
 
 CodexHome write_codex_home(const std::filesystem::path& root, const std::string& base_url) {

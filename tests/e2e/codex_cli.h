@@ -15,6 +15,7 @@
 // (`codex exec --json ... -C DIR resume THREAD_ID -`); a resumed thread resends its whole history,
 // and its `turn.completed` usage is the thread's running total, earlier invocations included.
 
+#include "agent_cli_env.h"
 #include "fake_provider/fake_provider_server.h"
 
 #include <filesystem>
@@ -25,15 +26,8 @@
 
 namespace ralph::testing {
 
-// Where the pinned agent CLIs' binaries are: $RALPH_AGENT_CLIS_DIR, else
-// <source>/tests/agent_clis/node_modules/.bin (filled by `npm ci --prefix tests/agent_clis`).
-std::filesystem::path agent_clis_dir();
-
-// The codex binary, or nullopt when it is not installed.
+// The codex binary in agent_clis_dir(), or nullopt when it is not installed.
 std::optional<std::filesystem::path> codex_binary();
-
-// True when $RALPH_REQUIRE_AGENT_CLIS is "1": a missing CLI is then a failure, not a skip.
-bool agent_clis_required();
 
 // The environment codex runs with: a private HOME and CODEX_HOME, and the fake key.
 struct CodexHome {

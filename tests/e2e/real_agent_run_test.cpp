@@ -2,12 +2,14 @@
 // fake provider server: a premature "done" is caught by a verify command and fixed on the next
 // attempt, and a check the CLI ran with its exit code is the evidence of a verifier-first run.
 #include "agent_cli_env.h"
+#include "codex_cli.h"
 #include "e2e_support.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <fstream>
 
 namespace ralph::testing {
 namespace {
@@ -112,6 +114,76 @@ TEST_F(OpencodeRun, TheCheckItRanWithItsExitCodeIsTheEvidence) {
   // opencode reports its cost per step; the run counted it.
   EXPECT_GT(result["usage"]["input_tokens"].get<int>(), 0);
   EXPECT_EQ(workspace.read("add.sh"), k_fixed_add);
+}
+
+// Codex runs every command as `bash -lc '…'` and reports the exit code: its check is evidence, and
+// after a premature claim `append` resumes its thread (`exec … resume ID -`).
+class CodexRun : public ::testing::Test {
+protected:
+  void SetUp() override {
+    const auto found = codex_binary();
+    if (!found) {
+      if (agent_clis_required()) {
+        FAIL() << "codex is missing in " << agent_clis_dir() << " and RALPH_REQUIRE_AGENT_CLIS=1";
+      }
+      GTEST_SKIP() << "codex is not installed in " << agent_clis_dir();
+    }
+    workspace = root.path() / "workspace";
+    std::filesystem::create_directories(workspace);
+    std::ofstream(workspace / "test.sh") << k_test_script;
+    std::ofstream(workspace / "add.sh") << k_broken_add;
+    home = write_codex_home(root.path(), server.base_url());
+  }
+
+  RalphOutput ralph(std::vector<std::string> args) {
+    std::map<std::string, std::string> env(home.env.begin(), home.env.end());
+    const char* path = std::getenv("PATH");
+    env["PATH"] = agent_clis_dir().string() + ":" + (path != nullptr ? path : "/usr/bin:/bin");
+    return run_ralph(args, workspace, env);
+  }
+
+  TempDir root;
+  FakeProviderServer server;
+  std::filesystem::path workspace;
+  CodexHome home;
+};
+
+TEST_F(CodexRun, AClaimWithoutEvidenceIsRejectedAndTheResumedThreadProvesTheFix) {
+  server.push(FakeTurn{.text = "Done.\n<promise>DONE</promise>"});
+  server.push(codex_shell_turn(k_fix_add));
+  server.push(codex_shell_turn("sh test.sh"));
+  server.push(FakeTurn{.text = "Fixed; sh test.sh passes.\n<promise>DONE</promise>"});
+  const RalphOutput out =
+      ralph({"run", "--agent", "codex", "--verifier-first", "--json", "make sh test.sh pass"});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const json result = parse_output(out);
+  EXPECT_EQ(result["iterations"], 2);
+  EXPECT_EQ(result["verified"], true);
+  EXPECT_EQ(result["verdicts"][0]["category"], "no_evidence");
+  const json& last = result["verdicts"].back();
+  EXPECT_EQ(last["result"], "pass");
+  EXPECT_THAT(last["feedback"].get<std::string>(), HasSubstr("`sh test.sh` passed"));
+  EXPECT_EQ(root.read("workspace/add.sh"), k_fixed_add);
+  // The second attempt went on in the same thread: its first request carries the first answer.
+  const auto requests = server.requests();
+  ASSERT_EQ(requests.size(), 4U);
+  const json second = json::parse(requests[1].body);
+  bool first_answer_in_history = false;
+  for (const json& item : second["input"]) {
+    first_answer_in_history =
+        first_answer_in_history ||
+        (item.value("role", "") == "assistant" && item.dump().find("Done.") != std::string::npos);
+  }
+  EXPECT_TRUE(first_answer_in_history) << requests[1].body.substr(0, 2000);
+  EXPECT_THAT(requests[1].body, HasSubstr("no_evidence"));
+  // Codex reports the thread's running total; the run counts each token once.
+  const json usage = result["usage"];
+  EXPECT_GT(usage["input_tokens"].get<std::int64_t>(), 0);
+  std::int64_t sent = 0;
+  for (const RecordedRequest& request : requests) {
+    sent += static_cast<std::int64_t>(request.body.size() / 4);
+  }
+  EXPECT_LE(usage["input_tokens"].get<std::int64_t>(), sent + 1000);
 }
 
 } // namespace
