@@ -91,7 +91,7 @@ ToolCall as_evidence_call(ToolCall call, const CliToolFinished& finished) {
   return call;
 }
 
-std::string capped(std::string text) {
+std::string capped(const std::string& text) {
   if (text.size() <= k_tool_output) {
     return to_valid_utf8(text);
   }
@@ -220,7 +220,7 @@ private:
     }
     ++m_tool_calls;
     tools::ToolResult result;
-    result.content = capped(std::move(finished.output));
+    result.content = capped(finished.output);
     result.is_error = finished.is_error;
     result.exit_code = finished.exit_code;
     m_conversation.push_back(Message{.role = Role::assistant,

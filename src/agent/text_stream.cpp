@@ -8,11 +8,11 @@ void TextStream::parse_line(std::string_view line, std::vector<CliEvent>& out) {
   std::string text(line);
   text += '\n';
   m_answer += text;
-  out.push_back(CliText{.text = std::move(text), .delta = true});
+  out.emplace_back(CliText{.text = std::move(text), .delta = true});
 }
 
 void TextStream::finish(std::vector<CliEvent>& out) {
-  out.push_back(CliResult{.ok = true, .answer = std::string(trim(m_answer)), .error = {}});
+  out.emplace_back(CliResult{.ok = true, .answer = std::string(trim(m_answer)), .error = {}});
 }
 
 } // namespace ralph::agent

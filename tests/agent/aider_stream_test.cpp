@@ -92,9 +92,9 @@ TEST(AiderStream, RetriedErrorFollowedByAnAnswerSucceeds) {
 }
 
 TEST(AiderStream, AnnouncementWordsInsideTheAnswerStay) {
-  const auto results =
-      events_of<CliResult>(parse({"Aider v0.86.3.dev", "Model: gpt-5 with whole edit format",
-                                  "Added a test.", "Model: a bounds check.", "Added x to the chat."}));
+  const auto results = events_of<CliResult>(
+      parse({"Aider v0.86.3.dev", "Model: gpt-5 with whole edit format", "Added a test.",
+             "Model: a bounds check.", "Added x to the chat."}));
   ASSERT_EQ(results.size(), 1U);
   // Announcements come only before the model's first line, and only in their exact shape.
   EXPECT_EQ(results[0].answer, "Added a test.\nModel: a bounds check.\nAdded x to the chat.");

@@ -427,8 +427,8 @@ env = ["MY_AGENT_MODE=batch"]
 
 TEST(ConfigAgents, ABadPresetNamesFileLineAgentAndField) {
   Config config;
-  auto applied =
-      apply_config_toml(config, "\n[agents.mine]\ncommand = [\"x\"]\nformat = \"yaml\"\n", "c.toml");
+  auto applied = apply_config_toml(
+      config, "\n[agents.mine]\ncommand = [\"x\"]\nformat = \"yaml\"\n", "c.toml");
   ASSERT_FALSE(applied);
   EXPECT_THAT(applied.error().message, HasSubstr("c.toml:"));
   EXPECT_THAT(applied.error().message, HasSubstr("agents.mine.format"));

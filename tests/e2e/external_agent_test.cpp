@@ -169,6 +169,31 @@ TEST_F(ExternalAgent, CtrlCKillsTheCliWithEverythingItStarted) {
   EXPECT_TRUE(eventually([&] { return ::kill(grandchild, 0) != 0; }));
 }
 
+TEST_F(ExternalAgent, AnInterruptedSessionResumesWithTheGoalAndTheFeedback) {
+  cli.script({FakeRun().session("g-1").say("All done."), FakeRun().session("g-1").end("hang"),
+              FakeRun().session("g-2").write("add.sh", k_fixed_add).say("Fixed add.")});
+  std::string id;
+  {
+    RalphProcess process(
+        {"run", "--agent", "gemini", "--verify-cmd", "sh test.sh", "--json", "make the test pass"},
+        workspace.path(), cli.env_map());
+    ASSERT_TRUE(eventually([&] { return cli.runs_taken() == 2; }));
+    process.signal(SIGINT);
+    const RalphOutput out = process.wait();
+    ASSERT_EQ(out.exit_code, 130) << out.err;
+    id = parse_output(out)["session_id"];
+  }
+  const RalphOutput out = ralph({"sessions", "resume", id, "--yes", "--json"});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_EQ(parse_output(out)["status"], "completed");
+  EXPECT_EQ(workspace.read("add.sh"), k_fixed_add);
+  // A new ralph process does not know the CLI's session: a fresh one gets the goal and what
+  // failed.
+  EXPECT_THAT(stdin_of(2), HasSubstr("make the test pass"));
+  EXPECT_THAT(stdin_of(2), HasSubstr("FAIL: test_add"));
+  EXPECT_EQ(show_session(id, workspace.path())["status"], "completed");
+}
+
 TEST_F(ExternalAgent, TheReportedCostCountsAgainstTheBudgetAndWhatIsLeftIsPassedOn) {
   cli.script({FakeRun().session("c-1").say("All done.").cost(0.6),
               FakeRun().session("c-1").say("Still done.").cost(0.6)});
