@@ -17,9 +17,11 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 #include <unistd.h>
 
 namespace ralph::cli {
@@ -101,7 +103,14 @@ Result<HookDecision> decide(const RunArgs& args, const HookArgs& hook, HookAgent
   TRY_ASSIGN(HookPayload payload, parse_hook_payload(text, agent));
   agent_out = payload.agent;
   if (payload.prompt.empty() && payload.agent == HookAgent::claude && !payload.transcript.empty()) {
-    payload.prompt = last_prompt_in_transcript(payload.transcript);
+    // Claude Code writes its transcript asynchronously: the prompt may land a moment after the
+    // hook starts. Up to two seconds for it, then the session goes without.
+    for (int tries = 0; tries < 20 && payload.prompt.empty(); ++tries) {
+      if (tries > 0) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      }
+      payload.prompt = last_prompt_in_transcript(payload.transcript);
+    }
   }
   std::error_code ec;
   const fs::path workspace = fs::canonical(payload.cwd, ec);

@@ -177,7 +177,8 @@ TEST_F(ExternalAgent, AnInterruptedSessionResumesWithTheGoalAndTheFeedback) {
     RalphProcess process(
         {"run", "--agent", "gemini", "--verify-cmd", "sh test.sh", "--json", "make the test pass"},
         workspace.path(), cli.env_map());
-    ASSERT_TRUE(eventually([&] { return cli.runs_taken() == 2; }));
+    // Its log line is written once it has read its prompt: the CLI is then at work.
+    ASSERT_TRUE(eventually([&] { return cli.invocations().size() == 2; }));
     process.signal(SIGINT);
     const RalphOutput out = process.wait();
     ASSERT_EQ(out.exit_code, 130) << out.err;
