@@ -84,4 +84,18 @@ void append_json_object_or_empty(std::string& out, std::string_view text) {
   out.append("{}");
 }
 
+std::size_t estimated_body_size(const ChatRequest& request) {
+  std::size_t size = 256 + request.system.size();
+  for (const Message& message : request.messages) {
+    size += 64 + message.content.size();
+    for (const ToolCall& call : message.tool_calls) {
+      size += 96 + call.name.size() + call.arguments.size() * 5 / 4;
+    }
+  }
+  for (const ToolSpec& tool : request.tools) {
+    size += 64 + tool.name.size() + tool.description.size() + tool.parameters.size();
+  }
+  return size;
+}
+
 } // namespace ralph::llm

@@ -1,5 +1,8 @@
 #pragma once
 
+#include "ralph/llm/provider.h"
+
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -13,5 +16,9 @@ void append_json_string(std::string& out, std::string_view text);
 // numbers), else `{}`: for tool arguments that the wire format requires as an object although
 // the model may have produced anything.
 void append_json_object_or_empty(std::string& out, std::string_view text);
+
+// About how many bytes `request` takes as a JSON body, a little over rather than under: what the
+// request builders reserve, so a long conversation is not copied as it grows.
+std::size_t estimated_body_size(const ChatRequest& request);
 
 } // namespace ralph::llm

@@ -72,25 +72,11 @@ void append_tools(std::string& out, const ChatRequest& request) {
   out.append(R"(],"tool_choice":"auto")");
 }
 
-std::size_t estimated_size(const ChatRequest& request) {
-  std::size_t size = 256 + request.system.size();
-  for (const Message& message : request.messages) {
-    size += 64 + message.content.size();
-    for (const ToolCall& call : message.tool_calls) {
-      size += 96 + call.name.size() + call.arguments.size() * 5 / 4;
-    }
-  }
-  for (const ToolSpec& tool : request.tools) {
-    size += 64 + tool.name.size() + tool.description.size() + tool.parameters.size();
-  }
-  return size;
-}
-
 } // namespace
 
 std::string build_responses_body(const ChatRequest& request) {
   std::string out;
-  out.reserve(estimated_size(request));
+  out.reserve(estimated_body_size(request));
   out.append(R"({"model":)");
   append_json_string(out, request.model);
   if (!request.system.empty()) {
