@@ -341,7 +341,9 @@ AgentOutcome CommandAgent::run(std::vector<Message>& conversation, const CancelT
       return failed(written.error().message);
     }
   }
-  if (prompt.has_feedback && !prompt.continues) {
+  // A continuation prompt (feedback `continue`) is feedback too, though it is all the
+  // conversation holds.
+  if ((prompt.has_feedback || m_runs > 0) && !prompt.continues) {
     // Agents that keep no session can read what they were told here too.
     if (auto written = write_text(ralph_dir / "feedback.md", prompt.text); !written) {
       return failed(written.error().message);

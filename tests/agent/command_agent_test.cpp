@@ -162,6 +162,13 @@ TEST_F(CommandAgentTest, WithoutASessionAFreshProcessGetsGoalAnswerAndFeedbackAl
   EXPECT_THAT(prompt, HasSubstr("I think it is done."));
   EXPECT_THAT(prompt, HasSubstr("make test still fails"));
   EXPECT_EQ(workspace.read(".ralph/feedback.md"), prompt);
+
+  // Feedback `continue`: the continuation prompt alone replaces the history.
+  script(3, "Done again.\n");
+  conversation = {Message{.role = Role::user, .content = "Objective: fix the parser. Attempt 3."}};
+  ASSERT_EQ(run(agent).stop, AgentStop::answered);
+  EXPECT_EQ(workspace.read("stdin.3"), "Objective: fix the parser. Attempt 3.");
+  EXPECT_EQ(workspace.read(".ralph/feedback.md"), "Objective: fix the parser. Attempt 3.");
 }
 
 TEST_F(CommandAgentTest, ModelBudgetAndExtraArgumentsGoBeforeTheStdinDash) {
