@@ -12,13 +12,16 @@ all: build
 deps:
 	@bash scripts/install-deps.sh
 
-# The real agent CLIs the end-to-end tests drive (tests/agent_clis/package.json, pinned versions);
-# npm ci runs again only when the lock file is newer than the last install.
+# The real agent CLIs the end-to-end tests drive (tests/agent_clis/package.json, exact versions);
+# installed again only when the lock file is newer than the last install. `npm install`, not
+# `npm ci`: the registry here serves only some platforms' optional binaries, so the lock file
+# cannot list them all and `npm ci` refuses it; the exact versions and the lock still pin what
+# is installed.
 AGENT_CLIS := tests/agent_clis
 agent-clis: $(AGENT_CLIS)/node_modules/.package-lock.json
 
 $(AGENT_CLIS)/node_modules/.package-lock.json: $(AGENT_CLIS)/package.json $(AGENT_CLIS)/package-lock.json | deps
-	npm ci --prefix $(AGENT_CLIS) --no-audit --no-fund
+	npm install --prefix $(AGENT_CLIS) --no-audit --no-fund
 	touch $@
 
 $(BUILD_DIR)/build.ninja:

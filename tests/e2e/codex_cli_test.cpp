@@ -65,7 +65,7 @@ protected:
     auto found = codex_binary();
     if (!found) {
       const std::string message = "codex is not installed in " + agent_clis_dir().string() +
-                                  ": run `npm ci --prefix tests/agent_clis` (or set "
+                                  ": run `make agent-clis` (or set "
                                   "RALPH_AGENT_CLIS_DIR)";
       if (agent_clis_required()) {
         FAIL() << message << "; RALPH_REQUIRE_AGENT_CLIS=1 makes this a failure";
