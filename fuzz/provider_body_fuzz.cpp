@@ -1,6 +1,7 @@
 // Non-streaming bodies and error answers of both APIs: the first byte picks the reader or the
 // HTTP status. Nothing throws, and an error never shows the key.
 #include "llm/anthropic_response.h"
+#include "llm/body_reader.h"
 #include "llm/openai_response.h"
 #include "llm/provider_error.h"
 #include "stream_reader_fuzz.h"
@@ -32,13 +33,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   switch (data[0] % 4) {
   case 0: {
     response.status = 200;
-    llm::OpenAiBodyReader reader("openai", fuzz::k_secret, nullptr);
+    llm::BodyReader reader(llm::read_openai_body, "openai", fuzz::k_secret, nullptr);
     fuzz::describe(reader.finish(response));
     break;
   }
   case 1: {
     response.status = 200;
-    llm::AnthropicBodyReader reader(fuzz::k_secret, nullptr);
+    llm::BodyReader reader(llm::read_anthropic_body, "anthropic", fuzz::k_secret, nullptr);
     fuzz::describe(reader.finish(response));
     break;
   }

@@ -1,5 +1,6 @@
-// ResponsesBodyReader over any body: nothing throws, no key in an error, and a response object
-// reads the same whole as in a stream's terminal event.
+// The Responses body reader over any body: nothing throws, no key in an error, and a response
+// object reads the same whole as in a stream's terminal event.
+#include "llm/body_reader.h"
 #include "llm/responses_response.h"
 #include "llm/responses_stream.h"
 #include "stream_reader_fuzz.h"
@@ -14,7 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   http::Response response;
   response.status = 200;
   response.body = std::string(body);
-  llm::ResponsesBodyReader reader("openai-responses", fuzz::k_secret, nullptr);
+  llm::BodyReader reader(llm::read_responses_body, "openai-responses", fuzz::k_secret, nullptr);
   const std::string whole = fuzz::describe(reader.finish(response));
 
   const auto parsed = parse_json(body, "body");

@@ -1,5 +1,7 @@
 #include "agent/cli_invocation.h"
 
+#include "ralph/core/text.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -9,19 +11,6 @@ namespace {
 
 bool mentions(const std::string& arg, std::string_view placeholder) {
   return arg.find(placeholder) != std::string::npos;
-}
-
-std::string shell_quote(std::string_view text) {
-  std::string out = "'";
-  for (char c : text) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out += c;
-    }
-  }
-  out += '\'';
-  return out;
 }
 
 std::string fill(std::string arg, const CliPlaceholders& values, bool quote) {
@@ -136,9 +125,8 @@ std::vector<std::string> cli_argv(const CommandAgentOptions& options, bool resum
 }
 
 bool takes_prompt_in_argv(const std::vector<std::string>& argv_template) {
-  return std::any_of(argv_template.begin(), argv_template.end(), [](const std::string& arg) {
-    return mentions(arg, "{prompt}") || mentions(arg, "{prompt_file}");
-  });
+  return std::any_of(argv_template.begin(), argv_template.end(),
+                     [](const std::string& arg) { return mentions(arg, "{prompt"); });
 }
 
 bool needs_prompt_file(const std::vector<std::string>& argv_template) {

@@ -48,33 +48,6 @@ std::string stderr_tail(const tools::ProcessResult& result) {
   return fmt::format("; its stderr ended: {}", to_valid_utf8(trim(text.substr(start))));
 }
 
-// The command line inside `bash -lc 'LINE'` (Codex runs every command so), single-quoted the
-// POSIX way; the command itself when it is not so wrapped.
-std::string unwrapped(const std::string& command) {
-  constexpr std::string_view k_shells[] = {"/bin/bash -lc '", "bash -lc '",   "/bin/bash -c '",
-                                           "bash -c '",       "/bin/sh -c '", "sh -c '"};
-  for (std::string_view shell : k_shells) {
-    if (command.size() <= shell.size() || command.compare(0, shell.size(), shell) != 0 ||
-        command.back() != '\'') {
-      continue;
-    }
-    std::string inner;
-    const std::string_view quoted(command.data() + shell.size(), command.size() - shell.size() - 1);
-    for (std::size_t i = 0; i < quoted.size(); ++i) {
-      if (quoted[i] != '\'') {
-        inner += quoted[i];
-      } else if (quoted.substr(i, 4) == "'\\''") {
-        inner += '\'';
-        i += 3;
-      } else {
-        return command; // more than one quoted word: leave it whole
-      }
-    }
-    return inner;
-  }
-  return command;
-}
-
 // A shell-like call whose exit code the CLI reports: the `shell` tool to the evidence verifier,
 // whatever the CLI calls it. Calls without a structured exit code keep their own name, so they
 // are never taken as evidence of a check.
@@ -85,19 +58,8 @@ ToolCall as_evidence_call(ToolCall call, const CliToolFinished& finished) {
   const auto args = parse_json(call.arguments, "tool arguments");
   if (args && args->is_object() && args->contains("command") && (*args)["command"].is_string()) {
     call.name = "shell";
-    call.arguments =
-        nlohmann::json{{"command", unwrapped((*args)["command"].get<std::string>())}}.dump();
   }
   return call;
-}
-
-std::string capped(const std::string& text) {
-  if (text.size() <= k_tool_output) {
-    return to_valid_utf8(text);
-  }
-  const std::size_t half = k_tool_output / 2;
-  return to_valid_utf8(fmt::format("{}\n[... {} bytes omitted ...]\n{}", text.substr(0, half),
-                                   text.size() - 2 * half, text.substr(text.size() - half)));
 }
 
 Usage minus(const Usage& a, const Usage& b) {
@@ -220,7 +182,7 @@ private:
     }
     ++m_tool_calls;
     tools::ToolResult result;
-    result.content = capped(finished.output);
+    result.content = to_valid_utf8(keep_head_and_tail(finished.output, k_tool_output));
     result.is_error = finished.is_error;
     result.exit_code = finished.exit_code;
     m_conversation.push_back(Message{.role = Role::assistant,

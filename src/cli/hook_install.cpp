@@ -1,5 +1,6 @@
 #include "cli/hook_install.h"
 
+#include "ralph/core/text.h"
 #include "ralph/core/try.h"
 
 #include <fmt/format.h>
@@ -176,11 +177,7 @@ std::string hook_command_line(const fs::path& ralph, HookAgent agent) {
   const bool plain = path.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
                                             "0123456789/._-+") == std::string::npos;
   if (!plain) {
-    std::string quoted = "'";
-    for (const char c : path) {
-      quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    }
-    path = quoted + "'";
+    path = shell_quote(path);
   }
   return fmt::format("{} hook --agent {}", path, to_string(agent));
 }

@@ -1,5 +1,7 @@
 #include "cli/run_context.h"
 
+#include "cli/external_agent.h"
+
 #include "ralph/core/try.h"
 
 #include <fmt/format.h>
@@ -74,9 +76,8 @@ Result<void> check_prices(const Config& config) {
     return {};
   }
   // An external agent CLI spends on its own models (and reports their cost where it can).
-  const bool external = !config.agent.cli.empty() || !config.agent.command.empty();
   std::vector<std::string> models;
-  if (!external) {
+  if (!uses_external_agent(config)) {
     models.push_back(config.model);
   }
   if (!config.judge.model.empty()) {

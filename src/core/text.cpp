@@ -139,6 +139,19 @@ std::string keep_head_and_tail(std::string_view text, std::size_t max_bytes) {
                      text.size() - head.size() - tail.size(), tail);
 }
 
+std::string shell_quote(std::string_view text) {
+  std::string out = "'";
+  for (const char c : text) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out += c;
+    }
+  }
+  out += '\'';
+  return out;
+}
+
 bool is_valid_utf8(std::string_view text) {
   std::size_t i = 0;
   while (i < text.size()) {

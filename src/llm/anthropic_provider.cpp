@@ -4,6 +4,7 @@
 #include "llm/anthropic_response.h"
 #include "llm/anthropic_stream.h"
 #include "llm/base_url.h"
+#include "llm/body_reader.h"
 #include "llm/exchange.h"
 #include "llm/usage_estimate.h"
 
@@ -34,7 +35,7 @@ Result<ChatResponse> AnthropicProvider::chat(const ChatRequest& request, StreamO
     AnthropicStreamReader reader(m_config.api_key, observer);
     return with_usage(request, exchange(context, http_request, reader, observer, cancel));
   }
-  AnthropicBodyReader reader(m_config.api_key, observer);
+  BodyReader reader(read_anthropic_body, "anthropic", m_config.api_key, observer);
   return with_usage(request, exchange(context, http_request, reader, observer, cancel));
 }
 

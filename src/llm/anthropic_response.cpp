@@ -1,11 +1,13 @@
 #include "llm/anthropic_response.h"
 
+#include "llm/body_reader.h"
 #include "llm/json_fields.h"
 #include "llm/provider_error.h"
 
 #include "ralph/core/json.h"
 #include "ralph/core/try.h"
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 namespace ralph::llm {
@@ -70,14 +72,16 @@ void add_block(Message& message, AnthropicBlock block) {
   }
 }
 
-Result<ChatResponse> AnthropicBodyReader::finish(const http::Response& response) {
-  TRY_ASSIGN(const nlohmann::json body, parse_json(response.body, "anthropic: response body"));
+Result<ChatResponse> read_anthropic_body(std::string_view provider, std::string_view secret,
+                                         const http::Response& response) {
+  TRY_ASSIGN(const nlohmann::json body,
+             parse_json(response.body, fmt::format("{}: response body", provider)));
   if (string_member(body, "type") == "error" || member(body, "error") != nullptr) {
-    return fail(payload_error("anthropic", body, m_secret));
+    return fail(payload_error(provider, body, secret));
   }
   const nlohmann::json* content = member(body, "content");
   if (content == nullptr || !content->is_array()) {
-    return fail(ErrorKind::parse, "anthropic: response has no content");
+    return fail(ErrorKind::parse, fmt::format("{}: response has no content", provider));
   }
 
   ChatResponse out;
@@ -111,20 +115,6 @@ Result<ChatResponse> AnthropicBodyReader::finish(const http::Response& response)
     AnthropicUsage raw;
     raw.update(*usage);
     out.usage = raw.total();
-  }
-
-  if (m_observer != nullptr) {
-    for (const ThinkingBlock& block : out.message.thinking) {
-      if (!block.thinking.empty()) {
-        m_observer->on_thinking(block.thinking);
-      }
-    }
-    if (!out.message.content.empty()) {
-      m_observer->on_text(out.message.content);
-    }
-    for (const ToolCall& call : out.message.tool_calls) {
-      m_observer->on_tool_call(call);
-    }
   }
   return out;
 }

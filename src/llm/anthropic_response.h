@@ -42,22 +42,4 @@ struct AnthropicBlock {
 // (all-empty input => {}; invalid JSON kept raw for the tool to report), thinking is kept whole.
 void add_block(Message& message, AnthropicBlock block);
 
-// Reads a non-streaming Messages body, then reports it to the observer in one go.
-class AnthropicBodyReader final : public ResponseReader {
-public:
-  AnthropicBodyReader(std::string_view secret, StreamObserver* observer)
-      : m_secret(secret), m_observer(observer) {}
-
-  bool streaming() const override { return false; }
-  void begin() override {}
-  bool feed(std::string_view) override { return true; }
-  const std::optional<Error>& failure() const override { return m_failure; }
-  Result<ChatResponse> finish(const http::Response& response) override;
-
-private:
-  std::string_view m_secret;
-  StreamObserver* m_observer;
-  std::optional<Error> m_failure; // never set: a body is judged whole in finish()
-};
-
 } // namespace ralph::llm

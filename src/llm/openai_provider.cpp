@@ -1,6 +1,7 @@
 #include "ralph/llm/openai_provider.h"
 
 #include "llm/base_url.h"
+#include "llm/body_reader.h"
 #include "llm/exchange.h"
 #include "llm/openai_request.h"
 #include "llm/openai_response.h"
@@ -64,7 +65,7 @@ Result<ChatResponse> OpenAiProvider::chat(const ChatRequest& request, StreamObse
     OpenAiStreamReader reader(m_dialect.name, m_config.api_key, observer);
     return with_usage(request, exchange(context, http_request, reader, observer, cancel));
   }
-  OpenAiBodyReader reader(m_dialect.name, m_config.api_key, observer);
+  BodyReader reader(read_openai_body, m_dialect.name, m_config.api_key, observer);
   return with_usage(request, exchange(context, http_request, reader, observer, cancel));
 }
 

@@ -1,5 +1,6 @@
 #include "llm/openai_response.h"
 
+#include "llm/body_reader.h"
 #include "llm/json_fields.h"
 #include "llm/provider_error.h"
 
@@ -46,21 +47,22 @@ void complete_tool_calls(std::vector<ToolCall>& calls) {
   }
 }
 
-Result<ChatResponse> OpenAiBodyReader::finish(const http::Response& response) {
+Result<ChatResponse> read_openai_body(std::string_view provider, std::string_view secret,
+                                      const http::Response& response) {
   TRY_ASSIGN(const nlohmann::json body,
-             parse_json(response.body, fmt::format("{}: response body", m_provider)));
+             parse_json(response.body, fmt::format("{}: response body", provider)));
   const nlohmann::json* error = member(body, "error");
   if (error != nullptr && !error->is_null()) {
-    return fail(payload_error(m_provider, body, m_secret));
+    return fail(payload_error(provider, body, secret));
   }
   const nlohmann::json* choices = member(body, "choices");
   if (choices == nullptr || !choices->is_array() || choices->empty()) {
-    return fail(ErrorKind::parse, fmt::format("{}: response has no choices", m_provider));
+    return fail(ErrorKind::parse, fmt::format("{}: response has no choices", provider));
   }
   const nlohmann::json& choice = choices->front();
   const nlohmann::json* message = member(choice, "message");
   if (message == nullptr || !message->is_object()) {
-    return fail(ErrorKind::parse, fmt::format("{}: response choice has no message", m_provider));
+    return fail(ErrorKind::parse, fmt::format("{}: response choice has no message", provider));
   }
 
   ChatResponse out;
@@ -95,18 +97,6 @@ Result<ChatResponse> OpenAiBodyReader::finish(const http::Response& response) {
   out.stop_reason = openai_stop_reason(out.raw_stop_reason);
   if (const nlohmann::json* usage = member(body, "usage")) {
     out.usage = openai_usage(*usage);
-  }
-
-  if (m_observer != nullptr) {
-    if (!reasoning.empty()) {
-      m_observer->on_thinking(reasoning);
-    }
-    if (!out.message.content.empty()) {
-      m_observer->on_text(out.message.content);
-    }
-    for (const ToolCall& call : out.message.tool_calls) {
-      m_observer->on_tool_call(call);
-    }
   }
   return out;
 }

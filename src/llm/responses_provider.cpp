@@ -1,6 +1,7 @@
 #include "ralph/llm/responses_provider.h"
 
 #include "llm/base_url.h"
+#include "llm/body_reader.h"
 #include "llm/exchange.h"
 #include "llm/responses_request.h"
 #include "llm/responses_response.h"
@@ -36,7 +37,7 @@ Result<ChatResponse> ResponsesProvider::chat(const ChatRequest& request, StreamO
     ResponsesStreamReader reader(name(), m_config.api_key, observer);
     return with_usage(request, exchange(context, http_request, reader, observer, cancel));
   }
-  ResponsesBodyReader reader(name(), m_config.api_key, observer);
+  BodyReader reader(read_responses_body, name(), m_config.api_key, observer);
   return with_usage(request, exchange(context, http_request, reader, observer, cancel));
 }
 

@@ -1,5 +1,6 @@
 #include "llm/responses_response.h"
 
+#include "llm/body_reader.h"
 #include "llm/json_fields.h"
 #include "llm/openai_response.h"
 #include "llm/provider_error.h"
@@ -152,22 +153,11 @@ Result<ChatResponse> read_responses_object(std::string_view provider, std::strin
   return out;
 }
 
-Result<ChatResponse> ResponsesBodyReader::finish(const http::Response& response) {
+Result<ChatResponse> read_responses_body(std::string_view provider, std::string_view secret,
+                                         const http::Response& response) {
   TRY_ASSIGN(const nlohmann::json body,
-             parse_json(response.body, fmt::format("{}: response body", m_provider)));
-  TRY_ASSIGN(ChatResponse out, read_responses_object(m_provider, m_secret, body));
-  if (m_observer != nullptr) {
-    for (const ThinkingBlock& block : out.message.thinking) {
-      m_observer->on_thinking(block.thinking);
-    }
-    if (!out.message.content.empty()) {
-      m_observer->on_text(out.message.content);
-    }
-    for (const ToolCall& call : out.message.tool_calls) {
-      m_observer->on_tool_call(call);
-    }
-  }
-  return out;
+             parse_json(response.body, fmt::format("{}: response body", provider)));
+  return read_responses_object(provider, secret, body);
 }
 
 } // namespace ralph::llm

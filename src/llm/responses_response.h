@@ -20,23 +20,4 @@ namespace ralph::llm {
 Result<ChatResponse> read_responses_object(std::string_view provider, std::string_view secret,
                                            const nlohmann::json& response);
 
-// Reads a non-streaming Responses body, then reports it to the observer in one go.
-class ResponsesBodyReader final : public ResponseReader {
-public:
-  ResponsesBodyReader(std::string_view provider, std::string_view secret, StreamObserver* observer)
-      : m_provider(provider), m_secret(secret), m_observer(observer) {}
-
-  bool streaming() const override { return false; }
-  void begin() override {}
-  bool feed(std::string_view) override { return true; }
-  const std::optional<Error>& failure() const override { return m_failure; }
-  Result<ChatResponse> finish(const http::Response& response) override;
-
-private:
-  std::string_view m_provider;
-  std::string_view m_secret;
-  StreamObserver* m_observer;
-  std::optional<Error> m_failure; // never set: a body is judged whole in finish()
-};
-
 } // namespace ralph::llm

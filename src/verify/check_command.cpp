@@ -120,10 +120,31 @@ std::optional<std::vector<ShellToken>> tokenize_shell(std::string_view line) {
   return tokens;
 }
 
+namespace {
+
+// `bash -lc LINE`, `sh -c LINE` and the like: a shell whose exit status is LINE's (Codex runs
+// every command so).
+bool is_shell_running_one_line(const std::vector<ShellToken>& tokens) {
+  if (tokens.size() != 3 || tokens[0].is_operator || tokens[1].is_operator ||
+      tokens[2].is_operator) {
+    return false;
+  }
+  const std::string_view shell = tokens[0].text;
+  const std::string_view name = shell.substr(shell.rfind('/') + 1);
+  const std::string_view flags = tokens[1].text;
+  return (name == "sh" || name == "bash" || name == "dash" || name == "zsh") &&
+         (flags == "-c" || flags == "-lc" || flags == "-cl");
+}
+
+} // namespace
+
 std::optional<std::vector<ShellToken>> checked_tokens(std::string_view line) {
   auto tokens = tokenize_shell(line);
   if (!tokens) {
     return std::nullopt;
+  }
+  if (is_shell_running_one_line(*tokens)) {
+    return checked_tokens((*tokens)[2].text);
   }
   auto first = tokens->begin();
   // `cd DIR &&` steps: moving first does not change whose status the line ends with.
@@ -139,6 +160,14 @@ std::optional<std::vector<ShellToken>> checked_tokens(std::string_view line) {
     --last;
   }
   return std::vector<ShellToken>(first, last);
+}
+
+std::string inner_command_line(std::string_view line) {
+  const auto tokens = tokenize_shell(line);
+  if (tokens && is_shell_running_one_line(*tokens)) {
+    return inner_command_line((*tokens)[2].text);
+  }
+  return std::string(line);
 }
 
 bool runs_command(std::string_view line, std::string_view command) {

@@ -22,9 +22,13 @@ struct ShellToken {
 std::optional<std::vector<ShellToken>> tokenize_shell(std::string_view line);
 
 // The tokens of the command `line` runs when its exit status is that command's: `line` without
-// leading `cd DIR &&` steps and `NAME=value` assignments and without a trailing `2>&1`. nullopt
-// when `line` cannot be tokenised.
+// leading `cd DIR &&` steps and `NAME=value` assignments and without a trailing `2>&1`, and the
+// line inside `bash -lc '…'` / `sh -c '…'`. nullopt when `line` cannot be tokenised.
 std::optional<std::vector<ShellToken>> checked_tokens(std::string_view line);
+
+// The line `line` has a shell run (`bash -lc 'LINE'` -> LINE), else `line` itself: what a person
+// reads as the command.
+std::string inner_command_line(std::string_view line);
 
 // True when `line` runs `command` itself (same words, in order), perhaps after `cd DIR &&`, with
 // variable assignments, or with `2>&1`; `echo 'sh test.sh'` or `sh test.sh || true` do not.

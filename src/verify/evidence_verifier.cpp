@@ -25,9 +25,11 @@ std::optional<std::string> shell_command_of(const ToolRecord& call) {
   return std::nullopt;
 }
 
-// What a call ran, for messages: its command line, else its raw arguments.
+// What a call ran, for messages: its command line (the one inside `bash -lc '…'`), else its raw
+// arguments.
 std::string command_of(const ToolRecord& call) {
-  return shell_command_of(call).value_or(call.arguments);
+  const auto command = shell_command_of(call);
+  return command ? inner_command_line(*command) : call.arguments;
 }
 
 // What the tool answered to `call`, from this attempt's messages.

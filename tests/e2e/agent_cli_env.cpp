@@ -1,5 +1,7 @@
 #include "agent_cli_env.h"
 
+#include "ralph/core/text.h"
+
 #include <nlohmann/json.hpp>
 
 #include <array>
@@ -210,6 +212,38 @@ void AgentCliTest::SetUp() {
     FAIL() << why << "; RALPH_REQUIRE_AGENT_CLIS=1 makes this an error";
   }
   GTEST_SKIP() << why;
+}
+
+CliRun run_cli(const std::filesystem::path& workspace,
+               const std::vector<std::pair<std::string, std::string>>& env,
+               std::vector<std::string> argv, std::string stdin_data) {
+  tools::ProcessSpec spec{.argv = std::move(argv),
+                          .cwd = workspace,
+                          .timeout = std::chrono::minutes(2),
+                          .output_limit = std::size_t{64} << 20,
+                          .stdin_data = std::move(stdin_data),
+                          .env = env,
+                          .merge_stderr = false};
+  tools::PosixProcessRunner runner;
+  auto result = runner.run(spec, CancelToken{});
+  EXPECT_TRUE(result) << result.error().message;
+  CliRun run{.process = result ? std::move(*result) : tools::ProcessResult{}};
+  for (const std::string_view line : split_lines(run.process.output)) {
+    // Debug text sometimes lands on stdout: only lines that are JSON objects are events.
+    if (line.empty() || line[0] != '{') {
+      continue;
+    }
+    nlohmann::json event = nlohmann::json::parse(line, nullptr, false);
+    if (event.is_object()) {
+      run.events.push_back(std::move(event));
+    }
+  }
+  return run;
+}
+
+std::string describe(const CliRun& run) {
+  return "exit " + (run.process.exit_code ? std::to_string(*run.process.exit_code) : "none") +
+         "\nstdout:\n" + run.process.output + "\nstderr:\n" + run.process.err_output;
 }
 
 } // namespace ralph::testing

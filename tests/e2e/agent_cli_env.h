@@ -8,7 +8,10 @@
 #include "fake_provider/fake_provider_server.h"
 #include "support/temp_dir.h"
 
+#include "ralph/tools/process_runner.h"
+
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <map>
@@ -82,6 +85,22 @@ std::vector<RecordedRequest> agent_turns(AgentCli cli, const FakeProviderServer&
 // A responder for FakeProviderServer::set_responder that answers every side request with
 // `answer` and leaves agent turns to the queue, so side requests never consume scripted turns.
 FakeProviderServer::Responder side_request_responder(AgentCli cli, FakeTurn answer);
+
+// One run of a CLI: how it ended, and the stdout lines that are JSON objects (debug text
+// sometimes lands on stdout).
+struct CliRun {
+  tools::ProcessResult process;
+  std::vector<nlohmann::json> events;
+};
+
+// Runs `argv` in `workspace` with `env` added (a private home's), stdout and stderr apart, stdin
+// `stdin_data` (empty: /dev/null), within two minutes.
+CliRun run_cli(const std::filesystem::path& workspace,
+               const std::vector<std::pair<std::string, std::string>>& env,
+               std::vector<std::string> argv, std::string stdin_data);
+
+// Exit code, stdout and stderr of `run`, for failure messages.
+std::string describe(const CliRun& run);
 
 // A version 4 UUID, as `claude --session-id` wants.
 std::string random_uuid();

@@ -6,7 +6,6 @@
 #include "fake_provider/fake_provider_server.h"
 #include "support/temp_dir.h"
 
-#include "ralph/core/text.h"
 #include "ralph/tools/process_runner.h"
 
 #include <gmock/gmock.h>
@@ -30,43 +29,6 @@ using json = nlohmann::json;
 constexpr const char* k_command = "printf 'made by the agent\\n' > made.txt; "
                                   "echo 'FAIL: test_add' >&2; exit 3";
 
-struct CliRun {
-  tools::ProcessResult process;
-  std::vector<json> events; // the stdout lines that are JSON objects
-};
-
-// Runs the CLI in the workspace with the private home's environment, stdout and stderr apart.
-CliRun run_cli(const std::filesystem::path& workspace, const AgentCliHome& home,
-               std::vector<std::string> argv, std::string stdin_data) {
-  tools::ProcessSpec spec{.argv = std::move(argv),
-                          .cwd = workspace,
-                          .timeout = std::chrono::minutes(2),
-                          .output_limit = std::size_t{64} << 20,
-                          .stdin_data = std::move(stdin_data),
-                          .env = home.env_list(),
-                          .merge_stderr = false};
-  tools::PosixProcessRunner runner;
-  auto result = runner.run(spec, CancelToken{});
-  EXPECT_TRUE(result) << result.error().message;
-  CliRun run{.process = result ? std::move(*result) : tools::ProcessResult{}};
-  for (const std::string_view line : split_lines(run.process.output)) {
-    // Debug text sometimes lands on stdout: only lines that are JSON objects are events.
-    if (line.empty() || line[0] != '{') {
-      continue;
-    }
-    json event = json::parse(line, nullptr, false);
-    if (event.is_object()) {
-      run.events.push_back(std::move(event));
-    }
-  }
-  return run;
-}
-
-std::string describe(const CliRun& run) {
-  return "exit " + (run.process.exit_code ? std::to_string(*run.process.exit_code) : "none") +
-         "\nstdout:\n" + run.process.output + "\nstderr:\n" + run.process.err_output;
-}
-
 // The first event of `type` (with `subtype` when given), or null.
 json find_event(const std::vector<json>& events, const std::string& type,
                 const std::string& subtype = "") {
@@ -88,7 +50,7 @@ protected:
                                   "stream-json",      "--verbose", "--permission-mode",
                                   "bypassPermissions"};
     argv.insert(argv.end(), session_args.begin(), session_args.end());
-    return run_cli(workspace.path(), home, std::move(argv), std::move(prompt));
+    return run_cli(workspace.path(), home.env_list(), std::move(argv), std::move(prompt));
   }
 };
 
@@ -155,7 +117,7 @@ protected:
     std::vector<std::string> argv{
         binary().string(), "run", "--format", "json", "--auto", "--dir", workspace.path().string()};
     argv.insert(argv.end(), args.begin(), args.end());
-    return run_cli(workspace.path(), home, std::move(argv), std::move(stdin_data));
+    return run_cli(workspace.path(), home.env_list(), std::move(argv), std::move(stdin_data));
   }
 };
 

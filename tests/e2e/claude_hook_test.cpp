@@ -2,7 +2,6 @@
 // whose model is the fake provider server: the hook's block reaches the model as its next
 // prompt, and the session ends when the check passes or when ralph's budget lets it through.
 #include "agent_cli_env.h"
-#include "claude_cli.h"
 #include "e2e_support.h"
 #include "ralph_process.h"
 #include "support/temp_dir.h"
@@ -34,19 +33,33 @@ protected:
     ASSERT_EQ(out.exit_code, 0) << out.err;
   }
 
+  // `claude -p PROMPT` with its stream-json output, every permission granted.
+  std::vector<std::string> claude_argv(const std::string& prompt) const {
+    return {binary().string(),
+            "-p",
+            prompt,
+            "--output-format",
+            "stream-json",
+            "--verbose",
+            "--permission-mode",
+            "bypassPermissions"};
+  }
+
   // The `result` line of a run (a test failure when there is none).
-  static json result_of(const ClaudeRun& run) {
+  static json result_of(const CliRun& run) {
     for (const json& event : run.events) {
       if (event.value("type", "") == "result") {
         return event;
       }
     }
-    ADD_FAILURE() << "no result line\nstdout:\n" << run.out << "\nstderr:\n" << run.err;
+    ADD_FAILURE() << "no result line\nstdout:\n"
+                  << run.process.output << "\nstderr:\n"
+                  << run.process.err_output;
     return json::object();
   }
 
   // The session id Claude Code gave this run (from its init line).
-  static std::string session_of(const ClaudeRun& run) {
+  static std::string session_of(const CliRun& run) {
     return run.events.empty() ? std::string() : run.events.front().value("session_id", "");
   }
 };
@@ -59,8 +72,8 @@ TEST_F(ClaudeHook, TheBlockReachesTheModelWhichFixesTheFileAndTheSessionStopsVer
                                  {"description", "Fix add"}}));
   server.push(text_turn("Fixed: add.sh adds now."));
 
-  const ClaudeRun run = run_claude(binary(), workspace.path(), "make add.sh add", home.env_list());
-  ASSERT_EQ(run.exit_code, 0) << run.err << run.out;
+  const CliRun run = run_cli(workspace.path(), home.env_list(), claude_argv("make add.sh add"), "");
+  ASSERT_EQ(run.process.exit_code, 0) << describe(run);
   const json result = result_of(run);
   EXPECT_EQ(result["is_error"], false) << result;
   EXPECT_EQ(result["result"], "Fixed: add.sh adds now.");
@@ -88,8 +101,8 @@ TEST_F(ClaudeHook, ACheckThatNeverPassesIsLetThroughWhenRalphsBudgetRunsOutBefor
     server.push(text_turn("Done, attempt " + std::to_string(i) + "."));
   }
 
-  const ClaudeRun run = run_claude(binary(), workspace.path(), "make add.sh add", home.env_list());
-  ASSERT_EQ(run.exit_code, 0) << run.err << run.out;
+  const CliRun run = run_cli(workspace.path(), home.env_list(), claude_argv("make add.sh add"), "");
+  ASSERT_EQ(run.process.exit_code, 0) << describe(run);
   const json result = result_of(run);
   EXPECT_EQ(result["result"], "Done, attempt 3.") << result;
 
@@ -105,7 +118,7 @@ TEST_F(ClaudeHook, ACheckThatNeverPassesIsLetThroughWhenRalphsBudgetRunsOutBefor
     told = told || (text.find("verification still fails after 3 attempts") != std::string::npos &&
                     text.find("iteration budget") != std::string::npos);
   }
-  EXPECT_TRUE(told) << run.out;
+  EXPECT_TRUE(told) << run.process.output;
 
   const json session = show_session("claude-" + session_of(run), workspace.path());
   EXPECT_EQ(session["status"], "budget_exhausted") << session;

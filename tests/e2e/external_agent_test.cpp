@@ -82,9 +82,14 @@ TEST_F(ExternalAgent, AnAgentWithoutSessionsReadsTheFeedbackFromAFileToo) {
   const auto first = argv_of(0);
   const auto file = std::find(first.begin(), first.end(), "--message-file");
   ASSERT_NE(file, first.end());
+  ASSERT_NE(std::next(file), first.end());
+  EXPECT_EQ(*std::next(file), (workspace.path() / ".ralph" / "prompt.md").string());
   const std::string feedback = workspace.read(".ralph/feedback.md");
   EXPECT_THAT(feedback, HasSubstr("FAIL: test_add"));
   EXPECT_THAT(feedback, HasSubstr("All done."));
+  // The second attempt's prompt file held that same text.
+  EXPECT_EQ(workspace.read(".ralph/prompt.md"), feedback);
+  EXPECT_EQ(stdin_of(1), "");
 }
 
 TEST_F(ExternalAgent, EvidenceComesFromACommandTheCliReportsWithItsExitCode) {

@@ -1,3 +1,4 @@
+#include "llm/body_reader.h"
 #include "llm/responses_response.h"
 #include "llm/responses_stream.h"
 #include "llm_test_support.h"
@@ -103,7 +104,7 @@ TEST(ResponsesBody, UnfinishedStatusesAreErrorsThatNeverShowTheKey) {
   http::Response response;
   response.status = 200;
   response.body = R"({"status":"cancelled","output":[]})";
-  ResponsesBodyReader reader("openai-responses", "sk-secret-1", nullptr);
+  BodyReader reader(read_responses_body, "openai-responses", "sk-secret-1", nullptr);
   auto cancelled = reader.finish(response);
   ASSERT_FALSE(cancelled);
   EXPECT_EQ(cancelled.error().message, "openai-responses: response ended with status 'cancelled'");

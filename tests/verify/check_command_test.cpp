@@ -45,6 +45,18 @@ TEST(CheckCommand, OnlyRunsOfTheCommandItselfCount) {
   EXPECT_FALSE(runs_command("sh test.sh", ""));
 }
 
+TEST(CheckCommand, AShellRunningOneLineRunsThatLine) {
+  // Codex reports every command as `/bin/bash -lc '…'`.
+  EXPECT_TRUE(runs_command("/bin/bash -lc 'sh test.sh'", "sh test.sh"));
+  EXPECT_TRUE(runs_command(R"(sh -c "cd app && sh test.sh")", "sh test.sh"));
+  EXPECT_TRUE(matches_check_pattern("/bin/bash -lc 'make test -k'", "make test*"));
+  EXPECT_FALSE(matches_check_pattern("/bin/bash -lc 'make test; true'", "make test*"));
+  EXPECT_FALSE(runs_command("bash -lc 'sh test.sh' || true", "sh test.sh"));
+  EXPECT_FALSE(runs_command("bash -x 'sh test.sh'", "sh test.sh"));
+  EXPECT_EQ(inner_command_line("/bin/bash -lc 'make test'"), "make test");
+  EXPECT_EQ(inner_command_line("make test | tail"), "make test | tail");
+}
+
 TEST(CheckCommand, PatternsMatchOneSimpleCommand) {
   EXPECT_TRUE(matches_check_pattern("pytest -q tests/", "pytest*"));
   EXPECT_TRUE(matches_check_pattern("cd app && python3 -m   pytest", "python3 -m  pytest*"));

@@ -41,6 +41,9 @@ std::string_view utf8_suffix(std::string_view text, std::size_t max_bytes);
 // result may exceed `max_bytes` by the length of that line.
 std::string keep_head_and_tail(std::string_view text, std::size_t max_bytes);
 
+// `text` as one /bin/sh word: in single quotes, each `'` written `'\''`.
+std::string shell_quote(std::string_view text);
+
 // Length of the valid UTF-8 sequence starting at `text[0]`, or 0 when it is not valid (overlong
 // forms, surrogates, code points above U+10FFFF, truncation) or `text` is empty.
 std::size_t utf8_sequence_length(std::string_view text);
