@@ -92,7 +92,8 @@ TEST_F(ClaudeRun, ContinueModeStartsAFreshSessionWithTheContinuationPrompt) {
   // A fresh session: the first attempt's answer is no assistant message of this conversation.
   const auto turns = agent_turns(cli(), server);
   ASSERT_GE(turns.size(), 2U);
-  for (const json& message : json::parse(turns[1].body)["messages"]) {
+  const json request = json::parse(turns[1].body);
+  for (const json& message : request["messages"]) {
     EXPECT_NE(message.value("role", ""), "assistant") << message.dump();
   }
 }
