@@ -198,6 +198,9 @@ private:
         m_ending = {Status::failed, "the session record could not be written: " + failure->message};
       }
     }
+    if (m_ending.status == Status::active && m_options.hold && m_options.hold()) {
+      m_ending = {Status::interrupted, fmt::format("paused after attempt {}", iteration)};
+    }
   }
 
   // The rules stay the user's: a changed copy is not what the agent and the judge go by.

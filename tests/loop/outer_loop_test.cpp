@@ -718,6 +718,29 @@ TEST_F(OuterLoopTest, JournalRecordsEveryStepAndWhereTheNextAttemptStarts) {
   EXPECT_EQ(journal.best, 2);
 }
 
+TEST_F(OuterLoopTest, AHoldEndsTheRunAfterTheFeedbackIsGivenAndRecorded) {
+  options.loop.max_iterations = 5;
+  verifier().then(Outcome::fail, "incomplete", "add the tests");
+  journal_in_use = &journal;
+  int asked = 0;
+  options.hold = [&asked] { return ++asked == 2; };
+  agent.push(answer("first"));
+  agent.push(answer("second"));
+  agent.push(answer("never run"));
+
+  const auto result = run();
+
+  EXPECT_EQ(result.status, Status::interrupted);
+  EXPECT_EQ(result.reason, "paused after attempt 2");
+  EXPECT_EQ(result.attempts.size(), 2u);
+  EXPECT_EQ(agent.seen.size(), 2u);
+  // Where the held goal goes on: attempt 3, with attempt 2's feedback already given.
+  ASSERT_EQ(journal.resume_points.size(), 2u);
+  ASSERT_TRUE(journal.resume_points[1].has_value());
+  EXPECT_EQ(journal.resume_points[1]->next_iteration, 3);
+  EXPECT_THAT(journal.resume_points[1]->conversation.back().content, HasSubstr("add the tests"));
+}
+
 TEST_F(OuterLoopTest, ResumeContinuesWithTheRecordAndBudgetsCarriedOn) {
   options.budget.max_tokens = 1000;
   options.loop.max_iterations = 5;

@@ -46,6 +46,10 @@ struct LoopOptions {
   // Set by library users whose answers may already have reached someone (streamed to a chat):
   // such an answer cannot be taken back, so it is not verified.
   std::function<bool()> already_delivered;
+  // Asked once feedback for the next attempt is given (and recorded): true ends the run there as
+  // `interrupted` ("paused after attempt N"), so a caller can hold a goal and resume it later
+  // from the record, or go on with changed verifiers or budgets.
+  std::function<bool()> hold;
 };
 
 // One attempt as it ended.
