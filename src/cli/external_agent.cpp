@@ -90,7 +90,7 @@ Result<int> run_external_agent(RunContext& context, const std::string& banner) {
   TRY_ASSIGN(agent::CommandAgentOptions options,
              agent_options(config, context.workspace(), session_id));
   TRY_ASSIGN(VerifierSetup verifiers, build_verifiers(config, context.workspace(), context.runner(),
-                                                      context.models(), session.baseline, false));
+                                                      context.models(), session.baseline, true));
   agent::CommandAgent agent(context.runner(), std::move(options));
   LoopRun run{.agent = agent, .verifiers = std::move(verifiers), .session_id = session_id};
   return run_loop(context, banner, run);

@@ -1,5 +1,6 @@
 #include "cli/verifier_setup.h"
 
+#include "cli/external_agent.h"
 #include "cli/session_setup.h"
 
 #include "ralph/core/try.h"
@@ -76,8 +77,10 @@ Result<void> add_protected(VerifierSetup& setup, const VerifySettings& verify,
 Result<Model> judge_model(const Config& config, ModelProviders& models, VerifierSetup& setup) {
   const std::string& model = config.judge.model.empty() ? config.model : config.judge.model;
   TRY_ASSIGN(Model judge, models.make(model, config.judge.base_url));
+  // An external agent CLI's model is its own: `config.model` is not what it runs on.
   const auto agent = llm::parse_model_spec(config.model);
-  if (!agent || judge.spec.provider == llm::ProviderKind::scripted) {
+  if (!agent || judge.spec.provider == llm::ProviderKind::scripted ||
+      uses_external_agent(config)) {
     return judge;
   }
   // By who trained the models, not by who serves them: openai-compat/claude-… is Anthropic's.

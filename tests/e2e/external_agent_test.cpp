@@ -62,6 +62,31 @@ TEST_F(ExternalAgent, APrematureDoneIsCaughtAndTheResumedSessionFixesIt) {
   EXPECT_THAT(stdin_of(1), Not(HasSubstr("make the test pass")));
 }
 
+TEST_F(ExternalAgent, TheJudgeChecksAnExternalAgentsAnswerToo) {
+  FakeProviderServer judge;
+  judge.push(FakeTurn{.text = "FAIL [incomplete]: add.sh still subtracts"});
+  judge.push(FakeTurn{.text = "PASS"});
+  cli.script({FakeRun().session("g-1").say("All done."),
+              FakeRun().session("g-1").write("add.sh", k_fixed_add).say("Fixed add.")});
+  std::map<std::string, std::string> env = cli.env_map();
+  env["ANTHROPIC_API_KEY"] = "sk-ant-test-key";
+  const RalphOutput out = run_ralph({"run", "--agent", "gemini", "--judge", "anthropic/judge-model",
+                                     "--judge-base-url", judge.base_url(), "--json",
+                                     "make the test pass"},
+                                    workspace.path(), env);
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const auto result = parse_output(out);
+  EXPECT_EQ(result["iterations"], 2);
+  EXPECT_EQ(result["verified"], true);
+  ASSERT_EQ(result["verdicts"].size(), 2U);
+  EXPECT_EQ(result["verdicts"][0]["verifier"], "judge");
+  EXPECT_EQ(result["verdicts"][0]["category"], "incomplete");
+  EXPECT_THAT(stdin_of(1), HasSubstr("add.sh still subtracts"));
+  EXPECT_EQ(judge.requests().size(), 2U);
+  // The agent's model setting is not the CLI's model: no warning about the judge's family.
+  EXPECT_THAT(out.err, Not(HasSubstr("family")));
+}
+
 TEST_F(ExternalAgent, ContinueModeStartsAFreshProcessWithTheContinuationPrompt) {
   cli.script({FakeRun().session("g-1").say("All done."),
               FakeRun().session("g-2").write("add.sh", k_fixed_add).say("Fixed add.")});
