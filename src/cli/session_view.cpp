@@ -79,6 +79,12 @@ std::string indented(std::string_view text, int lines, std::string_view prefix) 
   return out;
 }
 
+// Plain runs carry no marker, so their lines read as before kinds existed.
+std::string kind_marker(const store::SessionRow& row) {
+  return row.kind == store::SessionKind::run ? std::string()
+                                             : fmt::format("[{}] ", to_string(row.kind));
+}
+
 json usage_json(const store::SessionRow& row) {
   json usage = {{"input_tokens", row.input_tokens}, {"output_tokens", row.output_tokens}};
   if (row.usage_estimated) {
@@ -120,7 +126,8 @@ std::string render_session_list(const std::vector<store::SessionRow>& sessions,
                        status_text(row, running), row.iterations,
                        (row.usage_estimated ? "~" : "") +
                            tokens(saturating_add(row.input_tokens, row.output_tokens)),
-                       cost(row), age(row.updated_at, now), first_line(row.goal, k_goal_width));
+                       cost(row), age(row.updated_at, now),
+                       kind_marker(row) + first_line(row.goal, k_goal_width));
   }
   return out;
 }
@@ -134,6 +141,10 @@ std::string render_session(const store::SessionRecord& record, const OwnerCheck&
   }
   std::string out =
       fmt::format("session {} · {}{}\n", row.id, status, reason.empty() ? "" : " · " + reason);
+  if (row.kind != store::SessionKind::run || !row.parent_id.empty()) {
+    out += fmt::format("kind:      {}{}\n", to_string(row.kind),
+                       row.parent_id.empty() ? "" : " of chat " + row.parent_id);
+  }
   out += fmt::format("goal:      {}\n", row.goal);
   out += fmt::format("model:     {}\n", row.model);
   out += fmt::format("workspace: {}\n", row.workspace);
@@ -193,6 +204,8 @@ std::string session_list_json(const std::vector<store::SessionRow>& sessions,
   json out = json::array();
   for (const auto& row : sessions) {
     out.push_back({{"id", row.id},
+                   {"kind", to_string(row.kind)},
+                   {"parent_id", row.parent_id},
                    {"goal", row.goal},
                    {"status", shown_status(row, running)},
                    {"reason", row.reason},
@@ -249,6 +262,8 @@ std::string session_record_json(const store::SessionRecord& record, const OwnerC
   }
   const json out = {
       {"id", row.id},
+      {"kind", to_string(row.kind)},
+      {"parent_id", row.parent_id},
       {"goal", row.goal},
       {"status", shown_status(row, running)},
       {"reason", row.reason},

@@ -74,8 +74,9 @@ std::string attempt_trace_json(const SessionRow& session, const AttemptRow& atte
       verdict_list.push_back(verdict_json(verdict));
     }
   }
-  const json trace = {
+  json trace = {
       {"session_id", session.id},
+      {"session_kind", to_string(session.kind)},
       {"goal", session.goal},
       {"created_at", session.created_at},
       {"iteration", attempt.iteration},
@@ -92,6 +93,9 @@ std::string attempt_trace_json(const SessionRow& session, const AttemptRow& atte
       {"tool_calls", std::move(tool_list)},
       {"verdicts", std::move(verdict_list)},
   };
+  if (!session.parent_id.empty()) {
+    trace["parent_id"] = session.parent_id;
+  }
   return trace.dump(2, ' ', false, json::error_handler_t::replace);
 }
 

@@ -128,10 +128,18 @@ ALTER TABLE sessions ADD COLUMN verified INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE sessions ADD COLUMN usage_estimated INTEGER NOT NULL DEFAULT 0;
 )sql";
 
+// What started each session (store::SessionKind) and, for a chat's /goal loop, the chat it
+// belongs to. Every older session was a run with no parent.
+constexpr std::string_view k_schema_4 = R"sql(
+ALTER TABLE sessions ADD COLUMN kind TEXT NOT NULL DEFAULT 'run';
+ALTER TABLE sessions ADD COLUMN parent_id TEXT NOT NULL DEFAULT '';
+)sql";
+
 constexpr Migration k_session_schema[] = {
     {1, k_schema_1},
     {2, k_schema_2},
     {3, k_schema_3},
+    {4, k_schema_4},
 };
 
 Result<bool> has_tables(Database& db) {

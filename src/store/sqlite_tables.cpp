@@ -13,7 +13,7 @@ namespace {
 #define RALPH_SESSION_COLUMNS                                                                      \
   "id, goal, workspace, model, status, reason, answer, created_at, updated_at, config_json, "      \
   "baseline_json, resume_json, iterations, best_iteration, input_tokens, output_tokens, "          \
-  "cost_usd, cost_known, elapsed_ms, owner_pid, verified, usage_estimated"
+  "cost_usd, cost_known, elapsed_ms, owner_pid, verified, usage_estimated, kind, parent_id"
 #define RALPH_ATTEMPT_COLUMNS                                                                      \
   "session_id, iteration, finished, started_at, finished_at, start_json, messages_json, answer, "  \
   "stop, steps, tool_calls, input_tokens, output_tokens, duration_ms, verified, skip_reason, "     \
@@ -33,7 +33,7 @@ void bind_session(Statement& s, const SessionRow& row) {
   s.bind(row.config_json).bind(row.baseline_json).bind(row.resume_json);
   s.bind(row.iterations).bind(row.best_iteration).bind(row.input_tokens).bind(row.output_tokens);
   s.bind(row.cost_usd).bind(row.cost_known).bind(row.elapsed_ms).bind(row.owner_pid);
-  s.bind(row.verified).bind(row.usage_estimated);
+  s.bind(row.verified).bind(row.usage_estimated).bind(to_string(row.kind)).bind(row.parent_id);
 }
 
 SessionRow read_session(const Statement& s) {
@@ -62,6 +62,9 @@ SessionRow read_session(const Statement& s) {
   row.owner_pid = s.integer(19);
   row.verified = s.boolean(20);
   row.usage_estimated = s.boolean(21);
+  // As with the status: an unknown kind is a damaged row, shown as a plain run.
+  row.kind = value_of(k_session_kind_names, s.text(22)).value_or(SessionKind::run);
+  row.parent_id = s.text(23);
   return row;
 }
 
@@ -209,7 +212,8 @@ Result<void> insert_session(Database& db, const SessionRow& session) {
   return done(execute(
       db,
       "INSERT INTO sessions (" RALPH_SESSION_COLUMNS ") VALUES (?1, ?2, ?3, ?4, "
-      "?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)",
+      "?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, "
+      "?24)",
       "create session", [&](Statement& s) { bind_session(s, session); }));
 }
 
@@ -221,7 +225,7 @@ Result<bool> update_session(Database& db, const SessionRow& session) {
       "answer = ?7, updated_at = ?9, config_json = ?10, baseline_json = ?11, resume_json = ?12, "
       "iterations = ?13, best_iteration = ?14, input_tokens = ?15, output_tokens = ?16, "
       "cost_usd = ?17, cost_known = ?18, elapsed_ms = ?19, owner_pid = ?20, verified = ?21, "
-      "usage_estimated = ?22 WHERE id = ?1",
+      "usage_estimated = ?22, kind = ?23, parent_id = ?24 WHERE id = ?1",
       "update session", [&](Statement& s) { bind_session(s, session); }));
 }
 

@@ -49,5 +49,28 @@ TEST(ShownStatus, ListShowAndTheirJsonAgree) {
   EXPECT_EQ(nlohmann::json::parse(session_record_json(record, alive(41)))["status"], "active");
 }
 
+TEST(SessionKindView, ListMarksOtherKindsAndShowNamesKindAndParent) {
+  const auto now = std::chrono::system_clock::now();
+  store::SessionRow plain = row(Status::completed, 0);
+  store::SessionRow tick = row(Status::completed, 0);
+  tick.kind = store::SessionKind::heartbeat;
+  const std::string list = render_session_list({plain, tick}, now, alive(0));
+  EXPECT_THAT(list, HasSubstr("[heartbeat] make add.sh add"));
+  EXPECT_THAT(list, Not(HasSubstr("[run]")));
+
+  store::SessionRecord record;
+  record.session = plain;
+  EXPECT_THAT(render_session(record, alive(0)), Not(HasSubstr("kind:")));
+  record.session.kind = store::SessionKind::goal;
+  record.session.parent_id = "20261123-100000-aaaaaaaaaaaa";
+  EXPECT_THAT(render_session(record, alive(0)),
+              HasSubstr("kind:      goal of chat 20261123-100000-aaaaaaaaaaaa\n"));
+  const auto shown = nlohmann::json::parse(session_record_json(record, alive(0)));
+  EXPECT_EQ(shown["kind"], "goal");
+  EXPECT_EQ(shown["parent_id"], "20261123-100000-aaaaaaaaaaaa");
+  const auto listed = nlohmann::json::parse(session_list_json({tick}, alive(0)));
+  EXPECT_EQ(listed[0]["kind"], "heartbeat");
+}
+
 } // namespace
 } // namespace ralph::cli

@@ -197,6 +197,29 @@ TEST(SqliteSessionStoreSchema, VerdictsOfASchemaOneFileGetTheirKind) {
   EXPECT_EQ((*record)->session.status, Status::failed);
 }
 
+TEST(SqliteSessionStoreSchema, SessionsOfASchemaThreeFileAreRunsWithoutParent) {
+  testing::TempDir dir;
+  const auto path = dir.path() / "ralph.db";
+  {
+    auto db = open_db(path);
+    ASSERT_TRUE(db);
+    ASSERT_TRUE(migrate(*db, session_schema().first(3)));
+    ASSERT_TRUE(db->exec(
+        "INSERT INTO sessions VALUES ('s-1', 'g', '/ws', 'm', 'completed', '', 'done', 't', 't', "
+        "'{}', '{}', '{}', 1, 1, 0, 0, 0, 1, 0, 0, 1, 0)",
+        "write schema 3 row"));
+  }
+  auto store = SqliteSessionStore::open(path);
+  ASSERT_TRUE(store) << store.error().message;
+  EXPECT_EQ(version_of(path), SqliteSessionStore::schema_version());
+  auto found = (*store)->find_session("s-1");
+  ASSERT_TRUE(found && *found);
+  EXPECT_EQ((*found)->kind, SessionKind::run);
+  EXPECT_EQ((*found)->parent_id, "");
+  EXPECT_TRUE((*found)->verified);
+  EXPECT_EQ((*found)->answer, "done");
+}
+
 TEST(SqliteSessionStoreSchema, RefusesADatabaseWrittenByANewerRalph) {
   testing::TempDir dir;
   const auto path = dir.path() / "ralph.db";

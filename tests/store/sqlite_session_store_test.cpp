@@ -21,7 +21,7 @@ auto fields(const SessionRow& r) {
   return std::tie(r.id, r.goal, r.workspace, r.model, r.status, r.reason, r.answer, r.created_at,
                   r.updated_at, r.config_json, r.baseline_json, r.resume_json, r.iterations,
                   r.best_iteration, r.input_tokens, r.output_tokens, r.cost_usd, r.cost_known,
-                  r.elapsed_ms, r.owner_pid);
+                  r.elapsed_ms, r.owner_pid, r.verified, r.usage_estimated, r.kind, r.parent_id);
 }
 auto fields(const AttemptRow& r) {
   return std::tie(r.session_id, r.iteration, r.finished, r.started_at, r.finished_at, r.start_json,
@@ -534,6 +534,32 @@ TEST(SqliteSessionStore, PruneRemovesOnlyOldSessionsNoLiveProcessOwns) {
   auto again = store->prune("2026-01-15T00:00:00.000Z");
   ASSERT_TRUE(again);
   EXPECT_TRUE(again->empty());
+}
+
+TEST(SqliteSessionStore, KeepsEachSessionsKindAndParent) {
+  testing::TempDir dir;
+  const auto path = dir.path() / "ralph.db";
+  SessionRow chat = make_session("s-chat", "2026-01-01T00:00:00.000Z");
+  chat.kind = SessionKind::chat;
+  SessionRow goal = make_session("s-goal", "2026-01-01T00:00:01.000Z");
+  goal.kind = SessionKind::goal;
+  goal.parent_id = chat.id;
+  SessionRow tick = make_session("s-tick", "2026-01-01T00:00:02.000Z");
+  tick.kind = SessionKind::heartbeat;
+  {
+    auto store = open_store(path);
+    ASSERT_TRUE(store);
+    for (const SessionRow& row : {chat, goal, tick}) {
+      ASSERT_TRUE(store->create_session(row));
+    }
+    tick.parent_id = "s-other"; // update_session replaces them like every other field
+    ASSERT_TRUE(store->update_session(tick));
+  }
+  auto reopened = open_store(path);
+  ASSERT_TRUE(reopened);
+  auto listed = reopened->list_sessions();
+  ASSERT_TRUE(listed);
+  expect_rows(*listed, {tick, goal, chat});
 }
 
 TEST(SqliteSessionStore, ReportsTheSchemaVersionItWrites) {

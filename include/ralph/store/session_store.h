@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ralph/core/enum_names.h"
 #include "ralph/core/error.h"
 #include "ralph/core/outcome.h"
 #include "ralph/core/settings.h"
@@ -16,6 +17,20 @@ namespace ralph::store {
 // Plain rows of the session record. Times are ISO 8601 UTC strings (core/time.h); *_json fields
 // are JSON text the layers above define (the store keeps them verbatim). Text reaching these rows
 // has been redacted by the caller.
+
+// What started a session: `ralph run` (and `sessions resume`, hooks, documents), an interactive
+// `ralph chat`, a `/goal` loop inside a chat, or one tick of `ralph heartbeat`.
+enum class SessionKind { run, chat, goal, heartbeat };
+
+inline constexpr EnumName<SessionKind> k_session_kind_names[] = {
+    {SessionKind::run, "run"},
+    {SessionKind::chat, "chat"},
+    {SessionKind::goal, "goal"},
+    {SessionKind::heartbeat, "heartbeat"}};
+
+inline const char* to_string(SessionKind kind) {
+  return name_of(k_session_kind_names, kind);
+}
 
 struct SessionRow {
   std::string id;
@@ -40,6 +55,8 @@ struct SessionRow {
   std::int64_t owner_pid = 0;   // the process running it now; 0 when none
   bool verified = false;        // every verifier passed the delivered answer (LoopResult)
   bool usage_estimated = false; // some token counts are estimates: a server reported none
+  SessionKind kind = SessionKind::run;
+  std::string parent_id; // a goal's chat session; empty otherwise
 };
 
 struct AttemptRow {
