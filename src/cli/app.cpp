@@ -1,6 +1,7 @@
 #include "ralph/cli/app.h"
 
 #include "cli/command_line.h"
+#include "cli/chat_command.h"
 #include "cli/demo_command.h"
 #include "cli/document_command.h"
 #include "cli/hook_command.h"
@@ -37,6 +38,8 @@ Result<int> run(const ParsedCommand& command) {
     return hook_install_command(command.run, command.hook, true);
   case CommandName::hook_uninstall:
     return hook_install_command(command.run, command.hook, false);
+  case CommandName::chat:
+    return chat_command(command.run, command.chat);
   case CommandName::none:
     break;
   }

@@ -343,6 +343,23 @@ ParsedCommand parse_command_line(int argc, char** argv) {
   add_external_agent_options(*run, parsed.run);
   add_loop_options(*run, parsed.run);
 
+  CLI::App* chat = app.add_subcommand(
+      "chat", "an interactive session with the agent; /goal TEXT works on TEXT until the "
+              "verifiers pass (reads one line per turn when stdin is not a terminal)");
+  chat->add_option("--resume", parsed.chat.resume,
+                   "go on with a recorded chat: its "
+                   "conversation, goal and budgets")
+      ->type_name("ID");
+  add_agent_options(*chat, parsed.run);
+  add_external_agent_options(*chat, parsed.run);
+  add_verifier_options(*chat, parsed.run);
+  {
+    OverrideFlags flags(*chat, parsed.run);
+    flags.add("--marker", "evidence.marker", "TEXT",
+              "the completion marker of goals (default <promise>DONE</promise>)");
+  }
+  add_bounds_and_records(*chat, parsed.run);
+
   CLI::App* qa = app.add_subcommand(
       "qa", "grounded QA: answer bullets with verbatim quotes from the document, checked and "
             "judged");
@@ -502,6 +519,7 @@ ParsedCommand parse_command_line(int argc, char** argv) {
       {hook, CommandName::hook},
       {install, CommandName::hook_install},
       {uninstall, CommandName::hook_uninstall},
+      {chat, CommandName::chat},
   };
   for (const auto& [command, name] : commands) {
     if (command->parsed()) {

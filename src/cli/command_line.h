@@ -42,6 +42,12 @@ enum class CommandName {
   hook,
   hook_install,
   hook_uninstall,
+  chat,
+};
+
+// Options of `ralph chat` besides those of a run.
+struct ChatArgs {
+  std::string resume; // --resume ID: go on with a recorded chat
 };
 
 // Options of `ralph hook` besides the verifiers' (which are in RunArgs::overrides).
@@ -65,6 +71,7 @@ struct ParsedCommand {
   RunArgs run;
   SessionsArgs sessions;
   HookArgs hook;
+  ChatArgs chat;
   // Set when parsing already decided the outcome (help printed: 0; bad usage, its one line
   // printed: 2).
   int exit_code = -1;

@@ -78,6 +78,14 @@ std::string agent_label(const Config& config) {
   return config.model;
 }
 
+Result<std::unique_ptr<agent::CommandAgent>>
+make_external_agent(const Config& config, const std::filesystem::path& workspace,
+                    tools::ProcessRunner& runner, std::string ralph_session) {
+  TRY_ASSIGN(agent::CommandAgentOptions options,
+             agent_options(config, workspace, std::move(ralph_session)));
+  return std::make_unique<agent::CommandAgent>(runner, std::move(options));
+}
+
 Result<int> run_external_agent(RunContext& context, const std::string& banner) {
   const Config& config = context.config();
   TRY(check_prices(config));

@@ -34,9 +34,10 @@ std::string instructions_section(const std::vector<verify::JudgeRulesFile>& rule
          out;
 }
 
-// The agent's system prompt: the configured or built-in one, the user's rules files, and in
-// verifier-first runs how to claim completion.
-std::string system_prompt(const Config& config, const std::vector<verify::JudgeRulesFile>& rules) {
+} // namespace
+
+std::string agent_system_prompt(const Config& config,
+                                const std::vector<verify::JudgeRulesFile>& rules) {
   std::string prompt = config.agent.system_prompt.empty() ? agent::default_system_prompt()
                                                           : config.agent.system_prompt;
   prompt += instructions_section(rules);
@@ -49,8 +50,6 @@ std::string system_prompt(const Config& config, const std::vector<verify::JudgeR
   return prompt;
 }
 
-} // namespace
-
 Result<int> run_goal(RunContext& context, const std::string& banner, const Model& model) {
   const Config& config = context.config();
   TRY(check_prices(config));
@@ -59,7 +58,7 @@ Result<int> run_goal(RunContext& context, const std::string& banner, const Model
                              context.session().baseline, true));
   const tools::Registry registry = tools::make_builtin_registry(config.tools, context.runner());
   AgentSettings settings = config.agent;
-  settings.system_prompt = system_prompt(config, verifiers.rules);
+  settings.system_prompt = agent_system_prompt(config, verifiers.rules);
   agent::ReactAgent agent(
       *model.provider, registry,
       tools::ToolContext{.workspace = context.workspace(), .cancel = context.cancel()}, model.spec,

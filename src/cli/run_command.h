@@ -4,9 +4,17 @@
 #include "cli/model_providers.h"
 #include "cli/run_context.h"
 
+#include "ralph/verify/judge_context.h"
+
 #include <string>
+#include <vector>
 
 namespace ralph::cli {
+
+// The built-in agent's system prompt: the configured or built-in one, the user's rules files
+// (`rules`), and in verifier-first runs how to claim completion.
+std::string agent_system_prompt(const Config& config,
+                                const std::vector<verify::JudgeRulesFile>& rules);
 
 // `ralph run`: the built-in agent works on the goal under the outer loop.
 Result<int> run_command(const RunArgs& args);

@@ -115,6 +115,17 @@ void TerminalView::note(const std::string& line) {
   print_line(line);
 }
 
+void TerminalView::print(std::string_view text) {
+  const std::lock_guard lock(m_mutex);
+  clear_status();
+  end_text_line();
+  std::fwrite(text.data(), 1, text.size(), m_out);
+  if (!text.empty() && text.back() != '\n') {
+    std::fputc('\n', m_out);
+  }
+  std::fflush(m_out);
+}
+
 void TerminalView::print_line(const std::string& line) {
   if (!m_options.progress) {
     return;

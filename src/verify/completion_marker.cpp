@@ -88,4 +88,26 @@ std::string completion_instructions(std::string_view marker) {
       marker);
 }
 
+std::string goal_prompt(std::string_view goal, std::string_view marker,
+                        const std::vector<std::string>& checks, std::string_view instructions) {
+  std::string out = fmt::format(
+      "Goal: {}\n\nWork on this goal until it is done and shown to be done. Follow Plan -> Act "
+      "-> Verify -> Reflect -> Retry: plan the smallest steps that reach the goal, carry them out "
+      "with your tools, verify the result with the strongest check that applies (the tests, the "
+      "build, a linter, running the program), reflect on what the check said, and retry until it "
+      "passes.",
+      goal);
+  if (!checks.empty()) {
+    out += "\n\nralph also runs these checks itself on your answer; run them before you finish:";
+    for (const std::string& check : checks) {
+      out += "\n- " + check;
+    }
+  }
+  if (!instructions.empty()) {
+    out += fmt::format("\n\nHow to verify this goal: {}", instructions);
+  }
+  out += completion_instructions(marker);
+  return out;
+}
+
 } // namespace ralph::verify

@@ -99,8 +99,9 @@ TEST(CommandLine, EmptyGoalOrQueryIsAUsageError) {
 }
 
 TEST(CommandLine, MissingCommandListsTheCommands) {
-  EXPECT_EQ(parse({}).err, "ralph: a command is required (run, qa, task, demo, sessions, hook). "
-                           "See 'ralph --help'.\n");
+  EXPECT_EQ(parse({}).err,
+            "ralph: a command is required (run, chat, qa, task, demo, sessions, hook). "
+            "See 'ralph --help'.\n");
   EXPECT_EQ(parse({"sessions"}).err,
             "ralph sessions: a command is required (list, show, resume, export, rm, prune). See "
             "'ralph sessions --help'.\n");

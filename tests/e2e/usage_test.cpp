@@ -48,10 +48,10 @@ TEST_F(UsageEndToEnd, UnknownCommandsAreNamedWithTheClosestOne) {
                                               "mean 'list'? See 'ralph sessions --help'.\n");
 }
 
-TEST_F(UsageEndToEnd, ChatIsSaidToBeNotThereYet) {
-  EXPECT_EQ(usage_error({"chat"}),
-            "ralph: 'chat' is planned but not in this version of ralph yet (commands: run, qa, "
-            "task, demo, sessions, hook). See 'ralph --help'.\n");
+TEST_F(UsageEndToEnd, BatchIsSaidToBeNotThereYet) {
+  EXPECT_EQ(usage_error({"batch"}),
+            "ralph: 'batch' is planned but not in this version of ralph yet (commands: run, chat, "
+            "qa, task, demo, sessions, hook). See 'ralph --help'.\n");
 }
 
 TEST_F(UsageEndToEnd, UnknownOptionIsNamedInItsCommandWithTheClosestOne) {

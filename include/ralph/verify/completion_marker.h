@@ -2,6 +2,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ralph::verify {
 
@@ -21,5 +22,11 @@ MarkerScan scan_completion_marker(std::string_view answer, std::string_view mark
 // The line the agent is told to end a finished answer with, and why; appended to its system
 // prompt in verifier-first runs.
 std::string completion_instructions(std::string_view marker);
+
+// The prompt a `/goal TEXT` gives the agent (seed 004's template): the objective, the cycle Plan ->
+// Act -> Verify -> Reflect -> Retry, the strongest applicable verifier (the checks ralph runs
+// itself named in `checks`), `instructions` on how to verify this goal, and the completion rule.
+std::string goal_prompt(std::string_view goal, std::string_view marker,
+                        const std::vector<std::string>& checks, std::string_view instructions);
 
 } // namespace ralph::verify

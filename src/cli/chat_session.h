@@ -1,0 +1,115 @@
+#pragma once
+
+#include "cli/chat_state.h"
+#include "cli/run_context.h"
+#include "cli/terminal_view.h"
+
+#include "ralph/agent/agent.h"
+#include "ralph/core/cancel.h"
+#include "ralph/core/redactor.h"
+#include "ralph/loop/outer_loop.h"
+#include "ralph/store/session_store.h"
+#include "ralph/tools/registry.h"
+
+#include <atomic>
+#include <cstdio>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ralph::cli {
+
+// One chat: a conversation with the agent (the built-in one, or an external CLI that keeps its
+// own session), ordinary turns answered once and unverified, and at most one goal at a time run
+// verifier-first under the outer loop. The chat is a session of kind `chat` in the store (its
+// turns are its attempts, its state the resume point); each goal is a session of kind `goal`
+// whose parent is the chat, so it is shown, resumed and budgeted like any run.
+//
+// Threads: say() and work_on_goal() run on one worker thread, one at a time; the commands
+// (set_goal, add_verify, status_text, ...) come from the input thread and may arrive while that
+// work runs. What both touch is behind a mutex.
+class ChatSession {
+public:
+  // A new chat in `context`'s workspace, or the chat `resume_id` as recorded. The view shows
+  // every event; answers stream to its stdout.
+  static Result<std::unique_ptr<ChatSession>> open(RunContext& context, TerminalView& view,
+                                                   const std::string& resume_id);
+  ~ChatSession();
+  ChatSession(const ChatSession&) = delete;
+  ChatSession& operator=(const ChatSession&) = delete;
+
+  const std::string& id() const { return m_row.id; }
+  // Whether the chat is recorded (store.enabled); without it nothing survives the process.
+  bool recorded() const { return m_store != nullptr; }
+
+  // --- the worker thread ---
+  // One ordinary turn: `text` is said and answered once, unverified. A cancel stops it; what it
+  // did is kept.
+  Result<loop::LoopResult> say(const std::string& text, const CancelToken& cancel);
+  // Works on the goal until it ends, is held (/pause, /stop, Ctrl-C) or fails to start. Settings
+  // changed meanwhile (/verify, /judge, /budget) apply from the next attempt.
+  Result<loop::LoopResult> work_on_goal(const CancelToken& cancel);
+
+  // --- the input thread ---
+  // Starts a new goal (the previous one, held or ended, is dropped): the next work_on_goal()
+  // works on it. What was added for the next goal comes with it.
+  void set_goal(const std::string& text);
+  // True when there is a goal not ended and not held: work_on_goal() has work.
+  bool goal_ready() const;
+  // True when there is a held goal to go on with.
+  bool goal_held() const;
+  // Holds the goal once its current attempt has ended (/pause); false when there is none.
+  bool request_hold();
+  // Lets a held goal go on; false when none is held.
+  bool release_hold();
+  // Marks the running goal held because its attempt was stopped (/stop, Ctrl-C).
+  void stopping();
+  // /verify, /judge, /budget: for the current goal (from its next attempt), or the next goal
+  // when none is active. Returns what to tell the user.
+  Result<std::string> add_verify(const std::string& command);
+  Result<std::string> set_judge(const std::string& model);
+  Result<std::string> change_budgets(const std::vector<BudgetChange>& changes);
+  // /budget alone: the goal's budgets as they stand.
+  std::string budgets_text() const;
+  // /status: the goal, its attempt, the last verdicts and the budgets.
+  std::string status_text() const;
+  // /clear: the goal and the conversation are dropped (a fresh start, as seed 004's new
+  // objective); the chat session goes on.
+  void clear();
+  // The chat ends: its record says so. `interrupted`: by a signal.
+  void close(bool interrupted);
+
+private:
+  struct Progress; // what /status shows of the running goal, fed by its events
+  class Tap;       // the events of the running work, counted for /status and shown
+
+  ChatSession(RunContext& context, TerminalView& view);
+
+  Result<void> make_agent();
+  Result<Config> goal_config(const GoalSettings& settings) const;
+  Result<loop::LoopResult> run_goal_once(ChatGoal goal, const CancelToken& cancel);
+  void save(); // the chat's row with its state, as one write
+  GoalSettings& settings_in_use();
+  const GoalSettings& settings_in_use() const;
+
+  RunContext& m_context;
+  TerminalView& m_view;
+  store::SessionStore* m_store;
+  Redactor m_redactor;
+  store::SessionRow m_row; // the chat's; kept current, written by save()
+
+  // The agent all turns and goals share, so an external CLI keeps one session.
+  std::optional<Model> m_model;
+  std::unique_ptr<tools::Registry> m_registry;
+  std::unique_ptr<agent::Agent> m_agent;
+
+  mutable std::mutex m_mutex; // everything below
+  ChatState m_state;
+  std::unique_ptr<Progress> m_progress;
+  std::atomic<bool> m_hold{false};    // /pause: end the goal's run after this attempt
+  std::atomic<bool> m_changed{false}; // settings changed: end this run and go on with them
+};
+
+} // namespace ralph::cli

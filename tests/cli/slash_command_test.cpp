@@ -1,0 +1,105 @@
+#include "cli/chat_state.h"
+#include "cli/slash_command.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace ralph::cli {
+namespace {
+
+using ::testing::HasSubstr;
+
+SlashCommand parsed(std::string_view line) {
+  auto command = parse_slash_command(line);
+  EXPECT_TRUE(command.has_value()) << command.error().message;
+  EXPECT_TRUE(command.has_value() && command->has_value()) << line;
+  return command && *command ? **command : SlashCommand{};
+}
+
+std::string problem(std::string_view line) {
+  auto command = parse_slash_command(line);
+  EXPECT_FALSE(command.has_value()) << line;
+  return command ? std::string() : command.error().message;
+}
+
+TEST(SlashCommand, ACommandTakesTheRestOfTheLineTrimmed) {
+  const SlashCommand goal = parsed("  /goal   make the tests pass  ");
+  EXPECT_EQ(goal.verb, SlashVerb::goal);
+  EXPECT_EQ(goal.argument, "make the tests pass");
+  EXPECT_EQ(parsed("/verify make check && make lint").argument, "make check && make lint");
+  EXPECT_EQ(parsed("/status").verb, SlashVerb::status);
+  EXPECT_EQ(parsed("/budget").argument, "");
+}
+
+TEST(SlashCommand, TextIsNotACommandAndDoubleSlashSaysASlash) {
+  EXPECT_FALSE(*parse_slash_command("hello /goal"));
+  EXPECT_FALSE(*parse_slash_command("//goal is a word"));
+  EXPECT_EQ(chat_text("//goal is a word"), "/goal is a word");
+  EXPECT_EQ(chat_text("  hi  "), "hi");
+}
+
+TEST(SlashCommand, MistakesAreNamedWithTheClosestCommand) {
+  EXPECT_EQ(problem("/stauts"),
+            "unknown command /stauts; did you mean /status? (/help lists them)");
+  EXPECT_EQ(problem("/xyzzy"), "unknown command /xyzzy (/help lists them)");
+  EXPECT_EQ(problem("/goal"), "/goal needs its argument: /goal TEXT");
+  EXPECT_EQ(problem("/pause now"), "/pause takes no argument");
+}
+
+TEST(SlashCommand, HelpListsEveryCommand) {
+  const std::string help = slash_help();
+  for (const auto& [_, name] : k_slash_verb_names) {
+    EXPECT_THAT(help, HasSubstr(std::string("/") + name)) << name;
+  }
+}
+
+TEST(SlashCommand, BudgetChangesAreCheckedLikeTheConfiguration) {
+  const auto changes = parse_budget_changes("iterations=5 tokens 200k time=30m cost=2 steps=9");
+  ASSERT_TRUE(changes.has_value()) << changes.error().message;
+  ASSERT_EQ(changes->size(), 5U);
+  EXPECT_EQ((*changes)[0].key, "loop.max_iterations");
+  EXPECT_EQ((*changes)[1].key, "budget.max_tokens");
+  EXPECT_EQ((*changes)[1].value, "200k");
+  EXPECT_EQ(budget_name("budget.max_time"), "time");
+  EXPECT_THAT(parse_budget_changes("iteratons=5").error().message,
+              HasSubstr("unknown budget 'iteratons'; did you mean 'iterations'?"));
+  EXPECT_THAT(parse_budget_changes("time=soon").error().message, HasSubstr("/budget time=soon:"));
+  EXPECT_THAT(parse_budget_changes("tokens").error().message, HasSubstr("tokens needs a value"));
+}
+
+TEST(ChatState, RoundTripsThroughItsJson) {
+  ChatState state;
+  state.conversation = {Message{.role = Role::user, .content = "hi"},
+                        Message{.role = Role::assistant, .content = "hello"}};
+  ChatGoal goal;
+  goal.text = "make it pass";
+  goal.session_id = "s-1";
+  goal.held = true;
+  goal.reason = "paused after attempt 1";
+  goal.settings.verify_commands = {"make check"};
+  goal.settings.judge = "anthropic/judge";
+  goal.settings.budgets = {{"loop.max_iterations", "5"}};
+  state.goal = goal;
+  state.next.verify_commands = {"make lint"};
+
+  const auto back = chat_state_from_json(chat_state_to_json(state), "chat");
+  ASSERT_TRUE(back.has_value()) << back.error().message;
+  ASSERT_EQ(back->conversation.size(), 2U);
+  EXPECT_EQ(back->conversation[1].content, "hello");
+  ASSERT_TRUE(back->goal.has_value());
+  EXPECT_EQ(back->goal->session_id, "s-1");
+  EXPECT_TRUE(back->goal->held);
+  EXPECT_EQ(back->goal->status, Status::active);
+  EXPECT_EQ(back->goal->settings.judge, "anthropic/judge");
+  EXPECT_EQ(back->goal->settings.budgets.at(0).value, "5");
+  EXPECT_EQ(back->next.verify_commands.at(0), "make lint");
+}
+
+TEST(ChatState, ARunsResumePointIsNotAChat) {
+  const auto read = chat_state_from_json(R"({"next_iteration": 2, "conversation": []})", "chat x");
+  ASSERT_FALSE(read.has_value());
+  EXPECT_EQ(read.error().message, "chat x: not a chat's record");
+}
+
+} // namespace
+} // namespace ralph::cli

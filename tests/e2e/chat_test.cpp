@@ -1,0 +1,176 @@
+// `ralph chat` through the real binary against the fake provider server: scripted through a pipe
+// (one line per turn), and typed into a pseudo-terminal as a person would.
+#include "e2e_support.h"
+#include "support/temp_dir.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <future>
+#include <regex>
+
+namespace ralph::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+using json = nlohmann::json;
+
+constexpr const char* k_marker = "<promise>DONE</promise>";
+
+class ChatTest : public ::testing::Test {
+protected:
+  ChatTest() {
+    workspace.write("test.sh", k_test_script);
+    workspace.write("add.sh", k_broken_add);
+  }
+
+  std::vector<std::string> args(std::vector<std::string> extra = {}) const {
+    std::vector<std::string> all{"chat", "--model", "openai-compat/agent-model", "--base-url",
+                                 server.base_url() + "/v1"};
+    all.insert(all.end(), extra.begin(), extra.end());
+    return all;
+  }
+  std::map<std::string, std::string> env() const {
+    return {{"XDG_STATE_HOME", state.path().string()}};
+  }
+  RalphOutput script(const std::string& input, std::vector<std::string> extra = {}) const {
+    return run_ralph_with_input(args(std::move(extra)), workspace.path(), input, env());
+  }
+  // The chat session's id, from the line that says how to resume it.
+  static std::string chat_id(const std::string& err) {
+    std::smatch match;
+    const bool found = std::regex_search(err, match, std::regex("--resume ([0-9a-zA-Z_-]+)"));
+    EXPECT_TRUE(found) << err;
+    return found ? match[1].str() : std::string();
+  }
+  // The messages of the agent's request `n` as JSON text.
+  std::string request(std::size_t n) const {
+    const auto requests = server.requests();
+    EXPECT_GT(requests.size(), n);
+    return requests.size() > n ? json::parse(requests[n].body)["messages"].dump() : "";
+  }
+
+  FakeProviderServer server;
+  TempDir workspace;
+  TempDir state;
+};
+
+TEST_F(ChatTest, OrdinaryTurnsAreAnsweredOnceUnverifiedAndRemembered) {
+  server.push(text_turn("Hello! What shall we do?"));
+  server.push(text_turn("add.sh subtracts."));
+  const RalphOutput out = script("hello there\nwhat is wrong with add.sh?\n");
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_THAT(out.out, HasSubstr("Hello! What shall we do?"));
+  EXPECT_THAT(out.out, HasSubstr("add.sh subtracts."));
+  EXPECT_THAT(out.err, Not(HasSubstr("not verified")));
+  // The second turn is said in the same conversation.
+  EXPECT_THAT(request(1), HasSubstr("hello there"));
+  EXPECT_THAT(request(1), HasSubstr("Hello! What shall we do?"));
+  const json shown = show_session(chat_id(out.err), workspace.path());
+  EXPECT_EQ(shown["kind"], "chat");
+  EXPECT_EQ(shown["goal"], "hello there");
+  ASSERT_EQ(shown["attempts"].size(), 2U);
+  EXPECT_EQ(shown["attempts"][1]["answer"], "add.sh subtracts.");
+  EXPECT_EQ(shown["attempts"][1]["verified"], false);
+}
+
+TEST_F(ChatTest, AGoalClaimedEarlyFailsItsVerifyCommandAndCompletesOnTheNextAttempt) {
+  server.push(text_turn(std::string("All fixed.\n") + k_marker));
+  server.push(write_add(k_fixed_add));
+  server.push(tool_turn("shell", {{"command", "sh test.sh"}}));
+  server.push(text_turn(std::string("Fixed add.sh; sh test.sh passes.\n") + k_marker));
+  server.push(text_turn("You're welcome."));
+  const RalphOutput out =
+      script("/verify sh test.sh\n/goal make sh test.sh pass\n/status\nthanks\n");
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_EQ(workspace.read("add.sh"), k_fixed_add);
+  EXPECT_THAT(out.err, HasSubstr("verifier added for the next goal: command: sh test.sh"));
+  EXPECT_THAT(out.err, HasSubstr("FAIL: test_add"));
+  EXPECT_THAT(out.err, HasSubstr("goal completed"));
+  // /status after the goal: how it ended and its last verdicts.
+  EXPECT_THAT(out.out, HasSubstr("goal: make sh test.sh pass"));
+  EXPECT_THAT(out.out, HasSubstr("state: completed"));
+  EXPECT_THAT(out.out, HasSubstr("✓ command: sh test.sh pass"));
+  // The seed's template opened the goal; the retry started from a compact continuation prompt.
+  EXPECT_THAT(request(0), HasSubstr("Plan -> Act -> Verify -> Reflect -> Retry"));
+  EXPECT_THAT(request(0), HasSubstr("sh test.sh"));
+  EXPECT_THAT(request(1), HasSubstr("FAIL: test_add"));
+  EXPECT_THAT(request(1), Not(HasSubstr(R"("role":"assistant")")));
+  // The chat goes on after the goal, knowing how it ended.
+  EXPECT_THAT(request(4), HasSubstr("Fixed add.sh; sh test.sh passes."));
+  EXPECT_THAT(out.out, HasSubstr("You're welcome."));
+  // The goal is a session of its own under the chat.
+  const std::string id = chat_id(out.err);
+  const RalphOutput listed = run_ralph({"sessions", "list", "--json"}, workspace.path());
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  std::string goal_id;
+  for (const json& session : json::parse(listed.out)) {
+    if (session.value("kind", "") == "goal") {
+      goal_id = session["id"];
+      EXPECT_EQ(session["parent_id"], id);
+    }
+  }
+  ASSERT_FALSE(goal_id.empty()) << listed.out;
+  const json goal = show_session(goal_id, workspace.path());
+  EXPECT_EQ(goal["status"], "completed");
+  EXPECT_EQ(goal["verified"], true);
+  EXPECT_EQ(goal["attempts"].size(), 2U);
+}
+
+TEST_F(ChatTest, AGoalOutOfAttemptsEndsWithTheNoticeAndTheChatGoesOn) {
+  server.push(text_turn(std::string("Done.\n") + k_marker));
+  server.push(text_turn("Still here."));
+  const RalphOutput out = script("/budget iterations=1\n/goal make sh test.sh pass\nstill there?\n",
+                                 {"--verify-cmd", "sh test.sh"});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_THAT(out.err, HasSubstr("budgets: iterations 1"));
+  EXPECT_THAT(out.out, HasSubstr("ralph stopped after 1 attempt before every verifier passed."));
+  EXPECT_THAT(out.err, HasSubstr("goal budget_exhausted"));
+  EXPECT_THAT(out.out, HasSubstr("Still here."));
+}
+
+TEST_F(ChatTest, ClearDropsTheGoalAndTheConversation) {
+  server.push(text_turn("Hi."));
+  server.push(text_turn("Hello again."));
+  const RalphOutput out = script("my secret plan is X\n/clear\n/status\nhello\n");
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_THAT(out.err, HasSubstr("cleared"));
+  EXPECT_THAT(out.out, HasSubstr("no goal"));
+  EXPECT_THAT(request(1), Not(HasSubstr("my secret plan")));
+}
+
+TEST_F(ChatTest, AMistypedCommandGetsASuggestionAndNothingIsSent) {
+  const RalphOutput out = script("/stauts\n/goal\n/help\n");
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_THAT(out.err, HasSubstr("unknown command /stauts; did you mean /status?"));
+  EXPECT_THAT(out.err, HasSubstr("/goal needs its argument: /goal TEXT"));
+  EXPECT_THAT(out.out, HasSubstr("/pause"));
+  EXPECT_TRUE(server.requests().empty());
+}
+
+TEST_F(ChatTest, ResumeGoesOnWithTheConversationAndTheGoalSettings) {
+  server.push(text_turn("Noted: the password is in the vault."));
+  const RalphOutput first =
+      script("remember the vault\n/verify sh test.sh\n/budget iterations=7\n");
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  const std::string id = chat_id(first.err);
+
+  server.push(text_turn("You said: the vault."));
+  const RalphOutput second = script("/status\nwhat did I say?\n", {"--resume", id});
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  EXPECT_THAT(second.out, HasSubstr("budgets: iterations 7"));
+  EXPECT_THAT(request(1), HasSubstr("remember the vault"));
+  EXPECT_THAT(request(1), HasSubstr("Noted: the password is in the vault."));
+  const json shown = show_session(id, workspace.path());
+  EXPECT_EQ(shown["attempts"].size(), 2U);
+}
+
+TEST_F(ChatTest, ResumingWhatIsNotAChatIsAUsageError) {
+  const RalphOutput out = script("", {"--resume", "nope"});
+  EXPECT_EQ(out.exit_code, 2);
+  EXPECT_THAT(out.err, HasSubstr("--resume nope: no such session"));
+}
+
+} // namespace
+} // namespace ralph::testing
