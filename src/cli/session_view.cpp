@@ -132,8 +132,10 @@ std::string render_session_list(const std::vector<store::SessionRow>& sessions,
   return out;
 }
 
-std::string render_session(const store::SessionRecord& record, const OwnerCheck& running) {
+std::string render_session(const store::SessionRecord& record, const OwnerCheck& running,
+                           const std::vector<store::SessionRow>& goals) {
   const store::SessionRow& row = record.session;
+  const char* step = row.kind == store::SessionKind::chat ? "turn" : "attempt";
   const std::string status = status_text(row, running);
   std::string reason = row.reason;
   if (reason.empty() && row.status == Status::active && status != to_string(row.status)) {
@@ -154,7 +156,7 @@ std::string render_session(const store::SessionRecord& record, const OwnerCheck&
                      static_cast<double>(row.elapsed_ms) / 1000.0);
   for (const auto& attempt : record.attempts) {
     out += fmt::format(
-        "\n── attempt {} · {} · {} step{} · {} tool call{} · {:.1f} s{} ──\n", attempt.iteration,
+        "\n── {} {} · {} · {} step{} · {} tool call{} · {:.1f} s{} ──\n", step, attempt.iteration,
         attempt.started_at, attempt.steps, attempt.steps == 1 ? "" : "s", attempt.tool_calls,
         attempt.tool_calls == 1 ? "" : "s", static_cast<double>(attempt.duration_ms) / 1000.0,
         attempt.finished ? "" : " · did not finish");
@@ -193,6 +195,14 @@ std::string render_session(const store::SessionRecord& record, const OwnerCheck&
       out += fmt::format("  ↩ feedback: {}\n", first_line(attempt.feedback, k_line_width));
     }
   }
+  if (!goals.empty()) {
+    out += "\ngoals:\n";
+    for (const store::SessionRow& goal : goals) {
+      out += fmt::format("  {} · {}{} · {} attempt{} · {}\n", goal.id, status_text(goal, running),
+                         goal.verified ? " · verified" : "", goal.iterations,
+                         goal.iterations == 1 ? "" : "s", first_line(goal.goal, k_goal_width));
+    }
+  }
   if (!row.answer.empty()) {
     out += "\nanswer:\n" + row.answer + "\n";
   }
@@ -220,7 +230,8 @@ std::string session_list_json(const std::vector<store::SessionRow>& sessions,
   return out.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-std::string session_record_json(const store::SessionRecord& record, const OwnerCheck& running) {
+std::string session_record_json(const store::SessionRecord& record, const OwnerCheck& running,
+                                const std::vector<store::SessionRow>& goals) {
   const store::SessionRow& row = record.session;
   json attempts = json::array();
   for (const auto& attempt : record.attempts) {
@@ -260,7 +271,7 @@ std::string session_record_json(const store::SessionRecord& record, const OwnerC
   for (const auto& call : record.model_calls) {
     calls.push_back(store::model_call_json(call));
   }
-  const json out = {
+  json out = {
       {"id", row.id},
       {"kind", to_string(row.kind)},
       {"parent_id", row.parent_id},
@@ -282,6 +293,9 @@ std::string session_record_json(const store::SessionRecord& record, const OwnerC
       {"attempts", std::move(attempts)},
       {"model_calls", std::move(calls)},
   };
+  if (row.kind == store::SessionKind::chat) {
+    out["goals"] = json::parse(session_list_json(goals, running));
+  }
   return out.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 

@@ -24,12 +24,15 @@ std::string render_session_list(const std::vector<store::SessionRow>& sessions,
                                 const OwnerCheck& running);
 
 // `ralph sessions show ID`: the session, then every attempt with its tool calls, answer,
-// verdicts and the feedback sent back.
-std::string render_session(const store::SessionRecord& record, const OwnerCheck& running);
+// verdicts and the feedback sent back. A chat's attempts are its turns, and `goals` (the
+// sessions whose parent it is) follow them.
+std::string render_session(const store::SessionRecord& record, const OwnerCheck& running,
+                           const std::vector<store::SessionRow>& goals = {});
 
 // The same as JSON (`--json`).
 std::string session_list_json(const std::vector<store::SessionRow>& sessions,
                               const OwnerCheck& running);
-std::string session_record_json(const store::SessionRecord& record, const OwnerCheck& running);
+std::string session_record_json(const store::SessionRecord& record, const OwnerCheck& running,
+                                const std::vector<store::SessionRow>& goals = {});
 
 } // namespace ralph::cli

@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <iterator>
 #include <string>
 
 namespace ralph::cli {
@@ -94,6 +95,11 @@ Result<int> resume(const ParsedCommand& command, store::SessionStore& store) {
   if (runs_ralph(row.owner_pid)) {
     return fail(ErrorKind::usage, fmt::format("session {} is running in process {}; stop it first",
                                               row.id, row.owner_pid));
+  }
+  if (row.kind == store::SessionKind::chat) {
+    return fail(ErrorKind::usage, fmt::format("session {} is a chat: go on with it with ralph "
+                                              "chat --resume {}",
+                                              row.id, row.id));
   }
   if (row.status == Status::completed) {
     return fail(ErrorKind::usage, fmt::format("session {} is already completed", row.id));
@@ -205,8 +211,15 @@ Result<int> sessions_command(const ParsedCommand& command) {
   }
   case CommandName::sessions_show: {
     TRY_ASSIGN(const store::SessionRecord record, load(store, sessions.id));
-    const std::string text = command.run.json ? session_record_json(record, runs_ralph) + "\n"
-                                              : render_session(record, runs_ralph);
+    std::vector<store::SessionRow> goals;
+    if (record.session.kind == store::SessionKind::chat) {
+      TRY_ASSIGN(const std::vector<store::SessionRow> rows, store.list_sessions());
+      std::copy_if(rows.rbegin(), rows.rend(), std::back_inserter(goals),
+                   [&](const store::SessionRow& r) { return r.parent_id == record.session.id; });
+    }
+    const std::string text = command.run.json
+                                 ? session_record_json(record, runs_ralph, goals) + "\n"
+                                 : render_session(record, runs_ralph, goals);
     std::fputs(text.c_str(), stdout);
     return 0;
   }

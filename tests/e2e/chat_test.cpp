@@ -116,6 +116,18 @@ TEST_F(ChatTest, AGoalClaimedEarlyFailsItsVerifyCommandAndCompletesOnTheNextAtte
   EXPECT_EQ(goal["status"], "completed");
   EXPECT_EQ(goal["verified"], true);
   EXPECT_EQ(goal["attempts"].size(), 2U);
+  // The chat shows its turns and its goals.
+  const json shown = show_session(id, workspace.path());
+  ASSERT_EQ(shown["goals"].size(), 1U);
+  EXPECT_EQ(shown["goals"][0]["id"], goal_id);
+  EXPECT_EQ(shown["attempts"].size(), 1U) << "one ordinary turn";
+  const RalphOutput text = run_ralph({"sessions", "show", id}, workspace.path());
+  EXPECT_THAT(text.out, HasSubstr("── turn 1"));
+  EXPECT_THAT(text.out, HasSubstr(goal_id + " · completed · verified · 2 attempts"));
+  // A chat goes on as a chat.
+  const RalphOutput resumed = run_ralph({"sessions", "resume", id, "--yes"}, workspace.path());
+  EXPECT_EQ(resumed.exit_code, 2);
+  EXPECT_THAT(resumed.err, HasSubstr("is a chat: go on with it with ralph chat --resume " + id));
 }
 
 TEST_F(ChatTest, AGoalOutOfAttemptsEndsWithTheNoticeAndTheChatGoesOn) {
