@@ -126,6 +126,7 @@ struct ChatSession::Progress {
   Usage usage;                               // this run's model calls, the judge's included
   std::int64_t carried_tokens = 0;           // the goal's earlier runs
   std::chrono::steady_clock::time_point started{};
+  std::int64_t elapsed_ms = 0; // the goal's time so far, once a run of it ended
 };
 
 // Counts the running work's events for /status on their way to the view.
@@ -421,7 +422,7 @@ std::string ChatSession::budgets_text() const {
       progress.running
           ? std::chrono::duration<double>(std::chrono::steady_clock::now() - progress.started)
                 .count()
-          : 0;
+          : static_cast<double>(progress.elapsed_ms) / 1000.0;
   const std::int64_t tokens = progress.carried_tokens + progress.usage.total_tokens();
   return fmt::format(
       "budgets: iterations {} · steps {} per attempt · tokens {} · cost {} · time {}",
@@ -430,7 +431,7 @@ std::string ChatSession::budgets_text() const {
           : fmt::format("{}", config->loop.max_iterations),
       config->agent.max_steps,
       limit_text(static_cast<double>(tokens), static_cast<double>(budget.max_tokens), ""),
-      budget.max_cost_usd > 0 ? fmt::format("${} limit", budget.max_cost_usd) : "no limit",
+      budget.max_cost_usd > 0 ? fmt::format("${} limit", budget.max_cost_usd) : "(no limit)",
       limit_text(std::round(seconds), std::chrono::duration<double>(budget.max_time).count(), "s"));
 }
 
@@ -580,7 +581,8 @@ Result<loop::LoopResult> ChatSession::run_goal_once(ChatGoal goal, const CancelT
   {
     const std::scoped_lock lock(m_mutex);
     m_progress->running = true;
-    m_progress->started = std::chrono::steady_clock::now();
+    m_progress->started =
+        std::chrono::steady_clock::now() - std::chrono::milliseconds(state.spent.elapsed_ms);
     m_progress->usage = Usage{};
     m_progress->carried_tokens = state.spent.usage.total_tokens();
   }
@@ -607,6 +609,7 @@ Result<loop::LoopResult> ChatSession::run_goal_once(ChatGoal goal, const CancelT
   {
     const std::scoped_lock lock(m_mutex);
     m_progress->running = false;
+    m_progress->elapsed_ms = result.duration_ms;
   }
   // The chat counts what its goals spent too.
   Usage spent = result.usage;
