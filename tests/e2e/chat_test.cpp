@@ -1,6 +1,7 @@
 // `ralph chat` through the real binary against the fake provider server: scripted through a pipe
 // (one line per turn), and typed into a pseudo-terminal as a person would.
 #include "e2e_support.h"
+#include "fake_agent_cli.h"
 #include "support/temp_dir.h"
 
 #include <gmock/gmock.h>
@@ -182,6 +183,32 @@ TEST_F(ChatTest, ResumingWhatIsNotAChatIsAUsageError) {
   const RalphOutput out = script("", {"--resume", "nope"});
   EXPECT_EQ(out.exit_code, 2);
   EXPECT_THAT(out.err, HasSubstr("--resume nope: no such session"));
+}
+
+TEST_F(ChatTest, AnAgentCliKeepsItsOwnSessionAcrossTurnsAndGoals) {
+  TempDir home;
+  FakeAgentCli cli(home);
+  cli.script({FakeRun().session("g-1").say("Hi, I am codex."),
+              FakeRun()
+                  .session("g-1")
+                  .write("add.sh", k_fixed_add)
+                  .shell("sh test.sh")
+                  .say(std::string("Fixed.\n") + k_marker)});
+  std::map<std::string, std::string> environment = cli.env_map();
+  environment["XDG_STATE_HOME"] = state.path().string();
+  const RalphOutput out =
+      run_ralph_with_input({"chat", "--agent", "codex", "--verify-cmd", "sh test.sh"},
+                           workspace.path(), "hello\n/goal make sh test.sh pass\n", environment);
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_THAT(out.out, HasSubstr("Hi, I am codex."));
+  EXPECT_THAT(out.err, HasSubstr("goal completed"));
+  const auto calls = cli.invocations();
+  ASSERT_EQ(calls.size(), 2U);
+  // The goal went on in the CLI's session of the chat.
+  const auto second = calls[1]["argv"].get<std::vector<std::string>>();
+  EXPECT_THAT(second, ::testing::Contains("resume"));
+  EXPECT_THAT(second, ::testing::Contains("g-1"));
+  EXPECT_THAT(calls[1]["stdin"].get<std::string>(), HasSubstr("Plan -> Act -> Verify"));
 }
 
 } // namespace
