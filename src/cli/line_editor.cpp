@@ -191,6 +191,13 @@ LineEditor::LineEditor(int in_fd, int out_fd, std::function<bool()> ready)
     const wchar_t* bind[] = {L"bind", keys, L"ed-insert", nullptr};
     el_wparse(impl.editor, 3, bind);
   }
+  // A Ctrl-C makes the terminal discard the output it still holds just after it sends SIGINT, and
+  // with it what the chat prints at once in answer (the "^C", the turn's end): noflsh keeps it,
+  // at the prompt and in the mode libedit gives back between lines.
+  for (const wchar_t* mode : {L"-d", L"-x"}) {
+    const wchar_t* setty[] = {L"setty", mode, L"+noflsh", nullptr};
+    el_wparse(impl.editor, 3, setty);
+  }
   // No EL_SIGNAL: ralph's own handlers (InterruptPipe) keep SIGINT and SIGTERM; libedit picks up
   // a new window size at the start of each line anyway.
 }

@@ -266,13 +266,32 @@ TEST(ChatInputTerminal, OthersOutputStartsLinesAtColumnZeroWhileThePromptWaits) 
   EXPECT_EQ(editing.c_lflag & ICANON, 0U) << "libedit reads keys one by one";
   EXPECT_NE(editing.c_oflag & OPOST, 0U);
   EXPECT_NE(editing.c_oflag & ONLCR, 0U);
+  EXPECT_NE(editing.c_lflag & NOFLSH, 0U) << "a Ctrl-C must not discard what is printed after it";
   write_all(pty.slave, "one\ntwo\n");
   EXPECT_TRUE(pty.shows("one\r\ntwo\r\n"));
   write_all(pty.master, "\r");
   EXPECT_EQ(read.get().text, "");
   termios after{};
   ASSERT_EQ(tcgetattr(pty.slave, &after), 0);
-  EXPECT_EQ(after.c_lflag, before.c_lflag) << "the terminal's own mode is back after the line";
+  EXPECT_EQ(after.c_lflag, before.c_lflag | NOFLSH) << "the terminal's own mode between lines";
+  EXPECT_EQ(after.c_oflag, before.c_oflag);
+}
+
+TEST(ChatInputTerminal, TheTerminalIsGivenBackAsItWasFound) {
+  Pty pty;
+  termios before{};
+  ASSERT_EQ(tcgetattr(pty.slave, &before), 0);
+  {
+    ChatInput input({}, pty.slave, pty.slave);
+    AsyncRead read(input, "> ");
+    ASSERT_TRUE(pty.shows("> "));
+    write_all(pty.master, "\r");
+    EXPECT_EQ(read.get().kind, Kind::line);
+  }
+  termios after{};
+  ASSERT_EQ(tcgetattr(pty.slave, &after), 0);
+  EXPECT_EQ(after.c_lflag, before.c_lflag);
+  EXPECT_EQ(after.c_iflag, before.c_iflag);
   EXPECT_EQ(after.c_oflag, before.c_oflag);
 }
 
