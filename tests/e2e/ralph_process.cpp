@@ -9,6 +9,7 @@
 #include <spawn.h>
 #include <sstream>
 #include <stdexcept>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -33,12 +34,25 @@ bool is_credential(const std::string& entry) {
   return false;
 }
 
+// The master of a new pseudo-terminal.
+int open_terminal() {
+  const int master = posix_openpt(O_RDWR | O_NOCTTY);
+  if (master < 0 || fcntl(master, F_SETFD, FD_CLOEXEC) != 0 || grantpt(master) != 0 ||
+      unlockpt(master) != 0) {
+    throw std::runtime_error("cannot open a pseudo-terminal");
+  }
+  return master;
+}
+
 } // namespace
 
 RalphProcess::RalphProcess(const std::vector<std::string>& args, const std::filesystem::path& cwd,
                            const std::map<std::string, std::string>& env, Streams streams,
-                           const std::string* input)
+                           const std::string* input, const std::string& program)
     : m_streams(streams) {
+  if (streams == Streams::interactive && input != nullptr) {
+    throw std::logic_error("an interactive process reads what the test types, not a file");
+  }
   std::string pattern = (std::filesystem::temp_directory_path() / "ralph-e2e-XXXXXX").string();
   if (mkdtemp(pattern.data()) == nullptr) {
     throw std::runtime_error("mkdtemp failed");
@@ -58,11 +72,15 @@ RalphProcess::RalphProcess(const std::vector<std::string>& args, const std::file
     env_entries.push_back("HOME=" + m_dir.string());
   }
   env_entries.push_back("XDG_CONFIG_HOME=" + (m_dir / "xdg").string());
+  // libedit reads the terminal's keys and capabilities from terminfo: xterm is what a person has.
+  if (streams == Streams::interactive && env.find("TERM") == env.end()) {
+    env_entries.push_back("TERM=xterm");
+  }
   for (const auto& [key, value] : env) {
     env_entries.push_back(key + "=" + value);
   }
 
-  std::vector<std::string> argv_strings{RALPH_BINARY};
+  std::vector<std::string> argv_strings{program};
   argv_strings.insert(argv_strings.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& a : argv_strings) {
@@ -83,37 +101,50 @@ RalphProcess::RalphProcess(const std::vector<std::string>& args, const std::file
   if (input != nullptr) {
     std::ofstream(in_path, std::ios::binary) << *input;
   }
-  posix_spawn_file_actions_addopen(&actions, 0, input != nullptr ? in_path.c_str() : "/dev/null",
-                                   O_RDONLY, 0);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
   int child_end = -1; // our copy of the child's writing end, closed once it started
-  if (streams == Streams::terminal) {
-    m_live_fd = posix_openpt(O_RDWR | O_NOCTTY);
-    if (m_live_fd < 0 || fcntl(m_live_fd, F_SETFD, FD_CLOEXEC) != 0 || grantpt(m_live_fd) != 0 ||
-        unlockpt(m_live_fd) != 0) {
-      throw std::runtime_error("cannot open a pseudo-terminal");
+  if (streams == Streams::interactive) {
+    m_live_fd = open_terminal();
+    const winsize size{.ws_row = 30, .ws_col = 100, .ws_xpixel = 0, .ws_ypixel = 0};
+    if (ioctl(m_live_fd, TIOCSWINSZ, &size) != 0) {
+      throw std::runtime_error("cannot size the pseudo-terminal");
     }
-    const std::string terminal = ptsname(m_live_fd);
-    posix_spawn_file_actions_addopen(&actions, 1, terminal.c_str(), O_RDWR | O_NOCTTY, 0);
-    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    // A session of its own, then the slave opened without O_NOCTTY: the session leader's first
+    // terminal becomes its controlling terminal, with its process group in the foreground.
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSID);
+    posix_spawn_file_actions_addopen(&actions, 0, ptsname(m_live_fd), O_RDWR, 0);
+    posix_spawn_file_actions_adddup2(&actions, 0, 1);
+    posix_spawn_file_actions_adddup2(&actions, 0, 2);
   } else {
-    posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                     0644);
-    if (streams == Streams::stderr_pipe) {
-      int fds[2];
-      if (pipe2(fds, O_CLOEXEC) != 0) {
-        throw std::runtime_error("cannot make a pipe");
-      }
-      m_live_fd = fds[0];
-      child_end = fds[1];
-      posix_spawn_file_actions_adddup2(&actions, child_end, 2);
+    posix_spawn_file_actions_addopen(&actions, 0, input != nullptr ? in_path.c_str() : "/dev/null",
+                                     O_RDONLY, 0);
+    if (streams == Streams::terminal) {
+      m_live_fd = open_terminal();
+      const std::string terminal = ptsname(m_live_fd);
+      posix_spawn_file_actions_addopen(&actions, 1, terminal.c_str(), O_RDWR | O_NOCTTY, 0);
+      posix_spawn_file_actions_adddup2(&actions, 1, 2);
     } else {
-      posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+      posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
                                        0644);
+      if (streams == Streams::stderr_pipe) {
+        int fds[2];
+        if (pipe2(fds, O_CLOEXEC) != 0) {
+          throw std::runtime_error("cannot make a pipe");
+        }
+        m_live_fd = fds[0];
+        child_end = fds[1];
+        posix_spawn_file_actions_adddup2(&actions, child_end, 2);
+      } else {
+        posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(),
+                                         O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      }
     }
   }
   posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
-  const int rc = posix_spawn(&m_pid, argv[0], &actions, nullptr, argv.data(), envp.data());
+  const int rc = posix_spawn(&m_pid, argv[0], &actions, &attributes, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
   if (child_end >= 0) {
     ::close(child_end);
   }
@@ -162,6 +193,22 @@ void RalphProcess::signal(int sig) const {
   ::kill(m_pid, sig);
 }
 
+void RalphProcess::write(std::string_view text) const {
+  if (m_streams != Streams::interactive) {
+    throw std::logic_error("only an interactive process can be typed into");
+  }
+  while (!text.empty()) {
+    const ssize_t wrote = ::write(m_live_fd, text.data(), text.size());
+    if (wrote < 0 && errno == EINTR) {
+      continue;
+    }
+    if (wrote <= 0) {
+      throw std::runtime_error("cannot type into the terminal");
+    }
+    text.remove_prefix(static_cast<std::size_t>(wrote));
+  }
+}
+
 RalphOutput RalphProcess::wait() {
   // A live stream is read to its end first (EOF on a pipe, EIO on a terminal once the child is
   // gone): a child blocked on a full pipe would never exit.
@@ -187,7 +234,9 @@ RalphOutput RalphProcess::wait() {
     result.err = slurp(m_dir / "stderr");
     return result;
   }
-  result.out = m_streams == Streams::terminal ? m_live : slurp(m_dir / "stdout");
+  result.out = m_streams == Streams::terminal || m_streams == Streams::interactive
+                   ? m_live
+                   : slurp(m_dir / "stdout");
   result.err = m_live;
   return result;
 }

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <string_view>
 #include <sys/types.h>
 #include <vector>
 
@@ -21,6 +22,10 @@ enum class Streams {
   files,       // stdout and stderr to files, read after the end
   stderr_pipe, // stdout to a file; stderr to a pipe the test reads as it runs
   terminal,    // stdout and stderr to one pseudo-terminal the test reads as it runs
+  // stdin, stdout and stderr on one pseudo-terminal (100x30, TERM=xterm unless `env` says other)
+  // that is the process's controlling terminal, in a session of its own: the test types with
+  // write(), and "\x03" sends SIGINT to its foreground process group as a person's Ctrl-C does.
+  interactive,
 };
 
 // Runs the real `ralph` binary with stdout and stderr sent to files, so a test can read them
@@ -30,16 +35,19 @@ class RalphProcess {
 public:
   // `env` entries are added to (or replace in) a copy of this process's environment; keys of
   // provider credentials are removed first so a developer's real keys never reach a test.
-  // `input`, when given, is the process's stdin (else /dev/null).
+  // `input`, when given, is the process's stdin (else /dev/null; not with `interactive`).
+  // `program` is ralph unless a test of this harness runs another.
   RalphProcess(const std::vector<std::string>& args, const std::filesystem::path& cwd,
                const std::map<std::string, std::string>& env = {}, Streams streams = Streams::files,
-               const std::string* input = nullptr);
+               const std::string* input = nullptr, const std::string& program = RALPH_BINARY);
   ~RalphProcess();
   RalphProcess(const RalphProcess&) = delete;
   RalphProcess& operator=(const RalphProcess&) = delete;
 
   pid_t pid() const { return m_pid; }
   void signal(int sig) const;
+  // Interactive only: types `text` on the terminal ("\r" is Enter, "\x03" Ctrl-C, "\x04" Ctrl-D).
+  void write(std::string_view text) const;
   // Live streams only: reads until what was read contains `needle` at or after byte `from`
   // (true), or `timeout` passed or the stream ended (false).
   bool read_until(const std::string& needle, std::chrono::milliseconds timeout,
