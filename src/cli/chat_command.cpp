@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include <clocale>
 #include <cstdlib>
 #include <thread>
 #include <unistd.h>
@@ -283,6 +284,9 @@ Result<int> chat_command(const RunArgs& args, const ChatArgs& chat_args) {
                      .progress_interval = std::chrono::duration_cast<std::chrono::milliseconds>(
                          config.display.progress_interval)});
   TRY_ASSIGN(auto chat, ChatSession::open(*context, view, chat_args.resume));
+  // libedit shows what is typed by the locale's character classes; numbers and messages do not
+  // depend on LC_CTYPE.
+  std::setlocale(LC_CTYPE, "");
   ChatInput input(history_file(), STDIN_FILENO, STDOUT_FILENO);
   view.note(fmt::format("ralph {} chat · {} · workspace {} · session {}", RALPH_VERSION,
                         agent_label(config), context->workspace().string(), chat->id()));

@@ -211,5 +211,117 @@ TEST_F(ChatTest, AnAgentCliKeepsItsOwnSessionAcrossTurnsAndGoals) {
   EXPECT_THAT(calls[1]["stdin"].get<std::string>(), HasSubstr("Plan -> Act -> Verify"));
 }
 
+// Typed into a pseudo-terminal: the model's first answer is held back until the test lets it
+// go, so what is typed meanwhile lands while the goal runs, with no timing involved.
+class ChatTerminalTest : public ChatTest {
+protected:
+  ChatTerminalTest() {
+    m_release_future = m_release.get_future().share();
+    server.set_responder([this](const RecordedRequest&) -> std::optional<FakeTurn> {
+      if (m_seen.fetch_add(1) == 0) {
+        m_release_future.wait();
+        return m_first;
+      }
+      return std::nullopt;
+    });
+  }
+  ~ChatTerminalTest() override { release(); }
+
+  // The answer the held first request gets once released.
+  void first_answer(FakeTurn turn) { m_first = std::move(turn); }
+  void release() {
+    if (!m_released) {
+      m_released = true;
+      m_release.set_value();
+    }
+  }
+  std::unique_ptr<RalphProcess> start(std::vector<std::string> extra = {}) {
+    auto process = std::make_unique<RalphProcess>(args(std::move(extra)), workspace.path(), env(),
+                                                  Streams::interactive);
+    EXPECT_TRUE(process->read_until("ralph> ", k_wait)) << process->live();
+    return process;
+  }
+  // Types `text` and waits until the screen shows `expected` after what it showed before.
+  static bool type(RalphProcess& chat, const std::string& text, const std::string& expected) {
+    const std::size_t from = chat.live().size();
+    chat.write(text);
+    return chat.read_until(expected, k_wait, from);
+  }
+
+  static constexpr std::chrono::seconds k_wait{30};
+
+private:
+  std::promise<void> m_release;
+  std::shared_future<void> m_release_future;
+  std::atomic<int> m_seen{0};
+  FakeTurn m_first = text_turn("(late)");
+  bool m_released = false;
+};
+
+TEST_F(ChatTerminalTest, StatusDuringAGoalAndCtrlCHoldsItWithoutLeavingThenResumeFinishesIt) {
+  auto chat = start({"--verify-cmd", "sh test.sh"});
+  chat->write("/goal make sh test.sh pass\r");
+  ASSERT_TRUE(server.wait_for_requests(1, k_wait));
+  ASSERT_TRUE(type(*chat, "/status\r", "running · attempt 1 of 3")) << chat->live();
+  EXPECT_THAT(chat->live(), HasSubstr("goal: make sh test.sh pass"));
+  // Ctrl-C stops the attempt, not the program.
+  ASSERT_TRUE(type(*chat, "\x03", "goal held")) << chat->live();
+  release();
+  ASSERT_TRUE(type(*chat, "/status\r", "state: held")) << chat->live();
+  ASSERT_TRUE(type(*chat, "/exit\r", "--resume")) << chat->live();
+  const RalphOutput left = chat->wait();
+  ASSERT_EQ(left.exit_code, 0) << left.err;
+  const std::string id = chat_id(left.err);
+
+  // The held goal goes on in a later chat, from where it stopped.
+  server.push(write_add(k_fixed_add));
+  server.push(tool_turn("shell", {{"command", "sh test.sh"}}));
+  server.push(text_turn(std::string("Fixed.\n") + k_marker));
+  const RalphOutput resumed = script("/resume\n/status\n", {"--resume", id});
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  EXPECT_THAT(resumed.err, HasSubstr("goal completed"));
+  EXPECT_THAT(resumed.out, HasSubstr("state: completed"));
+  EXPECT_EQ(workspace.read("add.sh"), k_fixed_add);
+}
+
+TEST_F(ChatTerminalTest, PauseHoldsTheGoalAfterItsAttemptAndResumeGoesOn) {
+  first_answer(text_turn(std::string("All fixed.\n") + k_marker));
+  auto chat = start({"--verify-cmd", "sh test.sh"});
+  chat->write("/goal make sh test.sh pass\r");
+  ASSERT_TRUE(server.wait_for_requests(1, k_wait));
+  ASSERT_TRUE(type(*chat, "/pause\r", "the goal holds once this attempt ends")) << chat->live();
+  const std::size_t before = chat->live().size();
+  release();
+  // The attempt ends, is verified and fails; the goal holds instead of going on.
+  ASSERT_TRUE(chat->read_until("paused after attempt 1", k_wait, before)) << chat->live();
+  EXPECT_THAT(chat->live().substr(before), HasSubstr("FAIL: test_add"));
+  EXPECT_EQ(server.requests().size(), 1U);
+  ASSERT_TRUE(type(*chat, "/status\r", "state: held")) << chat->live();
+  server.push(write_add(k_fixed_add));
+  server.push(tool_turn("shell", {{"command", "sh test.sh"}}));
+  server.push(text_turn(std::string("Fixed.\n") + k_marker));
+  ASSERT_TRUE(type(*chat, "/resume\r", "goal completed")) << chat->live();
+  EXPECT_THAT(chat->live(), HasSubstr("attempt 2 of 3"));
+  chat->write("\x04"); // Ctrl-D leaves
+  const RalphOutput left = chat->wait();
+  EXPECT_EQ(left.exit_code, 0) << left.err;
+  EXPECT_EQ(workspace.read("add.sh"), k_fixed_add);
+}
+
+TEST_F(ChatTerminalTest, CtrlCStopsAnOrdinaryTurnAndTheChatGoesOn) {
+  auto chat = start();
+  chat->write("tell me a long story\r");
+  ASSERT_TRUE(server.wait_for_requests(1, k_wait));
+  ASSERT_TRUE(type(*chat, "\x03", "the turn was stopped")) << chat->live();
+  release();
+  server.push(text_turn("A short one, then."));
+  ASSERT_TRUE(type(*chat, "a short one then\r", "A short one, then.")) << chat->live();
+  ASSERT_TRUE(chat->read_until("ralph> ", k_wait, chat->live().rfind("A short one, then.")));
+  // Ctrl-C at the prompt says how to leave, and leaves nothing.
+  ASSERT_TRUE(type(*chat, "\x03", "Ctrl-D or /exit leaves")) << chat->live();
+  chat->write("/exit\r");
+  EXPECT_EQ(chat->wait().exit_code, 0);
+}
+
 } // namespace
 } // namespace ralph::testing
