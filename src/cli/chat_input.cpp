@@ -113,6 +113,9 @@ void ChatInput::wake() {
 }
 
 void ChatInput::remember(const std::string& line) {
+  if (line.find_first_not_of(" \t") == std::string::npos) {
+    return; // nothing worth recalling
+  }
   if (m_editor != nullptr) {
     m_editor->add_history(line);
   }

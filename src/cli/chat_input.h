@@ -53,7 +53,8 @@ public:
   InputEvent wait();
   // Ends the read() or wait() in progress with `woken`, or else the next one. Any thread.
   void wake();
-  // Adds `line` to what the up arrow recalls and appends it to the history file at once.
+  // Adds `line` to what the up arrow recalls and appends it to the history file at once; a blank
+  // line is not kept.
   void remember(const std::string& line);
 
 private:

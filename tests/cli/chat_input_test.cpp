@@ -303,6 +303,7 @@ TEST(ChatInputTerminal, HistoryIsWrittenAtOnceAndTheUpArrowRecallsItInTheNextCha
     ChatInput first(file, in.read, -1);
     first.remember("first line");
     EXPECT_EQ(dir.read("state/history"), "first line\n") << "written before the chat ends";
+    first.remember("  ");
     first.remember("second line");
   }
   EXPECT_EQ(dir.read("state/history"), "first line\nsecond line\n");
