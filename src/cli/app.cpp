@@ -4,6 +4,7 @@
 #include "cli/chat_command.h"
 #include "cli/demo_command.h"
 #include "cli/document_command.h"
+#include "cli/heartbeat_command.h"
 #include "cli/hook_command.h"
 #include "cli/run_command.h"
 #include "cli/session_setup.h"
@@ -40,6 +41,8 @@ Result<int> run(const ParsedCommand& command) {
     return hook_install_command(command.run, command.hook, false);
   case CommandName::chat:
     return chat_command(command.run, command.chat);
+  case CommandName::heartbeat:
+    return heartbeat_command(command.run, command.heartbeat);
   case CommandName::none:
     break;
   }

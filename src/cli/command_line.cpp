@@ -167,7 +167,12 @@ void add_verifier_options(CLI::App& command, RunArgs& args) {
                  "the answer must not match this RE2 pattern (repeatable)");
 }
 
-void add_loop_options(CLI::App& command, RunArgs& args) {
+// What the loop runs as: `--heartbeat` for `ralph run`; `ralph heartbeat` always is one and
+// verifies it unless told not to.
+enum class HeartbeatFlags { run, heartbeat_command };
+
+void add_loop_options(CLI::App& command, RunArgs& args,
+                      HeartbeatFlags heartbeat = HeartbeatFlags::run) {
   add_verifier_options(command, args);
   OverrideFlags flags(command, args);
   flags.add_switch("--verifier-first", "evidence.enabled", "true",
@@ -179,10 +184,26 @@ void add_loop_options(CLI::App& command, RunArgs& args) {
   flags.add("--trigger", "loop.trigger", "MODE", "always, keywords, marker or heartbeat");
   flags.add_list("--keyword", "loop.keywords", "WORD",
                  "a trigger keyword for --trigger keywords (repeatable)");
-  flags.add_switch("--heartbeat", "loop.heartbeat", "true",
-                   "this run is a periodic check-in (HEARTBEAT.md applies)");
-  flags.add_switch("--verify-heartbeat", "loop.verify_heartbeat", "true",
-                   "verify heartbeat runs (a lazy HEARTBEAT_OK is judged like any answer)");
+  if (heartbeat == HeartbeatFlags::run) {
+    flags.add_switch("--heartbeat", "loop.heartbeat", "true",
+                     "this run is a periodic check-in (HEARTBEAT.md applies)");
+    flags.add_switch("--verify-heartbeat", "loop.verify_heartbeat", "true",
+                     "verify heartbeat runs (a lazy HEARTBEAT_OK is judged like any answer)");
+  } else {
+    command
+        .add_option_function<std::string>(
+            "--verify-heartbeat",
+            [a = &args](const std::string& value) {
+              a->overrides.push_back(
+                  {"loop.verify_heartbeat", value.empty() ? "true" : value, "--verify-heartbeat"});
+            },
+            "judge every answer with HEARTBEAT.md in view, so a lazy HEARTBEAT_OK fails and is "
+            "retried (default true; needs --judge)")
+        ->type_name("[BOOL]")
+        ->expected(0, 1);
+    flags.add_switch("--no-verify-heartbeat", "loop.verify_heartbeat", "false",
+                     "accept each answer unjudged (no judge needed)");
+  }
   flags.add("--progress-interval", "display.progress_interval", "SECONDS",
             "off a terminal, a progress line this often during a long phase (0: never)");
   flags.add_switch("--no-verify-final", "loop.verify_final", "false",
@@ -299,7 +320,19 @@ std::string explain_parse_error(const CLI::App& app, const CLI::ParseError& erro
 // What parsing cannot see: an empty goal or query, and flag values the configuration keys
 // reject (checked here so the message names the flag as typed). Sets prune's age.
 std::optional<std::string> check_values(const std::string& words, const std::string& older_than,
-                                        ParsedCommand& parsed) {
+                                        const std::string& every, ParsedCommand& parsed) {
+  if (parsed.name == CommandName::heartbeat) {
+    if (!every.empty()) {
+      const auto interval = parse_duration(every);
+      if (!interval || interval->count() <= 0) {
+        return fmt::format("{}: --every '{}': expected {}, more than 0", words, every,
+                           k_duration_forms);
+      }
+      parsed.heartbeat.every = *interval;
+    } else if (parsed.heartbeat.ticks > 1) {
+      return usage_problem(words, "--ticks needs --every (without it there is one tick)");
+    }
+  }
   if (parsed.name == CommandName::sessions_prune) {
     const auto age = parse_duration(older_than);
     if (!age) {
@@ -397,6 +430,9 @@ ParsedCommand parse_command_line(int argc, char** argv) {
       sessions->add_subcommand("list", "id, goal, status, attempts, tokens, cost, age");
   add_store_options(list);
   list->add_flag("--json", parsed.run.json, "the sessions as JSON");
+  list->add_flag("--heartbeat", parsed.sessions.heartbeat,
+                 "recent `ralph heartbeat` ticks only: start, status, verified, duration, answer, "
+                 "and a total");
   CLI::App* show = sessions->add_subcommand(
       "show", "every attempt, tool call, verdict and feedback of a session");
   show->add_option("id", parsed.sessions.id, "the session id (or a unique prefix)")->required();
@@ -487,6 +523,29 @@ ParsedCommand parse_command_line(int argc, char** argv) {
       hook->add_subcommand("uninstall", "remove ralph's hook, and nothing else, from the settings");
   add_install_options(uninstall);
 
+  CLI::App* heartbeat = app.add_subcommand(
+      "heartbeat", "run the agent on the tasks in the workspace's HEARTBEAT.md: one tick (for cron "
+                   "or a timer) or --every DURATION in the foreground; HEARTBEAT_OK when nothing "
+                   "is due");
+  heartbeat->footer(
+      "Each tick is a verified run recorded as a session (`ralph sessions list --heartbeat`); "
+      "ticks never overlap (.ralph/heartbeat.lock).\nExit codes: one tick: the run's (0 "
+      "completed, 1 failed, 3 budget exhausted, 4 blocked, 5 stalled); a tick skipped because "
+      "another is running: 0; --every: 0 when every tick completed, else the code of the last "
+      "tick that did not; 2 usage or configuration error (no HEARTBEAT.md, no judge while "
+      "verifying); 130 interrupted.");
+  std::string every;
+  heartbeat->add_option("--every", every, "a tick this often, in the foreground: 30m, 1.5h, 90s")
+      ->type_name("DURATION");
+  heartbeat->add_option("--ticks", parsed.heartbeat.ticks, "stop after N ticks (with --every)")
+      ->type_name("N")
+      ->check(CLI::PositiveNumber);
+  heartbeat->add_flag("--wait", parsed.heartbeat.wait,
+                      "when another tick is running, wait for it, then run (default: skip)");
+  add_agent_options(*heartbeat, parsed.run);
+  add_external_agent_options(*heartbeat, parsed.run);
+  add_loop_options(*heartbeat, parsed.run, HeartbeatFlags::heartbeat_command);
+
   std::optional<std::string> parse_error;
   try {
     app.parse(argc, argv);
@@ -520,6 +579,7 @@ ParsedCommand parse_command_line(int argc, char** argv) {
       {install, CommandName::hook_install},
       {uninstall, CommandName::hook_uninstall},
       {chat, CommandName::chat},
+      {heartbeat, CommandName::heartbeat},
   };
   for (const auto& [command, name] : commands) {
     if (command->parsed()) {
@@ -527,7 +587,7 @@ ParsedCommand parse_command_line(int argc, char** argv) {
     }
   }
   if (!problem) {
-    problem = check_values(command_words(command_chain(app)), older_than, parsed);
+    problem = check_values(command_words(command_chain(app)), older_than, every, parsed);
   }
   if (problem) {
     std::fprintf(stderr, "%s\n", problem->c_str());

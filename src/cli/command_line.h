@@ -43,11 +43,19 @@ enum class CommandName {
   hook_install,
   hook_uninstall,
   chat,
+  heartbeat,
 };
 
 // Options of `ralph chat` besides those of a run.
 struct ChatArgs {
   std::string resume; // --resume ID: go on with a recorded chat
+};
+
+// Options of `ralph heartbeat` besides those of a run.
+struct HeartbeatArgs {
+  std::chrono::milliseconds every{0}; // --every: a tick this often; 0: one tick
+  int ticks = 0;                      // --ticks: stop after this many; 0: until interrupted
+  bool wait = false;                  // --wait: wait for a running tick instead of skipping
 };
 
 // Options of `ralph hook` besides the verifiers' (which are in RunArgs::overrides).
@@ -64,6 +72,7 @@ struct SessionsArgs {
   bool yes = false;                        // resume without asking
   std::string out_dir;                     // export
   std::chrono::milliseconds older_than{0}; // prune: sessions not updated for this long
+  bool heartbeat = false;                  // list: heartbeat ticks only, with their summary
 };
 
 struct ParsedCommand {
@@ -72,6 +81,7 @@ struct ParsedCommand {
   SessionsArgs sessions;
   HookArgs hook;
   ChatArgs chat;
+  HeartbeatArgs heartbeat;
   // Set when parsing already decided the outcome (help printed: 0; bad usage, its one line
   // printed: 2).
   int exit_code = -1;

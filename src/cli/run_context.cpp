@@ -54,8 +54,9 @@ Result<std::filesystem::path> resolve_workspace(const std::string& dir) {
   return canonical;
 }
 
-Result<Config> load_config(const RunArgs& args, const std::filesystem::path& workspace) {
-  Config config;
+Result<Config> load_config(const RunArgs& args, const std::filesystem::path& workspace,
+                           Config defaults) {
+  Config config = std::move(defaults);
   if (const auto user = user_config_file(); !user.empty()) {
     TRY(apply_config_file(config, user, true));
   }

@@ -62,8 +62,10 @@ private:
 Result<std::filesystem::path> resolve_workspace(const std::string& dir);
 
 // The configuration for a run in `workspace`: defaults < user file < workspace file < --config <
-// environment < flags.
-Result<Config> load_config(const RunArgs& args, const std::filesystem::path& workspace);
+// environment < flags. `defaults` is where the layers start: a command's own defaults (`ralph
+// heartbeat` verifies heartbeats unless told not to).
+Result<Config> load_config(const RunArgs& args, const std::filesystem::path& workspace,
+                           Config defaults = {});
 
 // A cost budget is only a budget when every model it counts has a price: a config error naming
 // the first model without one.

@@ -60,6 +60,8 @@ Result<store::SessionRow> claim_session(RunContext& context, const std::string& 
   if (!session.existing) {
     store::SessionRow row = new_session_row(id, context.args().goal, context.workspace(),
                                             context.config(), redactor, baseline);
+    row.kind = session.kind;
+    row.parent_id = session.parent_id;
     TRY(session.store->create_session(row));
     return row;
   }

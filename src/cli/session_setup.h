@@ -31,6 +31,8 @@ struct SessionContext {
   std::optional<store::SessionRow> existing;
   std::optional<loop::ResumedRun> resumed;
   std::optional<verify::ProtectedSnapshot> baseline; // the recorded protected files' state
+  store::SessionKind kind = store::SessionKind::run; // of a new session
+  std::string parent_id;                             // of a new session: a goal's chat
 };
 
 // The row of a new session: its configuration without secrets, the protected files' baseline,

@@ -2,6 +2,7 @@
 
 #include "cli/document_command.h"
 #include "cli/external_agent.h"
+#include "cli/heartbeat_view.h"
 #include "cli/run_command.h"
 #include "cli/run_context.h"
 #include "cli/session_owner.h"
@@ -203,6 +204,12 @@ Result<int> sessions_command(const ParsedCommand& command) {
   switch (command.name) {
   case CommandName::sessions_list: {
     TRY_ASSIGN(const std::vector<store::SessionRow> rows, store.list_sessions());
+    if (sessions.heartbeat) {
+      const std::string text = command.run.json ? heartbeat_list_json(rows, runs_ralph) + "\n"
+                                                : render_heartbeat_list(rows, runs_ralph);
+      std::fputs(text.c_str(), stdout);
+      return 0;
+    }
     const std::string text =
         command.run.json ? session_list_json(rows, runs_ralph) + "\n"
                          : render_session_list(rows, std::chrono::system_clock::now(), runs_ralph);

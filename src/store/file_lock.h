@@ -3,6 +3,8 @@
 #include "ralph/core/error.h"
 
 #include <filesystem>
+#include <optional>
+#include <string_view>
 #include <utility>
 
 namespace ralph::store {
@@ -14,6 +16,13 @@ class FileLock {
 public:
   // Creates `path` if needed and blocks until the lock is granted.
   static Result<FileLock> acquire(const std::filesystem::path& path);
+  // Creates `path` if needed and takes the lock if it is free; nullopt when another holder has
+  // it (this never waits).
+  static Result<std::optional<FileLock>> try_acquire(const std::filesystem::path& path);
+
+  // Replaces the lock file's content with `text` (who holds it, for those who find it held); the
+  // content is emptied again when the lock is released.
+  Result<void> write_holder(std::string_view text);
 
   FileLock(FileLock&& other) noexcept : m_fd(std::exchange(other.m_fd, -1)) {}
   FileLock& operator=(FileLock&& other) noexcept;

@@ -98,10 +98,63 @@ TEST(CommandLine, EmptyGoalOrQueryIsAUsageError) {
                     "--help'.\n");
 }
 
+std::map<std::string, std::string> override_values(const ParsedCommand& command) {
+  std::map<std::string, std::string> values;
+  for (const auto& flag : command.run.overrides) {
+    values[flag.key] = flag.value;
+  }
+  return values;
+}
+
+TEST(CommandLine, HeartbeatTakesAnIntervalTicksAndTheRunFlags) {
+  const auto parsed = parse({"heartbeat", "--every", "1.5h", "--ticks", "3", "--wait", "--model",
+                             "openai/m", "--judge", "anthropic/j", "--verify-cmd", "make test"});
+  ASSERT_EQ(parsed.command.exit_code, -1) << parsed.err;
+  EXPECT_EQ(parsed.command.name, CommandName::heartbeat);
+  EXPECT_EQ(parsed.command.heartbeat.every, std::chrono::minutes(90));
+  EXPECT_EQ(parsed.command.heartbeat.ticks, 3);
+  EXPECT_TRUE(parsed.command.heartbeat.wait);
+  EXPECT_EQ(override_values(parsed.command),
+            (std::map<std::string, std::string>{{"judge.model", "anthropic/j"},
+                                                {"model", "openai/m"},
+                                                {"verify.commands", "make test"}}));
+  const auto once = parse({"heartbeat"});
+  ASSERT_EQ(once.command.exit_code, -1) << once.err;
+  EXPECT_EQ(once.command.heartbeat.every.count(), 0);
+}
+
+TEST(CommandLine, HeartbeatVerificationTurnsOffByEitherFlag) {
+  for (const std::vector<std::string>& off :
+       {std::vector<std::string>{"heartbeat", "--no-verify-heartbeat"},
+        std::vector<std::string>{"heartbeat", "--verify-heartbeat=false"}}) {
+    const auto parsed = parse(off);
+    ASSERT_EQ(parsed.command.exit_code, -1) << parsed.err;
+    EXPECT_EQ(override_values(parsed.command).at("loop.verify_heartbeat"), "false") << off[1];
+  }
+  const auto on = parse({"heartbeat", "--verify-heartbeat"});
+  EXPECT_EQ(override_values(on.command).at("loop.verify_heartbeat"), "true");
+  const auto bad = parse({"heartbeat", "--verify-heartbeat=maybe"});
+  EXPECT_EQ(bad.command.exit_code, 2);
+  EXPECT_NE(bad.err.find("--verify-heartbeat 'maybe'"), std::string::npos) << bad.err;
+}
+
+TEST(CommandLine, HeartbeatRefusesABadIntervalAndTicksWithoutOne) {
+  const auto bad = parse({"heartbeat", "--every", "soon"});
+  EXPECT_EQ(bad.command.exit_code, 2);
+  EXPECT_EQ(bad.err, "ralph heartbeat: --every 'soon': expected a duration like 90s, 1.5m, 2h, "
+                     "more than 0\n");
+  EXPECT_EQ(parse({"heartbeat", "--every", "0s"}).command.exit_code, 2);
+  const auto ticks = parse({"heartbeat", "--ticks", "3"});
+  EXPECT_EQ(ticks.command.exit_code, 2);
+  EXPECT_EQ(ticks.err, "ralph heartbeat: --ticks needs --every (without it there is one tick). "
+                       "See 'ralph heartbeat --help'.\n");
+  EXPECT_EQ(parse({"heartbeat", "--every", "1s", "--ticks", "0"}).command.exit_code, 2);
+}
+
 TEST(CommandLine, MissingCommandListsTheCommands) {
   EXPECT_EQ(parse({}).err,
-            "ralph: a command is required (run, chat, qa, task, demo, sessions, hook). "
-            "See 'ralph --help'.\n");
+            "ralph: a command is required (run, chat, qa, task, demo, sessions, hook, "
+            "heartbeat). See 'ralph --help'.\n");
   EXPECT_EQ(parse({"sessions"}).err,
             "ralph sessions: a command is required (list, show, resume, export, rm, prune). See "
             "'ralph sessions --help'.\n");

@@ -11,6 +11,8 @@
 
 #include <chrono>
 #include <filesystem>
+#include <future>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -52,6 +54,37 @@ inline nlohmann::json show_session(const std::string& id, const std::filesystem:
   EXPECT_EQ(out.exit_code, 0) << out.err;
   return parse_output(out);
 }
+
+// Answers every request with `text`, each only once released; releases on destruction so a
+// failed test never leaves the server's handler waiting.
+class HeldAnswers {
+public:
+  HeldAnswers(FakeProviderServer& server, std::string text) : m_server(server) {
+    std::shared_future<void> released = m_release.get_future().share();
+    server.set_responder([released, text](const RecordedRequest&) -> std::optional<FakeTurn> {
+      released.wait_for(std::chrono::seconds(120));
+      return text_turn(text);
+    });
+  }
+  ~HeldAnswers() {
+    release();
+    m_server.set_responder({});
+  }
+  HeldAnswers(const HeldAnswers&) = delete;
+  HeldAnswers& operator=(const HeldAnswers&) = delete;
+
+  void release() {
+    if (!m_released) {
+      m_released = true;
+      m_release.set_value();
+    }
+  }
+
+private:
+  FakeProviderServer& m_server;
+  std::promise<void> m_release;
+  bool m_released = false;
+};
 
 // Polls `condition` until it holds or 30 s pass.
 template <typename Condition> bool eventually(Condition condition) {

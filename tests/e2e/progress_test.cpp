@@ -23,37 +23,6 @@ using std::chrono::seconds;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-// Answers every request with `text`, each only once released; releases on destruction so a
-// failed test never leaves the server's handler waiting.
-class HeldAnswers {
-public:
-  HeldAnswers(FakeProviderServer& server, std::string text) : m_server(server) {
-    std::shared_future<void> released = m_release.get_future().share();
-    server.set_responder([released, text](const RecordedRequest&) -> std::optional<FakeTurn> {
-      released.wait_for(seconds(120));
-      return text_turn(text);
-    });
-  }
-  ~HeldAnswers() {
-    release();
-    m_server.set_responder({});
-  }
-  HeldAnswers(const HeldAnswers&) = delete;
-  HeldAnswers& operator=(const HeldAnswers&) = delete;
-
-  void release() {
-    if (!m_released) {
-      m_released = true;
-      m_release.set_value();
-    }
-  }
-
-private:
-  FakeProviderServer& m_server;
-  std::promise<void> m_release;
-  bool m_released = false;
-};
-
 class ProgressEndToEnd : public ::testing::Test {
 protected:
   std::vector<std::string> args(std::vector<std::string> extra) const {
