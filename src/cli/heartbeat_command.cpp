@@ -177,6 +177,7 @@ Result<int> run_tick(const RunArgs& args, const HeartbeatArgs& heartbeat, const 
     return 2;
   }
   RunArgs tick_args = args;
+  tick_args.append_events = true;
   tick_args.goal = heartbeat_goal(*tasks, config.judge.rules_chars);
   RunContext context(std::move(tick_args), workspace, config, nullptr, store);
   context.session().kind = store::SessionKind::heartbeat;

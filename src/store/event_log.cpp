@@ -13,12 +13,13 @@
 namespace ralph::store {
 
 Result<std::unique_ptr<EventLog>> EventLog::open(const std::filesystem::path& path,
-                                                 std::string session_id, Redactor redactor) {
+                                                 std::string session_id, Redactor redactor,
+                                                 bool append) {
   std::error_code ec;
   if (path.has_parent_path()) {
     std::filesystem::create_directories(path.parent_path(), ec);
   }
-  std::FILE* file = std::fopen(path.c_str(), "w");
+  std::FILE* file = std::fopen(path.c_str(), append ? "a" : "w");
   if (file == nullptr) {
     return fail(ErrorKind::io,
                 fmt::format("--events {}: cannot write: {}", path.string(), std::strerror(errno)));

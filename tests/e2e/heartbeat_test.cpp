@@ -11,6 +11,7 @@
 
 #include <csignal>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -160,8 +161,21 @@ TEST_F(HeartbeatEndToEnd, EveryRunsTheGivenNumberOfTicksEachASession) {
   for (int i = 0; i < 3; ++i) {
     agent.push(text_turn("HEARTBEAT_OK"));
   }
-  const auto out = ralph(args({"--no-verify-heartbeat", "--every", "0.2s", "--ticks", "3"}));
+  const auto events = workspace.path() / "events.ndjson";
+  workspace.write("events.ndjson", "{\"kept\": true}\n");
+  const auto out = ralph(args({"--no-verify-heartbeat", "--every", "0.2s", "--ticks", "3",
+                               "--events", events.string()}));
   ASSERT_EQ(out.exit_code, 0) << out.err;
+  // --events gathers every tick (appended, each line with its tick's session).
+  std::set<std::string> sessions;
+  std::istringstream event_lines(workspace.read("events.ndjson"));
+  std::string event;
+  std::getline(event_lines, event);
+  EXPECT_EQ(event, "{\"kept\": true}");
+  while (std::getline(event_lines, event)) {
+    sessions.insert(json::parse(event)["session"].get<std::string>());
+  }
+  EXPECT_EQ(sessions.size(), 3u);
   EXPECT_THAT(out.err, HasSubstr("heartbeat tick 1 of 3"));
   EXPECT_THAT(out.err, HasSubstr("heartbeat tick 3 of 3"));
   EXPECT_THAT(out.err, HasSubstr("next tick at "));

@@ -17,9 +17,11 @@ namespace ralph::store {
 // remembered and reported by `error()`; the run goes on. Single-threaded, like the loop.
 class EventLog final : public EventSink {
 public:
-  // Creates or truncates `path` (parent folders are created).
+  // Creates `path` (parent folders are created), truncating it, or appending to it when
+  // `append` (`ralph heartbeat`: one file for all ticks, each tick's lines with its session).
   static Result<std::unique_ptr<EventLog>> open(const std::filesystem::path& path,
-                                                std::string session_id, Redactor redactor);
+                                                std::string session_id, Redactor redactor,
+                                                bool append = false);
   ~EventLog() override;
   EventLog(const EventLog&) = delete;
   EventLog& operator=(const EventLog&) = delete;
