@@ -123,7 +123,7 @@ struct TickLock {
 
 // The lock that keeps ticks from overlapping, across processes: taken at once, or after the
 // running tick ends (--wait), or not (skipped); either way said.
-Result<TickLock> take_lock(const fs::path& path, bool wait, bool json) {
+Result<TickLock> take_lock(const fs::path& path, bool wait, bool json, const CancelToken& cancel) {
   TRY_ASSIGN(std::optional<store::FileLock> lock, store::FileLock::try_acquire(path));
   if (!lock) {
     const std::string holder = holder_of(path);
@@ -141,8 +141,6 @@ Result<TickLock> take_lock(const fs::path& path, bool wait, bool json) {
     }
     say(fmt::format("waiting: a tick is still running in {}", holder));
     const auto since = Steady::now();
-    CancelToken cancel;
-    const InterruptHandler interrupt(cancel);
     while (!lock) {
       if (!sleep_until(Steady::now() + k_poll, cancel)) {
         return TickLock{.outcome = LockOutcome::interrupted};
@@ -164,11 +162,15 @@ struct Tick {
 // One tick: the lock, HEARTBEAT.md, and a run recorded as a heartbeat session. Returns the run's
 // exit code (0 when skipped, 130 when interrupted).
 Result<int> run_tick(const RunArgs& args, const HeartbeatArgs& heartbeat, const Config& config,
-                     const fs::path& workspace, store::SessionStore* store, Tick tick) {
+                     const fs::path& workspace, store::SessionStore* store, Tick tick,
+                     const CancelToken& cancel) {
   TRY_ASSIGN(TickLock lock,
-             take_lock(workspace / ".ralph" / "heartbeat.lock", heartbeat.wait, args.json));
+             take_lock(workspace / ".ralph" / "heartbeat.lock", heartbeat.wait, args.json, cancel));
   if (lock.outcome != LockOutcome::taken) {
     return lock.outcome == LockOutcome::skipped ? 0 : 130;
+  }
+  if (cancel.cancelled()) {
+    return 130; // Ctrl-C before the run had its own handler
   }
   const Result<std::string> tasks = read_tasks(workspace);
   if (!tasks) {
@@ -208,9 +210,12 @@ Result<int> heartbeat_command(const RunArgs& args, const HeartbeatArgs& heartbea
                 fmt::format("cannot create {}: {}", (workspace / ".ralph").string(), ec.message()));
   }
   TRY_ASSIGN(const std::unique_ptr<store::SessionStore> store, open_store(config, workspace));
+  // Ctrl-C between ticks (and while waiting for the lock); each tick's run has its own inside.
+  CancelToken cancel;
+  const InterruptHandler interrupt(cancel);
   const Tick first{.number = 1, .of = heartbeat.ticks};
   if (heartbeat.every.count() == 0) {
-    return run_tick(args, heartbeat, config, workspace, store.get(), first);
+    return run_tick(args, heartbeat, config, workspace, store.get(), first, cancel);
   }
 
   // Ticks keep to a grid from the first one's start, so they do not drift by their own length;
@@ -221,7 +226,8 @@ Result<int> heartbeat_command(const RunArgs& args, const HeartbeatArgs& heartbea
   std::int64_t slot = 0;
   for (Tick tick = first;; ++tick.number) {
     const Steady::time_point began = Steady::now();
-    TRY_ASSIGN(const int code, run_tick(args, heartbeat, config, workspace, store.get(), tick));
+    TRY_ASSIGN(const int code,
+               run_tick(args, heartbeat, config, workspace, store.get(), tick, cancel));
     if (code == 130) {
       say(fmt::format("interrupted during tick {}; stopped", tick.number));
       return 130;
@@ -247,8 +253,6 @@ Result<int> heartbeat_command(const RunArgs& args, const HeartbeatArgs& heartbea
         iso8601_utc(std::chrono::system_clock::now() +
                     std::chrono::duration_cast<std::chrono::system_clock::duration>(until_next)),
         seconds(until_next)));
-    CancelToken cancel;
-    const InterruptHandler interrupt(cancel);
     if (!sleep_until(start + slot * every, cancel)) {
       say(fmt::format("interrupted after {} tick(s); stopped", tick.number));
       return 130;

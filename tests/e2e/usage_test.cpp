@@ -51,7 +51,7 @@ TEST_F(UsageEndToEnd, UnknownCommandsAreNamedWithTheClosestOne) {
 TEST_F(UsageEndToEnd, BatchIsSaidToBeNotThereYet) {
   EXPECT_EQ(usage_error({"batch"}),
             "ralph: 'batch' is planned but not in this version of ralph yet (commands: run, chat, "
-            "qa, task, demo, sessions, hook). See 'ralph --help'.\n");
+            "qa, task, demo, sessions, hook, heartbeat). See 'ralph --help'.\n");
 }
 
 TEST_F(UsageEndToEnd, UnknownOptionIsNamedInItsCommandWithTheClosestOne) {
