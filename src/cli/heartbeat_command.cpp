@@ -47,7 +47,11 @@ Result<std::string> read_tasks(const fs::path& workspace) {
   if (in) {
     text << in.rdbuf();
   }
-  if (!in || fs::is_directory(path)) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    return fail(ErrorKind::usage, fmt::format("{} is a folder, not the tasks file", path.string()));
+  }
+  if (!in) {
     return fail(ErrorKind::usage,
                 fmt::format("{}: no such file; write the tasks to check on each tick there",
                             path.string()));

@@ -163,8 +163,8 @@ TEST_F(HeartbeatEndToEnd, EveryRunsTheGivenNumberOfTicksEachASession) {
   }
   const auto events = workspace.path() / "events.ndjson";
   workspace.write("events.ndjson", "{\"kept\": true}\n");
-  const auto out = ralph(args({"--no-verify-heartbeat", "--every", "0.2s", "--ticks", "3",
-                               "--events", events.string()}));
+  const auto out = ralph(args(
+      {"--no-verify-heartbeat", "--every", "0.2s", "--ticks", "3", "--events", events.string()}));
   ASSERT_EQ(out.exit_code, 0) << out.err;
   // --events gathers every tick (appended, each line with its tick's session).
   std::set<std::string> sessions;
@@ -244,6 +244,9 @@ TEST_F(HeartbeatEndToEnd, AMissingOrEmptyTaskFileOrABadIntervalIsAUsageError) {
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_THAT(missing.err,
               HasSubstr((workspace.path() / "HEARTBEAT.md").string() + ": no such file"));
+  std::filesystem::create_directory(workspace.path() / "HEARTBEAT.md");
+  EXPECT_THAT(ralph(judged()).err, HasSubstr("HEARTBEAT.md is a folder, not the tasks file"));
+  std::filesystem::remove(workspace.path() / "HEARTBEAT.md");
   workspace.write("HEARTBEAT.md", "  \n\n");
   const auto empty = ralph(judged());
   EXPECT_EQ(empty.exit_code, 2);
