@@ -390,9 +390,12 @@ Result<std::string> ChatSession::change_budgets(const std::vector<BudgetChange>&
 
 Result<Config> ChatSession::goal_config(const GoalSettings& settings) const {
   Config config = m_context.config();
-  config.evidence.enabled = true; // a goal is verifier-first
-  config.loop.feedback =
-      FeedbackMode::continuation; // seed 004: retries start from a compact prompt
+  // A goal is verifier-first and every answer of it is verified; as in seed 004, a retry starts
+  // from a compact continuation prompt.
+  config.evidence.enabled = true;
+  config.loop.trigger.mode = TriggerMode::always;
+  config.loop.heartbeat = false;
+  config.loop.feedback = FeedbackMode::continuation;
   for (const std::string& command : settings.verify_commands) {
     config.verify.commands.push_back(command);
   }

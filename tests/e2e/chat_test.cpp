@@ -143,6 +143,17 @@ TEST_F(ChatTest, AGoalOutOfAttemptsEndsWithTheNoticeAndTheChatGoesOn) {
   EXPECT_THAT(out.out, HasSubstr("Still here."));
 }
 
+TEST_F(ChatTest, EveryAnswerOfAGoalIsVerifiedWhateverTheTrigger) {
+  // A workspace that verifies only answers with a keyword: a goal's claim is verified anyway.
+  workspace.write(".ralph/config.toml", "[loop]\ntrigger = \"keywords\"\n");
+  server.push(text_turn(std::string("All fixed.\n") + k_marker));
+  const RalphOutput out = script("/budget iterations=1\n/goal make sh test.sh pass\n",
+                                 {"--verify-cmd", "sh test.sh"});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_THAT(out.err, HasSubstr("FAIL: test_add"));
+  EXPECT_THAT(out.err, HasSubstr("goal budget_exhausted"));
+}
+
 TEST_F(ChatTest, ClearDropsTheGoalAndTheConversation) {
   server.push(text_turn("Hi."));
   server.push(text_turn("Hello again."));
