@@ -146,7 +146,7 @@ TEST_F(ChatTest, AGoalOutOfAttemptsEndsWithTheNoticeAndTheChatGoesOn) {
 TEST_F(ChatTest, EveryAnswerOfAGoalIsVerifiedWhateverTheTrigger) {
   // A workspace that verifies only answers with a keyword: a goal's claim is verified anyway.
   workspace.write(".ralph/config.toml", "[loop]\ntrigger = \"keywords\"\n");
-  server.push(text_turn(std::string("All fixed.\n") + k_marker));
+  server.push(text_turn("All fixed."));
   const RalphOutput out = script("/budget iterations=1\n/goal make sh test.sh pass\n",
                                  {"--verify-cmd", "sh test.sh"});
   ASSERT_EQ(out.exit_code, 0) << out.err;
