@@ -29,12 +29,13 @@ protected:
     workspace.write("add.sh", k_broken_add);
   }
 
-  // ralph with the CLI's private home, the CLI found on PATH.
-  RalphOutput ralph(std::vector<std::string> args) {
+  // ralph with the CLI's private home, the CLI found on PATH; `input` on its stdin.
+  RalphOutput ralph(std::vector<std::string> args, const std::string& input = {}) {
     std::map<std::string, std::string> env = home.env();
     const char* path = std::getenv("PATH");
     env["PATH"] = agent_clis_dir().string() + ":" + (path != nullptr ? path : "/usr/bin:/bin");
-    return run_ralph(args, workspace.path(), env);
+    return input.empty() ? run_ralph(args, workspace.path(), env)
+                         : run_ralph_with_input(args, workspace.path(), input, env);
   }
 
   // The JSON text of the messages of agent turn `index`.
@@ -96,6 +97,20 @@ TEST_F(ClaudeRun, ContinueModeStartsAFreshSessionWithTheContinuationPrompt) {
   for (const json& message : request["messages"]) {
     EXPECT_NE(message.value("role", ""), "assistant") << message.dump();
   }
+}
+
+TEST_F(ClaudeRun, AChatGoesOnInClaudesOwnSession) {
+  server.push(FakeTurn{.text = "Hello from Claude."});
+  server.push(FakeTurn{.text = "You said hello."});
+  const RalphOutput out = ralph({"chat", "--agent", "claude"}, "hello there\nwhat did I say?\n");
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_THAT(out.out, HasSubstr("Hello from Claude."));
+  EXPECT_THAT(out.out, HasSubstr("You said hello."));
+  // The second turn resumed Claude's session: its request holds the first exchange.
+  const std::string second = messages_of(1);
+  EXPECT_THAT(second, HasSubstr("hello there"));
+  EXPECT_THAT(second, HasSubstr("Hello from Claude."));
+  EXPECT_THAT(second, HasSubstr("what did I say?"));
 }
 
 TEST_F(OpencodeRun, TheCheckItRanWithItsExitCodeIsTheEvidence) {
