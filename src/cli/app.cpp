@@ -1,7 +1,7 @@
 #include "ralph/cli/app.h"
 
-#include "cli/command_line.h"
 #include "cli/chat_command.h"
+#include "cli/command_line.h"
 #include "cli/demo_command.h"
 #include "cli/document_command.h"
 #include "cli/heartbeat_command.h"

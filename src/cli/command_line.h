@@ -21,9 +21,9 @@ struct RunArgs {
   std::string workspace; // empty: the current directory
   std::string config_file;
   std::vector<ConfigOverride> overrides;
-  std::string events_file; // --events: NDJSON of every event
+  std::string events_file;    // --events: NDJSON of every event
   bool append_events = false; // add to the --events file instead of replacing it
-  std::string out_dir;     // --out: trace files after each attempt
+  std::string out_dir;        // --out: trace files after each attempt
   bool json = false;
   bool quiet = false;
 };

@@ -96,8 +96,8 @@ Result<int> run_loop(RunContext& context, const std::string& banner, LoopRun& ru
   std::unique_ptr<store::EventLog> event_log;
   if (!args.events_file.empty()) {
     // Events reach it through `events`, redacted already.
-    TRY_ASSIGN(event_log, store::EventLog::open(args.events_file, session_id, Redactor(),
-                                                            args.append_events));
+    TRY_ASSIGN(event_log,
+               store::EventLog::open(args.events_file, session_id, Redactor(), args.append_events));
     shown.add(*event_log);
   }
 

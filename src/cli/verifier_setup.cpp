@@ -79,8 +79,7 @@ Result<Model> judge_model(const Config& config, ModelProviders& models, Verifier
   TRY_ASSIGN(Model judge, models.make(model, config.judge.base_url));
   // An external agent CLI's model is its own: `config.model` is not what it runs on.
   const auto agent = llm::parse_model_spec(config.model);
-  if (!agent || judge.spec.provider == llm::ProviderKind::scripted ||
-      uses_external_agent(config)) {
+  if (!agent || judge.spec.provider == llm::ProviderKind::scripted || uses_external_agent(config)) {
     return judge;
   }
   // By who trained the models, not by who serves them: openai-compat/claude-… is Anthropic's.

@@ -147,8 +147,8 @@ TEST_F(ChatTest, EveryAnswerOfAGoalIsVerifiedWhateverTheTrigger) {
   // A workspace that verifies only answers with a keyword: a goal's claim is verified anyway.
   workspace.write(".ralph/config.toml", "[loop]\ntrigger = \"keywords\"\n");
   server.push(text_turn("All fixed."));
-  const RalphOutput out = script("/budget iterations=1\n/goal make sh test.sh pass\n",
-                                 {"--verify-cmd", "sh test.sh"});
+  const RalphOutput out =
+      script("/budget iterations=1\n/goal make sh test.sh pass\n", {"--verify-cmd", "sh test.sh"});
   ASSERT_EQ(out.exit_code, 0) << out.err;
   EXPECT_THAT(out.err, HasSubstr("FAIL: test_add"));
   EXPECT_THAT(out.err, HasSubstr("goal budget_exhausted"));

@@ -70,10 +70,10 @@ TEST_F(ExternalAgent, TheJudgeChecksAnExternalAgentsAnswerToo) {
               FakeRun().session("g-1").write("add.sh", k_fixed_add).say("Fixed add.")});
   std::map<std::string, std::string> env = cli.env_map();
   env["ANTHROPIC_API_KEY"] = "sk-ant-test-key";
-  const RalphOutput out = run_ralph({"run", "--agent", "gemini", "--judge", "anthropic/judge-model",
-                                     "--judge-base-url", judge.base_url(), "--json",
-                                     "make the test pass"},
-                                    workspace.path(), env);
+  const RalphOutput out =
+      run_ralph({"run", "--agent", "gemini", "--judge", "anthropic/judge-model", "--judge-base-url",
+                 judge.base_url(), "--json", "make the test pass"},
+                workspace.path(), env);
   ASSERT_EQ(out.exit_code, 0) << out.err;
   const auto result = parse_output(out);
   EXPECT_EQ(result["iterations"], 2);
