@@ -241,11 +241,22 @@ Result<void> ChatSession::make_agent() {
 }
 
 void ChatSession::save() {
+  {
+    const std::scoped_lock lock(m_mutex);
+    if (m_working) {
+      return; // the work writes the record when it ends
+    }
+  }
+  write_row();
+}
+
+void ChatSession::write_row() {
   std::string state;
   {
     const std::scoped_lock lock(m_mutex);
     state = chat_state_to_json(m_state);
   }
+  const std::scoped_lock lock(m_row_mutex);
   m_row.resume_json = m_redactor.redact_json(state);
   m_row.status = Status::active;
   m_row.owner_pid = getpid();
@@ -256,12 +267,29 @@ void ChatSession::save() {
   }
 }
 
+ChatSession::Working::Working(ChatSession& chat) : m_chat(chat) {
+  const std::scoped_lock lock(chat.m_mutex);
+  chat.m_working = true;
+}
+
+ChatSession::Working::~Working() {
+  {
+    const std::scoped_lock lock(m_chat.m_mutex);
+    m_chat.m_working = false;
+  }
+  m_chat.write_row();
+}
+
 Result<loop::LoopResult> ChatSession::say(const std::string& text, const CancelToken& cancel) {
   const Config& config = m_context.config();
+  const Working working(*this);
+  // The turn works on its own copy: a /verify meanwhile may record the chat's state.
+  std::vector<Message> conversation;
   {
     const std::scoped_lock lock(m_mutex);
-    m_state.conversation.push_back(Message{.role = Role::user, .content = text});
+    conversation = m_state.conversation;
   }
+  conversation.push_back(Message{.role = Role::user, .content = text});
   if (m_row.goal == k_untitled) {
     m_row.goal = m_redactor.redact(first_line_of(text, 200));
   }
@@ -275,13 +303,15 @@ Result<loop::LoopResult> ChatSession::say(const std::string& text, const CancelT
   loop::StoreJournal recorded(*m_store, m_row, m_redactor, nullptr, events);
   TurnJournal journal(recorded, m_row.iterations, counters_of(m_row));
   loop::OuterLoop outer(*m_agent, {}, std::move(options), m_context.clock(), &journal);
-  // Only this thread touches the conversation while a turn runs (clear() waits for it).
-  const loop::LoopResult result = outer.run(m_state.conversation, cancel, events);
+  const loop::LoopResult result = outer.run(conversation, cancel, events);
   redacted.flush();
+  {
+    const std::scoped_lock lock(m_mutex);
+    m_state.conversation = std::move(conversation);
+  }
   m_row = recorded.session();
   m_row.answer = m_redactor.redact(result.answer);
   m_row.reason = m_redactor.redact(result.reason);
-  save();
   if (const auto failure = journal.failure()) {
     return fail(failure->kind, "the chat's record could not be written: " + failure->message);
   }
@@ -579,7 +609,7 @@ Result<loop::LoopResult> ChatSession::run_goal_once(ChatGoal goal, const CancelT
         m_state.goal->session_id = row->id;
       }
     }
-    save();
+    write_row();
   }
   {
     const std::scoped_lock lock(m_mutex);
@@ -630,6 +660,7 @@ Result<loop::LoopResult> ChatSession::run_goal_once(ChatGoal goal, const CancelT
 }
 
 Result<loop::LoopResult> ChatSession::work_on_goal(const CancelToken& cancel) {
+  const Working working(*this);
   ChatGoal goal;
   {
     const std::scoped_lock lock(m_mutex);
@@ -650,8 +681,7 @@ Result<loop::LoopResult> ChatSession::work_on_goal(const CancelToken& cancel) {
         m_state.goal->reason = "it could not start: " + m_redactor.redact(ran.error().message);
       }
       m_hold = false;
-      save();
-      return fail(ran.error());
+      return fail(ran.error()); // recorded as the work ends
     }
     result = std::move(*ran);
     {
@@ -686,8 +716,7 @@ Result<loop::LoopResult> ChatSession::work_on_goal(const CancelToken& cancel) {
     m_hold = false;
     m_changed = false;
   }
-  save();
-  return result;
+  return result; // recorded as the work ends
 }
 
 } // namespace ralph::cli

@@ -87,10 +87,24 @@ private:
 
   ChatSession(RunContext& context, TerminalView& view);
 
+  // While alive the worker owns the chat's row and the store: commands from the input thread
+  // only change the state, which the end of the work records.
+  class Working {
+  public:
+    explicit Working(ChatSession& chat);
+    ~Working();
+    Working(const Working&) = delete;
+    Working& operator=(const Working&) = delete;
+
+  private:
+    ChatSession& m_chat;
+  };
+
   Result<void> make_agent();
   Result<Config> goal_config(const GoalSettings& settings) const;
   Result<loop::LoopResult> run_goal_once(ChatGoal goal, const CancelToken& cancel);
-  void save(); // the chat's row with its state, as one write
+  void save();      // the chat's state recorded now, or by the work running (input thread)
+  void write_row(); // the chat's row with its state, as one write
   GoalSettings& settings_in_use();
   const GoalSettings& settings_in_use() const;
 
@@ -98,7 +112,8 @@ private:
   TerminalView& m_view;
   store::SessionStore* m_store;
   Redactor m_redactor;
-  store::SessionRow m_row; // the chat's; kept current, written by save()
+  std::mutex m_row_mutex;  // m_row and its writes: the work's last and a command's may meet
+  store::SessionRow m_row; // the chat's; kept current by the work, written by write_row()
 
   // The agent all turns and goals share, so an external CLI keeps one session.
   std::optional<Model> m_model;
@@ -108,6 +123,7 @@ private:
   mutable std::mutex m_mutex; // everything below
   ChatState m_state;
   std::unique_ptr<Progress> m_progress;
+  bool m_working = false;             // a turn or goal runs on the worker thread
   std::atomic<bool> m_hold{false};    // /pause: end the goal's run after this attempt
   std::atomic<bool> m_changed{false}; // settings changed: end this run and go on with them
 };

@@ -154,6 +154,18 @@ TEST_F(ChatTest, EveryAnswerOfAGoalIsVerifiedWhateverTheTrigger) {
   EXPECT_THAT(out.err, HasSubstr("goal budget_exhausted"));
 }
 
+TEST_F(ChatTest, AGoalThatCannotStartIsHeldAndTheChatGoesOn) {
+  // The judge's provider has no key here: the goal waits, saying why.
+  server.push(text_turn("Still here."));
+  const RalphOutput out =
+      script("/judge anthropic/judge-model\n/goal make sh test.sh pass\n/status\nhello\n");
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_THAT(out.err, HasSubstr("ANTHROPIC_API_KEY"));
+  EXPECT_THAT(out.out, HasSubstr("state: held · it could not start"));
+  EXPECT_THAT(out.out, HasSubstr("Still here."));
+  EXPECT_EQ(server.requests().size(), 1U) << "only the ordinary turn reached the model";
+}
+
 TEST_F(ChatTest, ClearDropsTheGoalAndTheConversation) {
   server.push(text_turn("Hi."));
   server.push(text_turn("Hello again."));
