@@ -84,6 +84,7 @@ Result<std::optional<SlashCommand>> parse_slash_command(std::string_view line) {
   const auto verb = value_of(k_slash_verb_names, name);
   if (!verb) {
     std::vector<std::string> names;
+    names.reserve(std::size(k_slash_verb_names));
     for (const auto& [_, known] : k_slash_verb_names) {
       names.emplace_back(known);
     }
@@ -137,6 +138,7 @@ Result<std::vector<BudgetChange>> parse_budget_changes(std::string_view argument
                                     [&](const BudgetName& b) { return name == b.name; });
     if (known == k_budget_names.end()) {
       std::vector<std::string> names;
+      names.reserve(k_budget_names.size());
       for (const BudgetName& b : k_budget_names) {
         names.emplace_back(b.name);
       }
