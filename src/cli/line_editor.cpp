@@ -224,6 +224,10 @@ std::optional<std::string> LineEditor::read(std::string_view prompt) {
   el_wset(m_impl->editor, EL_PREP_TERM, 1);
   int count = 0;
   const wchar_t* line = el_wgets(m_impl->editor, &count);
+  // And raw mode until the next read: el_wgets gives back the cooked mode, in which a key typed
+  // while the caller works on this line (a Ctrl-D just after a turn ends) would be the line
+  // discipline's, not the next read's. The destructor gives the terminal back as it was found.
+  el_wset(m_impl->editor, EL_PREP_TERM, 1);
   if (line == nullptr || count <= 0) {
     return std::nullopt;
   }

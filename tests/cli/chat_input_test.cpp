@@ -273,8 +273,24 @@ TEST(ChatInputTerminal, OthersOutputStartsLinesAtColumnZeroWhileThePromptWaits) 
   EXPECT_EQ(read.get().text, "");
   termios after{};
   ASSERT_EQ(tcgetattr(pty.slave, &after), 0);
-  EXPECT_EQ(after.c_lflag, before.c_lflag | NOFLSH) << "the terminal's own mode between lines";
+  EXPECT_EQ(after.c_lflag & ICANON, 0U) << "the editing mode stays between lines";
   EXPECT_EQ(after.c_oflag, before.c_oflag);
+}
+
+// What is typed while the caller works on a line (a turn runs, its end is printed) waits for the
+// next read; the terminal's line discipline would take a Ctrl-D as its own end of file.
+TEST(ChatInputTerminal, ACtrlDTypedBetweenReadsEndsTheNextOne) {
+  Pty pty;
+  ChatInput input({}, pty.slave, pty.slave);
+  {
+    AsyncRead read(input, "> ");
+    ASSERT_TRUE(pty.shows("> "));
+    write_all(pty.master, "first\r");
+    EXPECT_EQ(read.get().text, "first");
+  }
+  write_all(pty.master, "\x04");
+  AsyncRead next(input, "> ");
+  EXPECT_EQ(next.get().kind, Kind::end);
 }
 
 TEST(ChatInputTerminal, TheTerminalIsGivenBackAsItWasFound) {
