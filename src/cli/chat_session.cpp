@@ -202,6 +202,15 @@ Result<std::unique_ptr<ChatSession>> ChatSession::open(RunContext& context, Term
       return fail(ErrorKind::usage, fmt::format("--resume {}: the chat is open in process {}",
                                                 resume_id, found->owner_pid));
     }
+    // The chat goes on with the model, agent and settings it was recorded with, the flags of
+    // this command over them, as `sessions resume` does.
+    Config recorded;
+    TRY(apply_config_json(recorded, found->config_json, "chat " + found->id));
+    for (const ConfigOverride& flag : context.args().overrides) {
+      TRY(flag.append ? append_config_value(recorded, flag.key, flag.value, flag.flag)
+                      : set_config_value(recorded, flag.key, flag.value, flag.flag));
+    }
+    context.config() = std::move(recorded);
     chat->m_row = *found;
     TRY_ASSIGN(chat->m_state,
                chat_state_from_json(found->resume_json, fmt::format("chat {}", resume_id)));

@@ -32,7 +32,8 @@ namespace ralph::cli {
 // work runs. What both touch is behind a mutex.
 class ChatSession {
 public:
-  // A new chat in `context`'s workspace, or the chat `resume_id` as recorded. The view shows
+  // A new chat in `context`'s workspace, or the chat `resume_id` as recorded (the context then
+  // takes the chat's recorded configuration, with the command's flags over it). The view shows
   // every event; answers stream to its stdout.
   static Result<std::unique_ptr<ChatSession>> open(RunContext& context, TerminalView& view,
                                                    const std::string& resume_id);

@@ -193,7 +193,9 @@ TEST_F(ChatTest, ResumeGoesOnWithTheConversationAndTheGoalSettings) {
   const std::string id = chat_id(first.err);
 
   server.push(text_turn("You said: the vault."));
-  const RalphOutput second = script("/status\nwhat did I say?\n", {"--resume", id});
+  // The recorded model and server: no need to give them again.
+  const RalphOutput second = run_ralph_with_input({"chat", "--resume", id}, workspace.path(),
+                                                  "/status\nwhat did I say?\n", env());
   ASSERT_EQ(second.exit_code, 0) << second.err;
   EXPECT_THAT(second.out, HasSubstr("budgets: iterations 7"));
   EXPECT_THAT(request(1), HasSubstr("remember the vault"));
