@@ -90,7 +90,7 @@ private:
 
   std::string prompt() const { return m_chat.goal_held() ? "ralph (goal held)> " : "ralph> "; }
 
-  void say(const std::string& line) { m_view.note(line); }
+  void say(const std::string& line) { m_view.reply(line); }
 
   // Returns true when the person leaves.
   bool handle(const std::string& line) {

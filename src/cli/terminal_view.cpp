@@ -126,6 +126,14 @@ void TerminalView::print(std::string_view text) {
   std::fflush(m_out);
 }
 
+void TerminalView::reply(const std::string& line) {
+  const std::lock_guard lock(m_mutex);
+  clear_status();
+  end_text_line();
+  fmt::print(m_err, "{}\n", line);
+  std::fflush(m_err);
+}
+
 void TerminalView::print_line(const std::string& line) {
   if (!m_options.progress) {
     return;

@@ -40,6 +40,9 @@ public:
 
   // Prints a progress line on `err` (ends any open text line first).
   void note(const std::string& line);
+  // Prints a line on `err` that answers the person (a chat command's reply, its error), shown
+  // even without progress.
+  void reply(const std::string& line);
   // Prints `text` on `out`, what the person asked to see (ends any open text line and clears the
   // status line first, so the two never mix).
   void print(std::string_view text);
