@@ -270,10 +270,6 @@ private:
 } // namespace
 
 Result<int> chat_command(const RunArgs& args, const ChatArgs& chat_args) {
-  if (args.json) {
-    return fail(ErrorKind::usage, "ralph chat: --json is for commands with one result; a chat's "
-                                  "record is `ralph sessions show ID --json`");
-  }
   TRY_ASSIGN(auto context, RunContext::open(args));
   const Config& config = context->config();
   TerminalView view(stdout, stderr,

@@ -392,6 +392,10 @@ ParsedCommand parse_command_line(int argc, char** argv) {
               "the completion marker of goals (default <promise>DONE</promise>)");
   }
   add_bounds_and_records(*chat, parsed.run);
+  // A chat has no one result to print, records itself in the store, and shows what happens.
+  for (const char* name : {"--json", "--events", "--out", "--no-store"}) {
+    chat->remove_option(chat->get_option(name));
+  }
 
   CLI::App* qa = app.add_subcommand(
       "qa", "grounded QA: answer bullets with verbatim quotes from the document, checked and "
