@@ -4,6 +4,7 @@
 #include "cli/chat_session.h"
 #include "cli/external_agent.h"
 #include "cli/run_report.h"
+#include "cli/session_setup.h"
 #include "cli/terminal_view.h"
 
 #include "ralph/core/try.h"
@@ -251,7 +252,7 @@ private:
     if (!result.notice.empty()) {
       m_view.print(result.notice);
     }
-    const RunReport report = make_report(m_chat.id(), result, Redactor());
+    const RunReport report = make_report(m_chat.id(), result, run_redactor());
     say("goal " + summary_line(report));
   }
 
@@ -287,7 +288,9 @@ Result<int> chat_command(const RunArgs& args, const ChatArgs& chat_args) {
   view.note(fmt::format("ralph {} chat · {} · workspace {} · session {}", RALPH_VERSION,
                         agent_label(config), context->workspace().string(), chat->id()));
   if (!chat_args.resume.empty()) {
-    view.note(chat->status_text().substr(0, chat->status_text().find('\n')));
+    std::string status = chat->status_text();
+    status.pop_back(); // its last newline
+    view.reply(status);
   }
   if (input.interactive()) {
     view.note("/goal TEXT works on TEXT until it is verified; /help lists the commands; Ctrl-D "

@@ -305,6 +305,8 @@ TEST_F(ChatTerminalTest, StatusDuringAGoalAndCtrlCHoldsItWithoutLeavingThenResum
   server.push(text_turn(std::string("Fixed.\n") + k_marker));
   const RalphOutput resumed = script("/resume\n/status\n", {"--resume", id});
   ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  // The resumed chat says where its goal stands first.
+  EXPECT_THAT(resumed.err, HasSubstr("state: held · stopped during attempt 1"));
   EXPECT_THAT(resumed.err, HasSubstr("goal completed"));
   EXPECT_THAT(resumed.out, HasSubstr("state: completed"));
   EXPECT_EQ(workspace.read("add.sh"), k_fixed_add);
