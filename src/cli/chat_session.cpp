@@ -338,11 +338,6 @@ void ChatSession::set_goal(const std::string& text) {
   m_changed = false;
 }
 
-bool ChatSession::goal_ready() const {
-  const std::scoped_lock lock(m_mutex);
-  return m_state.goal && m_state.goal->status == Status::active && !m_state.goal->held;
-}
-
 bool ChatSession::goal_held() const {
   const std::scoped_lock lock(m_mutex);
   return m_state.goal && m_state.goal->status == Status::active && m_state.goal->held;
@@ -369,10 +364,6 @@ bool ChatSession::release_hold() {
   }
   save();
   return true;
-}
-
-void ChatSession::stopping() {
-  m_hold = true;
 }
 
 GoalSettings& ChatSession::settings_in_use() {
@@ -407,8 +398,8 @@ Result<std::string> ChatSession::set_judge(const std::string& model) {
     const std::scoped_lock lock(m_mutex);
     const bool current = m_state.goal && m_state.goal->status == Status::active;
     settings_in_use().judge = model;
-    said = current ? fmt::format("the goal is judged by {} too", model)
-                   : fmt::format("the next goal is judged by {} too", model);
+    said = current ? fmt::format("the goal is judged by {}", model)
+                   : fmt::format("the next goal is judged by {}", model);
     m_changed = current;
   }
   save();

@@ -57,16 +57,12 @@ public:
   // Starts a new goal (the previous one, held or ended, is dropped): the next work_on_goal()
   // works on it. What was added for the next goal comes with it.
   void set_goal(const std::string& text);
-  // True when there is a goal not ended and not held: work_on_goal() has work.
-  bool goal_ready() const;
   // True when there is a held goal to go on with.
   bool goal_held() const;
   // Holds the goal once its current attempt has ended (/pause); false when there is none.
   bool request_hold();
   // Lets a held goal go on; false when none is held.
   bool release_hold();
-  // Marks the running goal held because its attempt was stopped (/stop, Ctrl-C).
-  void stopping();
   // /verify, /judge, /budget: for the current goal (from its next attempt), or the next goal
   // when none is active. Returns what to tell the user.
   Result<std::string> add_verify(const std::string& command);

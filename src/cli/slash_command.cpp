@@ -23,7 +23,8 @@ struct VerbInfo {
 constexpr std::array<VerbInfo, 11> k_verbs = {{
     {SlashVerb::goal, "/goal TEXT", "work on TEXT until the verifiers pass (verifier-first)", true},
     {SlashVerb::verify, "/verify CMD", "add a command verifier to the goal (exit 0 passes)", true},
-    {SlashVerb::judge, "/judge MODEL", "judge the goal with PROVIDER/MODEL too", true},
+    {SlashVerb::judge, "/judge MODEL",
+     "an LLM judge on PROVIDER/MODEL for the goal (in place of the configured one)", true},
     {SlashVerb::status, "/status", "the goal, its attempt, the last verdicts and the budgets",
      false},
     {SlashVerb::budget, "/budget [NAME=VALUE ...]",
