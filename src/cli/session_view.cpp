@@ -105,8 +105,11 @@ std::string shown_status(const store::SessionRow& row, const OwnerCheck& running
 }
 
 // For a person, a completed session also says whether its answer was verified: "completed"
-// alone would claim it.
+// alone would claim it. A chat left by its person has no answer to verify: it ended.
 std::string status_text(const store::SessionRow& row, const OwnerCheck& running) {
+  if (row.status == Status::completed && row.kind == store::SessionKind::chat) {
+    return "ended";
+  }
   if (row.status == Status::completed && !row.verified) {
     return "completed, unverified";
   }

@@ -72,5 +72,14 @@ TEST(SessionKindView, ListMarksOtherKindsAndShowNamesKindAndParent) {
   EXPECT_EQ(listed[0]["kind"], "heartbeat");
 }
 
+TEST(SessionKindView, AChatThatWasLeftEndedRatherThanCompletedUnverified) {
+  store::SessionRow chat = row(Status::completed, 0);
+  chat.kind = store::SessionKind::chat;
+  const auto now = std::chrono::system_clock::now();
+  EXPECT_THAT(render_session_list({chat}, now, alive(0)), HasSubstr(" ended "));
+  EXPECT_THAT(render_session_list({chat}, now, alive(0)), Not(HasSubstr("unverified")));
+  EXPECT_EQ(nlohmann::json::parse(session_list_json({chat}, alive(0)))[0]["status"], "completed");
+}
+
 } // namespace
 } // namespace ralph::cli
