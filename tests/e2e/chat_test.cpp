@@ -7,6 +7,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <future>
 #include <regex>
 
@@ -349,6 +350,20 @@ TEST_F(ChatTerminalTest, CtrlCStopsAnOrdinaryTurnAndTheChatGoesOn) {
   ASSERT_TRUE(type(*chat, "\x03", "Ctrl-D or /exit leaves")) << chat->live();
   chat->write("/exit\r");
   EXPECT_EQ(chat->wait().exit_code, 0);
+}
+
+TEST_F(ChatTerminalTest, SigtermDuringATurnEndsTheChatRecordedAsInterrupted) {
+  auto chat = start();
+  chat->write("tell me a long story\r");
+  ASSERT_TRUE(server.wait_for_requests(1, k_wait));
+  chat->signal(SIGTERM);
+  const RalphOutput out = chat->wait();
+  EXPECT_EQ(out.exit_code, 130) << out.err;
+  release();
+  const json shown = show_session(chat_id(out.err), workspace.path());
+  EXPECT_EQ(shown["status"], "interrupted");
+  ASSERT_EQ(shown["attempts"].size(), 1U);
+  EXPECT_EQ(shown["attempts"][0]["stop"], "cancelled");
 }
 
 } // namespace
