@@ -61,8 +61,12 @@ public:
   TurnJournal(loop::StoreJournal& inner, int offset, loop::BudgetCounters base)
       : m_inner(inner), m_offset(offset), m_base(base) {}
 
+  // A turn starts from the chat's whole conversation, which the chat's state records: the turn
+  // records only what was said to start it, so a long chat's record grows with its length, not
+  // with the square of it.
   void attempt_started(int iteration, std::span<const Message> conversation) override {
-    m_inner.attempt_started(iteration + m_offset, conversation);
+    m_inner.attempt_started(iteration + m_offset,
+                            conversation.empty() ? conversation : conversation.last(1));
   }
   void model_call(int iteration, const agent::ModelCall& call,
                   const loop::BudgetCounters& counters) override {

@@ -4,6 +4,8 @@
 #include "fake_agent_cli.h"
 #include "support/temp_dir.h"
 
+#include "ralph/store/sqlite_session_store.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -75,6 +77,14 @@ TEST_F(ChatTest, OrdinaryTurnsAreAnsweredOnceUnverifiedAndRemembered) {
   ASSERT_EQ(shown["attempts"].size(), 2U);
   EXPECT_EQ(shown["attempts"][1]["answer"], "add.sh subtracts.");
   EXPECT_EQ(shown["attempts"][1]["verified"], false);
+  // The second turn's record holds what started it, not the whole chat again.
+  auto store = store::SqliteSessionStore::open(workspace.path() / ".ralph" / "ralph.db");
+  ASSERT_TRUE(store.has_value()) << store.error().message;
+  const auto record = (*store)->load(chat_id(out.err));
+  ASSERT_TRUE(record && *record);
+  const auto started = json::parse((**record).attempts.at(1).start_json);
+  ASSERT_EQ(started.size(), 1U) << started.dump();
+  EXPECT_EQ(started[0]["content"], "what is wrong with add.sh?");
 }
 
 TEST_F(ChatTest, AGoalClaimedEarlyFailsItsVerifyCommandAndCompletesOnTheNextAttempt) {
