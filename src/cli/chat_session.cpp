@@ -2,6 +2,7 @@
 
 #include "cli/external_agent.h"
 #include "cli/run_command.h"
+#include "cli/session_owner.h"
 #include "cli/session_setup.h"
 #include "cli/verifier_setup.h"
 
@@ -20,8 +21,6 @@
 
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <csignal>
 #include <unistd.h>
 
 namespace ralph::cli {
@@ -33,17 +32,6 @@ std::string now() {
 
 // What a chat's own record says before anything was said in it.
 constexpr const char* k_untitled = "(chat)";
-
-loop::BudgetCounters counters_of(const store::SessionRow& row) {
-  loop::BudgetCounters out;
-  out.usage.input_tokens = row.input_tokens;
-  out.usage.output_tokens = row.output_tokens;
-  out.usage.estimated = row.usage_estimated;
-  out.cost_usd = row.cost_usd;
-  out.cost_known = row.cost_known;
-  out.elapsed_ms = row.elapsed_ms;
-  return out;
-}
 
 loop::BudgetCounters plus(loop::BudgetCounters a, const loop::BudgetCounters& b) {
   a.usage += b.usage;
@@ -106,11 +94,6 @@ public:
 private:
   EventSink& m_next;
 };
-
-std::string first_line_of(std::string_view text, std::size_t width) {
-  const std::string_view line = text.substr(0, text.find('\n'));
-  return line.size() > width ? std::string(line.substr(0, width)) + "…" : std::string(line);
-}
 
 std::string limit_text(double used, double limit, std::string_view unit) {
   return limit > 0 ? fmt::format("{}{} of {}{}", used, unit, limit, unit)
@@ -201,8 +184,7 @@ Result<std::unique_ptr<ChatSession>> ChatSession::open(RunContext& context, Term
                               "sessions resume {})",
                               resume_id, to_string(found->kind), resume_id));
     }
-    if (found->owner_pid != 0 && found->owner_pid != getpid() &&
-        (::kill(static_cast<pid_t>(found->owner_pid), 0) == 0 || errno != ESRCH)) {
+    if (runs_ralph(found->owner_pid)) {
       return fail(ErrorKind::usage, fmt::format("--resume {}: the chat is open in process {}",
                                                 resume_id, found->owner_pid));
     }
@@ -210,10 +192,7 @@ Result<std::unique_ptr<ChatSession>> ChatSession::open(RunContext& context, Term
     // this command over them, as `sessions resume` does.
     Config recorded;
     TRY(apply_config_json(recorded, found->config_json, "chat " + found->id));
-    for (const ConfigOverride& flag : context.args().overrides) {
-      TRY(flag.append ? append_config_value(recorded, flag.key, flag.value, flag.flag)
-                      : set_config_value(recorded, flag.key, flag.value, flag.flag));
-    }
+    TRY(apply_overrides(recorded, context.args().overrides));
     context.config() = std::move(recorded);
     chat->m_row = *found;
     TRY_ASSIGN(chat->m_state,
@@ -304,7 +283,7 @@ Result<loop::LoopResult> ChatSession::say(const std::string& text, const CancelT
   }
   conversation.push_back(Message{.role = Role::user, .content = text});
   if (m_row.goal == k_untitled) {
-    m_row.goal = m_redactor.redact(first_line_of(text, 200));
+    m_row.goal = m_redactor.redact(first_line(text, 200));
   }
   loop::LoopOptions options{.goal = text,
                             .workspace = m_context.workspace(),
@@ -314,7 +293,7 @@ Result<loop::LoopResult> ChatSession::say(const std::string& text, const CancelT
   RedactingSink redacted(m_view, m_redactor);
   TurnEvents events(redacted);
   loop::StoreJournal recorded(*m_store, m_row, m_redactor, nullptr, events);
-  TurnJournal journal(recorded, m_row.iterations, counters_of(m_row));
+  TurnJournal journal(recorded, m_row.iterations, loop::spent_of(m_row));
   loop::OuterLoop outer(*m_agent, {}, std::move(options), m_context.clock(), &journal);
   const loop::LoopResult result = outer.run(conversation, cancel, events);
   redacted.flush();
@@ -342,14 +321,24 @@ void ChatSession::set_goal(const std::string& text) {
   m_changed = false;
 }
 
+ChatGoal* ChatSession::active_goal() {
+  return m_state.goal && m_state.goal->status == Status::active ? &*m_state.goal : nullptr;
+}
+
+const ChatGoal* ChatSession::active_goal() const {
+  return m_state.goal && m_state.goal->status == Status::active ? &*m_state.goal : nullptr;
+}
+
 bool ChatSession::goal_held() const {
   const std::scoped_lock lock(m_mutex);
-  return m_state.goal && m_state.goal->status == Status::active && m_state.goal->held;
+  const ChatGoal* goal = active_goal();
+  return goal != nullptr && goal->held;
 }
 
 bool ChatSession::request_hold() {
   const std::scoped_lock lock(m_mutex);
-  if (!m_state.goal || m_state.goal->status != Status::active || m_state.goal->held) {
+  const ChatGoal* goal = active_goal();
+  if (goal == nullptr || goal->held) {
     return false;
   }
   m_hold = true;
@@ -359,66 +348,49 @@ bool ChatSession::request_hold() {
 bool ChatSession::release_hold() {
   {
     const std::scoped_lock lock(m_mutex);
-    if (!m_state.goal || m_state.goal->status != Status::active || !m_state.goal->held) {
+    ChatGoal* goal = active_goal();
+    if (goal == nullptr || !goal->held) {
       return false;
     }
-    m_state.goal->held = false;
-    m_state.goal->reason.clear();
+    goal->held = false;
+    goal->reason.clear();
     m_hold = false;
   }
   save();
   return true;
 }
 
-GoalSettings& ChatSession::settings_in_use() {
-  return m_state.goal && m_state.goal->status == Status::active ? m_state.goal->settings
-                                                                : m_state.next;
-}
-
-const GoalSettings& ChatSession::settings_in_use() const {
-  return m_state.goal && m_state.goal->status == Status::active ? m_state.goal->settings
-                                                                : m_state.next;
-}
-
-Result<std::string> ChatSession::add_verify(const std::string& command) {
-  std::string said;
+bool ChatSession::change_settings(const std::function<void(GoalSettings&)>& edit) {
+  bool current = false;
   {
     const std::scoped_lock lock(m_mutex);
-    const bool current = m_state.goal && m_state.goal->status == Status::active;
-    settings_in_use().verify_commands.push_back(command);
-    said = current ? fmt::format("verifier added to the goal: command: {}", command)
-                   : fmt::format("verifier added for the next goal: command: {}", command);
+    ChatGoal* goal = active_goal();
+    edit(goal != nullptr ? goal->settings : m_state.next);
+    current = goal != nullptr;
     m_changed = current;
   }
   save();
-  return said;
+  return current;
+}
+
+Result<std::string> ChatSession::add_verify(const std::string& command) {
+  const bool current =
+      change_settings([&](GoalSettings& settings) { settings.verify_commands.push_back(command); });
+  return fmt::format("verifier added {}: command: {}",
+                     current ? "to the goal" : "for the next goal", command);
 }
 
 Result<std::string> ChatSession::set_judge(const std::string& model) {
   Config probe = m_context.config();
   TRY(set_config_value(probe, "judge.model", model, "/judge"));
-  std::string said;
-  {
-    const std::scoped_lock lock(m_mutex);
-    const bool current = m_state.goal && m_state.goal->status == Status::active;
-    settings_in_use().judge = model;
-    said = current ? fmt::format("the goal is judged by {}", model)
-                   : fmt::format("the next goal is judged by {}", model);
-    m_changed = current;
-  }
-  save();
-  return said;
+  const bool current = change_settings([&](GoalSettings& settings) { settings.judge = model; });
+  return fmt::format("the {} is judged by {}", current ? "goal" : "next goal", model);
 }
 
 Result<std::string> ChatSession::change_budgets(const std::vector<BudgetChange>& changes) {
-  {
-    const std::scoped_lock lock(m_mutex);
-    const bool current = m_state.goal && m_state.goal->status == Status::active;
-    GoalSettings& settings = settings_in_use();
+  change_settings([&](GoalSettings& settings) {
     settings.budgets.insert(settings.budgets.end(), changes.begin(), changes.end());
-    m_changed = current;
-  }
-  save();
+  });
   return budgets_text();
 }
 
@@ -447,7 +419,8 @@ std::string ChatSession::budgets_text() const {
   Progress progress;
   {
     const std::scoped_lock lock(m_mutex);
-    settings = settings_in_use();
+    const ChatGoal* goal = active_goal();
+    settings = goal != nullptr ? goal->settings : m_state.next;
     progress = *m_progress;
   }
   const auto config = goal_config(settings);
@@ -524,7 +497,7 @@ std::string ChatSession::status_text() const {
         out += " [" + verdict.category + "]";
       }
       if (verdict.result != verify::Outcome::pass && !verdict.feedback.empty()) {
-        out += ": " + first_line_of(verdict.feedback, 100);
+        out += ": " + first_line(verdict.feedback, 100);
       }
       out += "\n";
     }
@@ -624,8 +597,7 @@ Result<loop::LoopResult> ChatSession::run_goal_once(ChatGoal goal, const CancelT
     m_progress->carried_tokens = state.spent.usage.total_tokens();
   }
 
-  std::filesystem::path output_dir =
-      store_file(config, workspace).parent_path() / "outputs" / row->id;
+  std::filesystem::path output_dir = session_outputs_dir(config, workspace, row->id);
   loop::LoopOptions options{.goal = goal.text,
                             .workspace = workspace,
                             .loop = config.loop,

@@ -13,6 +13,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -102,8 +103,12 @@ private:
   Result<loop::LoopResult> run_goal_once(ChatGoal goal, const CancelToken& cancel);
   void save();      // the chat's state recorded now, or by the work running (input thread)
   void write_row(); // the chat's row with its state, as one write
-  GoalSettings& settings_in_use();
-  const GoalSettings& settings_in_use() const;
+  // The goal not ended yet (running or held), or null; with m_mutex held.
+  ChatGoal* active_goal();
+  const ChatGoal* active_goal() const;
+  // Edits the current goal's settings, or the next goal's when none is active; true for the
+  // current goal's, which goes on with them from its next attempt.
+  bool change_settings(const std::function<void(GoalSettings&)>& edit);
 
   RunContext& m_context;
   TerminalView& m_view;

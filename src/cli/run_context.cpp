@@ -65,11 +65,16 @@ Result<Config> load_config(const RunArgs& args, const std::filesystem::path& wor
     TRY(apply_config_file(config, args.config_file, false));
   }
   TRY(apply_environment(config, env));
-  for (const ConfigOverride& flag : args.overrides) {
+  TRY(apply_overrides(config, args.overrides));
+  return config;
+}
+
+Result<void> apply_overrides(Config& config, const std::vector<ConfigOverride>& overrides) {
+  for (const ConfigOverride& flag : overrides) {
     TRY(flag.append ? append_config_value(config, flag.key, flag.value, flag.flag)
                     : set_config_value(config, flag.key, flag.value, flag.flag));
   }
-  return config;
+  return {};
 }
 
 Result<void> check_prices(const Config& config) {

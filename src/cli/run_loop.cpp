@@ -33,14 +33,12 @@ private:
   std::vector<EventSink*> m_sinks;
 };
 
-// Whole verify outputs too large for the record go beside the store:
-// `.ralph/outputs/<session>/<attempt>-command-<command>.log`.
 loop::LoopOptions loop_options(RunContext& context, const std::string& session_id,
                                std::vector<verify::JudgeRulesFile> rules) {
   const Config& config = context.config();
   std::filesystem::path output_dir;
   if (context.session().store != nullptr) {
-    output_dir = store_file(config, context.workspace()).parent_path() / "outputs" / session_id;
+    output_dir = session_outputs_dir(config, context.workspace(), session_id);
   }
   return loop::LoopOptions{.goal = context.args().goal,
                            .workspace = context.workspace(),
@@ -61,7 +59,6 @@ Result<store::SessionRow> claim_session(RunContext& context, const std::string& 
     store::SessionRow row = new_session_row(id, context.args().goal, context.workspace(),
                                             context.config(), redactor, baseline);
     row.kind = session.kind;
-    row.parent_id = session.parent_id;
     TRY(session.store->create_session(row));
     return row;
   }

@@ -57,6 +57,12 @@ Redactor run_redactor() {
   return redactor;
 }
 
+std::filesystem::path session_outputs_dir(const Config& config,
+                                          const std::filesystem::path& workspace,
+                                          const std::string& session_id) {
+  return store_file(config, workspace).parent_path() / "outputs" / session_id;
+}
+
 store::SessionRow new_session_row(const std::string& id, const std::string& goal,
                                   const std::filesystem::path& workspace, const Config& config,
                                   const Redactor& redactor,

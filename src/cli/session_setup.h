@@ -17,6 +17,12 @@ namespace ralph::cli {
 // The session store's file: `store.path`, relative to the workspace unless absolute.
 std::filesystem::path store_file(const Config& config, const std::filesystem::path& workspace);
 
+// Where whole verify outputs too large for the record go, beside the store:
+// `.ralph/outputs/<session>/<attempt>-command-<command>.log`.
+std::filesystem::path session_outputs_dir(const Config& config,
+                                          const std::filesystem::path& workspace,
+                                          const std::string& session_id);
+
 // The session store the configuration names (store_file). Null when `store.enabled` is off.
 Result<std::unique_ptr<store::SessionStore>> open_store(const Config& config,
                                                         const std::filesystem::path& workspace);
@@ -32,7 +38,6 @@ struct SessionContext {
   std::optional<loop::ResumedRun> resumed;
   std::optional<verify::ProtectedSnapshot> baseline; // the recorded protected files' state
   store::SessionKind kind = store::SessionKind::run; // of a new session
-  std::string parent_id;                             // of a new session: a goal's chat
 };
 
 // The row of a new session: its configuration without secrets, the protected files' baseline,

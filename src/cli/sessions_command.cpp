@@ -118,9 +118,7 @@ Result<int> resume(const ParsedCommand& command, store::SessionStore& store) {
   Config config = recorded;
   RunArgs args = command.run;
   args.config_file.clear();
-  for (const ConfigOverride& flag : args.overrides) {
-    TRY(set_config_value(config, flag.key, flag.value, flag.flag));
-  }
+  TRY(apply_overrides(config, args.overrides));
   TRY_ASSIGN(loop::ResumedRun resumed, loop::resume_from_record(record));
   const bool ended = row.status == Status::budget_exhausted || row.status == Status::stalled;
   const int next = resumed.state.next_iteration;

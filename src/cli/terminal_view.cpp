@@ -128,14 +128,11 @@ void TerminalView::print(std::string_view text) {
 
 void TerminalView::reply(const std::string& line) {
   const std::lock_guard lock(m_mutex);
-  clear_status();
-  end_text_line();
-  fmt::print(m_err, "{}\n", line);
-  std::fflush(m_err);
+  print_line(line, true);
 }
 
-void TerminalView::print_line(const std::string& line) {
-  if (!m_options.progress) {
+void TerminalView::print_line(const std::string& line, bool always) {
+  if (!m_options.progress && !always) {
     return;
   }
   clear_status();

@@ -62,7 +62,8 @@ private:
   struct Phase; // what each kind of event says about what runs now
   using steady = std::chrono::steady_clock;
 
-  void print_line(const std::string& line); // with m_mutex held
+  // With m_mutex held; a progress line unless `always`.
+  void print_line(const std::string& line, bool always = false);
   void end_text_line();
   std::string paint(const char* code, const std::string& text) const;
 

@@ -39,18 +39,24 @@ AttemptRecord attempt_from(const store::AttemptRow& row,
 
 } // namespace
 
+BudgetCounters spent_of(const store::SessionRow& session) {
+  BudgetCounters out;
+  out.usage.input_tokens = session.input_tokens;
+  out.usage.output_tokens = session.output_tokens;
+  out.usage.estimated = session.usage_estimated;
+  out.cost_usd = session.cost_usd;
+  out.cost_known = session.cost_known;
+  out.elapsed_ms = session.elapsed_ms;
+  return out;
+}
+
 Result<ResumedRun> resume_from_record(const store::SessionRecord& record) {
   const store::SessionRow& session = record.session;
   TRY_ASSIGN(ResumePoint point, resume_point_from_json(session.resume_json));
   ResumedRun out;
   out.state.feedback_given = point.feedback_given;
   out.state.runtime_summary = point.runtime_summary;
-  out.state.spent.usage.input_tokens = session.input_tokens;
-  out.state.spent.usage.output_tokens = session.output_tokens;
-  out.state.spent.usage.estimated = session.usage_estimated;
-  out.state.spent.cost_usd = session.cost_usd;
-  out.state.spent.cost_known = session.cost_known;
-  out.state.spent.elapsed_ms = session.elapsed_ms;
+  out.state.spent = spent_of(session);
 
   std::vector<store::AttemptRow> attempts = record.attempts;
   std::sort(attempts.begin(), attempts.end(),

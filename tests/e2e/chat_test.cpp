@@ -136,10 +136,13 @@ TEST_F(ChatTest, AGoalClaimedEarlyFailsItsVerifyCommandAndCompletesOnTheNextAtte
   const RalphOutput text = run_ralph({"sessions", "show", id}, workspace.path());
   EXPECT_THAT(text.out, HasSubstr("── turn 1"));
   EXPECT_THAT(text.out, HasSubstr(goal_id + " · completed · verified · 2 attempts"));
-  // A chat goes on as a chat.
+  // A chat goes on as a chat, and a goal is no chat.
   const RalphOutput resumed = run_ralph({"sessions", "resume", id, "--yes"}, workspace.path());
   EXPECT_EQ(resumed.exit_code, 2);
   EXPECT_THAT(resumed.err, HasSubstr("is a chat: go on with it with ralph chat --resume " + id));
+  const RalphOutput not_a_chat = script("", {"--resume", goal_id});
+  EXPECT_EQ(not_a_chat.exit_code, 2);
+  EXPECT_THAT(not_a_chat.err, HasSubstr("--resume " + goal_id + ": a goal session, not a chat"));
 }
 
 TEST_F(ChatTest, AGoalOutOfAttemptsEndsWithTheNoticeAndTheChatGoesOn) {
@@ -179,12 +182,18 @@ TEST_F(ChatTest, AGoalThatCannotStartIsHeldAndTheChatGoesOn) {
 
 TEST_F(ChatTest, ClearDropsTheGoalAndTheConversation) {
   server.push(text_turn("Hi."));
+  server.push(text_turn("Done."));
   server.push(text_turn("Hello again."));
-  const RalphOutput out = script("my secret plan is X\n/clear\n/status\nhello\n");
+  const RalphOutput out = script(
+      "my secret plan is X\n/budget iterations=1\n/goal make sh test.sh pass\n/clear\n/status\n"
+      "hello\n",
+      {"--verify-cmd", "sh test.sh"});
   ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_THAT(out.err, HasSubstr("goal budget_exhausted"));
   EXPECT_THAT(out.err, HasSubstr("cleared"));
   EXPECT_THAT(out.out, HasSubstr("no goal"));
-  EXPECT_THAT(request(1), Not(HasSubstr("my secret plan")));
+  EXPECT_THAT(request(2), Not(HasSubstr("my secret plan")));
+  EXPECT_THAT(request(2), Not(HasSubstr("Goal: make sh test.sh pass")));
 }
 
 TEST_F(ChatTest, AMistypedCommandGetsASuggestionAndNothingIsSent) {
@@ -216,7 +225,7 @@ TEST_F(ChatTest, ResumeGoesOnWithTheConversationAndTheGoalSettings) {
   EXPECT_EQ(shown["attempts"].size(), 2U);
 }
 
-TEST_F(ChatTest, ResumingWhatIsNotAChatIsAUsageError) {
+TEST_F(ChatTest, ResumingAnUnknownSessionIsAUsageError) {
   const RalphOutput out = script("", {"--resume", "nope"});
   EXPECT_EQ(out.exit_code, 2);
   EXPECT_THAT(out.err, HasSubstr("--resume nope: no such session"));

@@ -15,6 +15,9 @@ struct ResumedRun {
   std::vector<Message> conversation; // what the next attempt starts from
 };
 
+// What a session has spent so far, as its row counts it.
+BudgetCounters spent_of(const store::SessionRow& session);
+
 // Rebuilds the loop state from the record: the finished attempts with their verdicts, the
 // feedback given, the counters (tokens and cost of every model call recorded, a killed attempt's
 // included; the time of every earlier run). A session killed during an attempt resumes at the
