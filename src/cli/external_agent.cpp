@@ -86,7 +86,7 @@ make_external_agent(const Config& config, const std::filesystem::path& workspace
   return std::make_unique<agent::CommandAgent>(runner, std::move(options));
 }
 
-Result<int> run_external_agent(RunContext& context, const std::string& banner) {
+Result<std::unique_ptr<PreparedRun>> prepare_external_agent(RunContext& context) {
   const Config& config = context.config();
   TRY(check_prices(config));
   if (config.judge.on_agent_model) {
@@ -99,9 +99,11 @@ Result<int> run_external_agent(RunContext& context, const std::string& banner) {
              agent_options(config, context.workspace(), session_id));
   TRY_ASSIGN(VerifierSetup verifiers, build_verifiers(config, context.workspace(), context.runner(),
                                                       context.models(), session.baseline, true));
-  agent::CommandAgent agent(context.runner(), std::move(options));
-  LoopRun run{.agent = agent, .verifiers = std::move(verifiers), .session_id = session_id};
-  return run_loop(context, banner, run);
+  auto prepared = std::make_unique<PreparedRun>();
+  prepared->agent = std::make_unique<agent::CommandAgent>(context.runner(), std::move(options));
+  prepared->run.emplace(LoopRun{
+      .agent = *prepared->agent, .verifiers = std::move(verifiers), .session_id = session_id});
+  return prepared;
 }
 
 } // namespace ralph::cli

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "cli/run_context.h"
+#include "cli/run_loop.h"
 
 #include "ralph/agent/command_agent.h"
 #include "ralph/core/config.h"
@@ -23,9 +24,9 @@ Result<std::unique_ptr<agent::CommandAgent>>
 make_external_agent(const Config& config, const std::filesystem::path& workspace,
                     tools::ProcessRunner& runner, std::string ralph_session);
 
-// An external agent CLI works on the context's goal (or its resumed session) under the outer
-// loop, with the verifiers its configuration asks for. Returns the exit code; an unknown agent
-// name is a configuration error naming the known ones.
-Result<int> run_external_agent(RunContext& context, const std::string& banner);
+// An external agent CLI ready to work on the context's goal (or its resumed session) under the
+// outer loop, with the verifiers its configuration asks for; an unknown agent name is a
+// configuration error naming the known ones.
+Result<std::unique_ptr<PreparedRun>> prepare_external_agent(RunContext& context);
 
 } // namespace ralph::cli

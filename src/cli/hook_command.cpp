@@ -136,11 +136,10 @@ Result<HookDecision> decide(const RunArgs& args, const HookArgs& hook, HookAgent
   if (row) {
     TRY_ASSIGN(baseline, baseline_from_row(*row));
   }
-  SystemClock clock;
-  tools::PosixProcessRunner runner;
-  ModelProviders models(config, clock);
+  engine::BlockingIo io;
+  ModelProviders models(config, io);
   TRY_ASSIGN(VerifierSetup setup,
-             build_verifiers(config, workspace, runner, models, baseline, true));
+             build_verifiers(config, workspace, io.runner(), models, baseline, true));
   if (setup.entries.empty()) {
     return fail(ErrorKind::config,
                 fmt::format("no verifier is configured for {}: add [verify] commands to "

@@ -99,8 +99,8 @@ Result<Model> ModelProviders::make(const std::string& model, const std::string& 
   if (config.spec.provider != llm::ProviderKind::scripted) {
     start_http();
   }
-  auto& transport = m_transports.emplace_back(std::make_unique<http::CurlTransport>());
-  TRY_ASSIGN(auto provider, llm::make_provider(config, *transport, m_clock));
+  auto& transport = m_transports.emplace_back(m_io.make_transport());
+  TRY_ASSIGN(auto provider, llm::make_provider(config, *transport, m_io.clock()));
   llm::Provider& made = *m_providers.emplace_back(std::move(provider));
   return Model{&made, std::move(config.spec)};
 }
@@ -114,9 +114,9 @@ rlm::ProviderFactory ModelProviders::factory(llm::ProviderConfig config, const M
   }
   start_http();
   return rlm::ProviderFactory(
-      [config = std::move(config), &clock = m_clock]() -> Result<std::unique_ptr<llm::Provider>> {
-        auto transport = std::make_unique<http::CurlTransport>();
-        TRY_ASSIGN(auto provider, llm::make_provider(config, *transport, clock));
+      [config = std::move(config), &io = m_io]() -> Result<std::unique_ptr<llm::Provider>> {
+        auto transport = io.make_transport();
+        TRY_ASSIGN(auto provider, llm::make_provider(config, *transport, io.clock()));
         return std::make_unique<OwningProvider>(std::move(transport), std::move(provider));
       });
 }

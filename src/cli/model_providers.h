@@ -1,8 +1,8 @@
 #pragma once
 
-#include "ralph/core/clock.h"
 #include "ralph/core/config.h"
 #include "ralph/core/error.h"
+#include "ralph/engine/io.h"
 #include "ralph/http/curl_transport.h"
 #include "ralph/llm/provider.h"
 #include "ralph/llm/provider_config.h"
@@ -28,9 +28,9 @@ struct Model {
 // Providers are not thread-safe, so every model gets its own (verifiers run beside the agent).
 class ModelProviders {
 public:
-  // `config` (HTTP settings, the agent's model and server) and `clock` (retry waits) must outlive
-  // the providers.
-  ModelProviders(const Config& config, Clock& clock) : m_config(config), m_clock(clock) {}
+  // `config` (HTTP settings, the agent's model and server) and `io` (transports, retry waits)
+  // must outlive the providers.
+  ModelProviders(const Config& config, engine::Io& io) : m_config(config), m_io(io) {}
 
   // A new provider for `model` ("provider/model"), its key from the
   // usual variable. Its server is `base_url` when given, else the agent's when it is of the
@@ -49,7 +49,7 @@ private:
   void start_http();
 
   const Config& m_config;
-  Clock& m_clock;
+  engine::Io& m_io;
   std::optional<http::CurlGlobal> m_curl;
   std::vector<std::unique_ptr<http::Transport>> m_transports;
   std::vector<std::unique_ptr<llm::Provider>> m_providers;

@@ -50,29 +50,41 @@ std::string agent_system_prompt(const Config& config,
   return prompt;
 }
 
-Result<int> run_goal(RunContext& context, const std::string& banner, const Model& model) {
+Result<std::unique_ptr<PreparedRun>> prepare_goal(RunContext& context, const Model& model) {
   const Config& config = context.config();
   TRY(check_prices(config));
   TRY_ASSIGN(VerifierSetup verifiers,
              build_verifiers(config, context.workspace(), context.runner(), context.models(),
                              context.session().baseline, true));
-  const tools::Registry registry = tools::make_builtin_registry(config.tools, context.runner());
+  auto prepared = std::make_unique<PreparedRun>();
+  prepared->tools = std::make_unique<tools::Registry>(
+      tools::make_builtin_registry(config.tools, context.runner()));
   AgentSettings settings = config.agent;
   settings.system_prompt = agent_system_prompt(config, verifiers.rules);
-  agent::ReactAgent agent(
-      *model.provider, registry,
+  prepared->agent = std::make_unique<agent::ReactAgent>(
+      *model.provider, *prepared->tools,
       tools::ToolContext{.workspace = context.workspace(), .cancel = context.cancel()}, model.spec,
       std::move(settings));
-  LoopRun run{.agent = agent, .verifiers = std::move(verifiers)};
-  return run_loop(context, banner, run);
+  prepared->run.emplace(LoopRun{.agent = *prepared->agent, .verifiers = std::move(verifiers)});
+  return prepared;
+}
+
+Result<std::unique_ptr<PreparedRun>> prepare_agent(RunContext& context) {
+  if (uses_external_agent(context.config())) {
+    return prepare_external_agent(context);
+  }
+  TRY_ASSIGN(const Model model, context.models().make(context.config().model));
+  return prepare_goal(context, model);
+}
+
+Result<int> run_goal(RunContext& context, const std::string& banner, const Model& model) {
+  TRY_ASSIGN(const auto prepared, prepare_goal(context, model));
+  return run_loop(context, banner, *prepared->run);
 }
 
 Result<int> run_agent(RunContext& context, const std::string& banner) {
-  if (uses_external_agent(context.config())) {
-    return run_external_agent(context, banner);
-  }
-  TRY_ASSIGN(const Model model, context.models().make(context.config().model));
-  return run_goal(context, banner, model);
+  TRY_ASSIGN(const auto prepared, prepare_agent(context));
+  return run_loop(context, banner, *prepared->run);
 }
 
 Result<int> run_command(const RunArgs& args) {

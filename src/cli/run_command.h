@@ -3,6 +3,7 @@
 #include "cli/command_line.h"
 #include "cli/model_providers.h"
 #include "cli/run_context.h"
+#include "cli/run_loop.h"
 
 #include "ralph/verify/judge_context.h"
 
@@ -26,5 +27,10 @@ Result<int> run_agent(RunContext& context, const std::string& banner);
 // The built-in ReAct agent with the built-in tools, on `model`, works on the context's goal (or
 // its resumed session) with the verifiers its configuration asks for. Returns the exit code.
 Result<int> run_goal(RunContext& context, const std::string& banner, const Model& model);
+
+// What run_agent runs, for a caller that runs it itself (run_session).
+Result<std::unique_ptr<PreparedRun>> prepare_agent(RunContext& context);
+// What run_goal runs.
+Result<std::unique_ptr<PreparedRun>> prepare_goal(RunContext& context, const Model& model);
 
 } // namespace ralph::cli

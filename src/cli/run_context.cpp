@@ -28,19 +28,26 @@ std::filesystem::path user_config_file() {
 } // namespace
 
 RunContext::RunContext(RunArgs args, std::filesystem::path workspace, Config config,
-                       std::unique_ptr<store::SessionStore> owned, store::SessionStore* store)
+                       std::unique_ptr<store::SessionStore> owned, store::SessionStore* store,
+                       Hosting hosting)
     : m_args(std::move(args)), m_workspace(std::move(workspace)), m_config(std::move(config)),
-      m_owned_store(std::move(owned)), m_models(m_config, m_clock), m_interrupt(m_cancel) {
+      m_owned_store(std::move(owned)),
+      m_own_io(hosting.io == nullptr ? std::make_unique<engine::BlockingIo>() : nullptr),
+      m_io(hosting.io == nullptr ? *m_own_io : *hosting.io), m_models(m_config, m_io),
+      m_cancel(hosting.parent == nullptr ? CancelToken() : hosting.parent->child()) {
   m_session.store = store;
+  if (hosting.parent == nullptr) {
+    m_interrupt.emplace(m_cancel);
+  }
 }
 
-Result<std::unique_ptr<RunContext>> RunContext::open(const RunArgs& args) {
+Result<std::unique_ptr<RunContext>> RunContext::open(const RunArgs& args, Hosting hosting) {
   TRY_ASSIGN(std::filesystem::path workspace, resolve_workspace(args.workspace));
   TRY_ASSIGN(Config config, load_config(args, workspace));
   TRY_ASSIGN(std::unique_ptr<store::SessionStore> store, open_store(config, workspace));
   store::SessionStore* in_use = store.get();
   return std::make_unique<RunContext>(args, std::move(workspace), std::move(config),
-                                      std::move(store), in_use);
+                                      std::move(store), in_use, hosting);
 }
 
 Result<std::filesystem::path> resolve_workspace(const std::string& dir) {

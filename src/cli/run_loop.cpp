@@ -72,22 +72,15 @@ Result<store::SessionRow> claim_session(RunContext& context, const std::string& 
 
 } // namespace
 
-Result<int> run_loop(RunContext& context, const std::string& banner, LoopRun& run) {
+Result<SessionRun> run_session(RunContext& context, LoopRun& run, EventSink& shown_to) {
   const RunArgs& args = context.args();
   SessionContext& session = context.session();
-  TerminalView view(stdout, stderr,
-                    {.stream_text = !args.json && run.stream_text,
-                     .progress = !args.quiet,
-                     .color = TerminalView::color_wanted(stderr),
-                     .live = TerminalView::live_wanted(stderr),
-                     .progress_interval = std::chrono::duration_cast<std::chrono::milliseconds>(
-                         context.config().display.progress_interval)});
   const std::string session_id = session.existing         ? session.existing->id
                                  : run.session_id.empty() ? new_session_id()
                                                           : run.session_id;
   const Redactor redactor = run_redactor();
   Fanout shown;
-  shown.add(view);
+  shown.add(shown_to);
   // Everything shown passes the redactor as values, streamed text across its deltas.
   RedactingSink events(shown, redactor);
   std::unique_ptr<store::EventLog> event_log;
@@ -110,15 +103,6 @@ Result<int> run_loop(RunContext& context, const std::string& banner, LoopRun& ru
     journal = std::make_unique<loop::StoreJournal>(*session.store, std::move(row), redactor,
                                                    traces.get(), events);
   }
-  view.note(redactor.redact(banner));
-  for (const auto& warning : run.verifiers.warnings) {
-    view.note("warning: " + redactor.redact(warning));
-  }
-  for (const auto& name : redactor.too_short()) {
-    view.note(fmt::format("warning: {} is shorter than {} characters: it cannot be told from "
-                          "ordinary text and is not redacted",
-                          name, k_min_secret_bytes));
-  }
 
   loop::OuterLoop outer(run.agent, std::move(run.verifiers.entries),
                         loop_options(context, session_id, std::move(run.verifiers.rules)),
@@ -134,7 +118,40 @@ Result<int> run_loop(RunContext& context, const std::string& banner, LoopRun& ru
   const loop::LoopResult result = outer.run(conversation, context.cancel(), events, state);
   events.flush();
 
-  const RunReport report = make_report(session_id, result, redactor);
+  SessionRun out{.report = make_report(session_id, result, redactor)};
+  if (journal && journal->failure()) {
+    Error failure = *journal->failure();
+    failure.message = redactor.redact(failure.message);
+    out.record_failure = std::move(failure);
+  }
+  if (event_log) {
+    out.events_error = event_log->error();
+  }
+  return out;
+}
+
+Result<int> run_loop(RunContext& context, const std::string& banner, LoopRun& run) {
+  const RunArgs& args = context.args();
+  TerminalView view(stdout, stderr,
+                    {.stream_text = !args.json && run.stream_text,
+                     .progress = !args.quiet,
+                     .color = TerminalView::color_wanted(stderr),
+                     .live = TerminalView::live_wanted(stderr),
+                     .progress_interval = std::chrono::duration_cast<std::chrono::milliseconds>(
+                         context.config().display.progress_interval)});
+  const Redactor redactor = run_redactor();
+  view.note(redactor.redact(banner));
+  for (const auto& warning : run.verifiers.warnings) {
+    view.note("warning: " + redactor.redact(warning));
+  }
+  for (const auto& name : redactor.too_short()) {
+    view.note(fmt::format("warning: {} is shorter than {} characters: it cannot be told from "
+                          "ordinary text and is not redacted",
+                          name, k_min_secret_bytes));
+  }
+  TRY_ASSIGN(const SessionRun ran, run_session(context, run, view));
+  const RunReport& report = ran.report;
+
   // Each error is said once: as it happened (the view's error line), or in the summary line, or,
   // when --quiet leaves both out, here.
   bool error_said = false;
@@ -146,12 +163,12 @@ Result<int> run_loop(RunContext& context, const std::string& banner, LoopRun& ru
   } else if (report.status == Status::interrupted && args.quiet) {
     std::fprintf(stderr, "ralph: interrupted: %s\n", report.reason.c_str());
   }
-  if (journal && journal->failure()) {
+  if (ran.record_failure) {
     std::fprintf(stderr, "ralph: error: the session record is incomplete: %s\n",
-                 redactor.redact(journal->failure()->message).c_str());
+                 ran.record_failure->message.c_str());
   }
-  if (event_log && !event_log->error().empty()) {
-    std::fprintf(stderr, "ralph: warning: %s\n", event_log->error().c_str());
+  if (!ran.events_error.empty()) {
+    std::fprintf(stderr, "ralph: warning: %s\n", ran.events_error.c_str());
   }
   if (args.json) {
     print_json_report(stdout, report);

@@ -5,9 +5,12 @@
 #include "cli/verifier_setup.h"
 
 #include "ralph/agent/agent.h"
+#include "ralph/tools/registry.h"
 
 #include <cstdio>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 
 namespace ralph::cli {
@@ -22,9 +25,28 @@ struct LoopRun {
   std::string session_id; // the new session's id when the agent needs it first; empty: made here
 };
 
-// Runs `run` on the context's goal (or resumes its session) under the outer loop: records it,
-// shows it (`banner` first), writes the --events and --out files, and prints the result. Returns
-// the exit code of the run's status; an error is what stopped the run from starting.
+// An agent with what it needs to live (its tools) and the LoopRun it is in, built by a command
+// and run by run_loop or run_session.
+struct PreparedRun {
+  std::unique_ptr<tools::Registry> tools; // the built-in agent's; null for an external agent
+  std::unique_ptr<agent::Agent> agent;
+  std::optional<LoopRun> run;
+};
+
+// A run's report and what went wrong beside it.
+struct SessionRun {
+  RunReport report;
+  std::optional<Error> record_failure; // the session record is incomplete (redacted)
+  std::string events_error;            // the --events file could not be written in full
+};
+
+// Runs `run` on the context's goal (or resumes its session) under the outer loop, records it and
+// writes the --events and --out files; every event, redacted, also goes to `shown`. Prints
+// nothing: for runs hosted many to a process. An error is what stopped the run from starting.
+Result<SessionRun> run_session(RunContext& context, LoopRun& run, EventSink& shown);
+
+// run_session for a person or a script: shows the run (`banner` first) and prints the result.
+// Returns the exit code of the run's status.
 Result<int> run_loop(RunContext& context, const std::string& banner, LoopRun& run);
 
 } // namespace ralph::cli

@@ -133,6 +133,8 @@ enum class Phase { running, terminating, exited };
 } // namespace
 
 Result<ProcessResult> PosixProcessRunner::run(const ProcessSpec& spec, const CancelToken& cancel) {
+  BlockingWaiter blocking;
+  Waiter& waiter = m_waiter != nullptr ? *m_waiter : blocking;
   const auto start = SteadyClock::now();
   TRY_ASSIGN(SpawnedProcess spawned, spawn_process(spec));
   Child child(spawned.pid);
@@ -207,7 +209,8 @@ Result<ProcessResult> PosixProcessRunner::run(const ProcessSpec& spec, const Can
     const auto until = phase == Phase::running       ? std::min(deadline, idle_deadline())
                        : phase == Phase::terminating ? kill_at
                                                      : drain_until;
-    if (::poll(fds.data(), count, poll_timeout_ms(now, until)) < 0 && errno != EINTR) {
+    if (waiter.poll(fds.data(), count, milliseconds(poll_timeout_ms(now, until))) < 0 &&
+        errno != EINTR) {
       // Only ENOMEM is possible with valid fds. Stop the child so the reap below cannot hang.
       child.kill_group(SIGKILL);
       break;

@@ -2,6 +2,7 @@
 
 #include "ralph/core/cancel.h"
 #include "ralph/core/error.h"
+#include "ralph/core/waiter.h"
 
 #include <chrono>
 #include <cstddef>
@@ -63,13 +64,21 @@ public:
 };
 
 // The real runner: posix_spawn into a new session and process group, poll() over the pipes and a
-// pidfd. On timeout, idle timeout or cancel the whole group gets SIGTERM, then SIGKILL after a
+// pidfd, through a Waiter (the thread blocks by default; an engine's fiber parks instead). On
+// timeout, idle timeout or cancel the whole group gets SIGTERM, then SIGKILL after a
 // short grace; when the child exits, whatever is left of its group is killed so background
 // grandchildren cannot hold the pipes open. Never leaves a zombie. Stateless: `run` may be called
 // from many threads at once.
 class PosixProcessRunner final : public ProcessRunner {
 public:
+  PosixProcessRunner() = default;
+  // `waiter` must outlive the runner.
+  explicit PosixProcessRunner(Waiter& waiter) : m_waiter(&waiter) {}
+
   Result<ProcessResult> run(const ProcessSpec& spec, const CancelToken& cancel) override;
+
+private:
+  Waiter* m_waiter = nullptr; // null: poll(2) on the calling thread
 };
 
 } // namespace ralph::tools

@@ -1,0 +1,196 @@
+#include "ralph/tools/isolated_workspace.h"
+
+#include "ralph/core/text.h"
+#include "ralph/core/try.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <system_error>
+#include <vector>
+
+namespace ralph::tools {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::chrono::milliseconds k_git_timeout{120'000};
+
+// Runs git in `dir`; its trimmed stdout, or an error quoting what it printed.
+Result<std::string> git(ProcessRunner& runner, const fs::path& dir, std::vector<std::string> args,
+                        const CancelToken& cancel) {
+  ProcessSpec spec;
+  spec.argv = {"git", "-C", dir.string()};
+  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+  spec.timeout = k_git_timeout;
+  spec.merge_stderr = false;
+  spec.env = {{"GIT_TERMINAL_PROMPT", "0"}};
+  TRY_ASSIGN(const ProcessResult result, runner.run(spec, cancel));
+  if (result.exit_code != 0) {
+    const std::string what = first_line(trim(result.err_output), 300);
+    return fail(ErrorKind::io, fmt::format("git {} in {}: {}", args.front(), dir.string(),
+                                           what.empty() ? "failed" : what));
+  }
+  return std::string(trim(result.output));
+}
+
+// Copies `from` into `to` (which must not exist), leaving out `.git` and `.ralph` but keeping
+// `.ralph/config.toml`; symlinks stay symlinks.
+Result<void> copy_tree(const fs::path& from, const fs::path& to) {
+  std::error_code ec;
+  fs::create_directories(to, ec);
+  for (auto it = fs::recursive_directory_iterator(from, ec); !ec && it != fs::end(it);
+       it.increment(ec)) {
+    const fs::path relative = it->path().lexically_relative(from);
+    const std::string top = relative.begin()->string();
+    if (top == ".git" || (top == ".ralph" && relative != fs::path(".ralph") / "config.toml" &&
+                          relative != fs::path(".ralph"))) {
+      if (it->is_directory(ec)) {
+        it.disable_recursion_pending();
+      }
+      continue;
+    }
+    const fs::path target = to / relative;
+    if (it->is_symlink(ec)) {
+      fs::copy_symlink(it->path(), target, ec);
+    } else if (it->is_directory(ec)) {
+      fs::create_directories(target, ec);
+    } else {
+      fs::copy_file(it->path(), target, fs::copy_options::overwrite_existing, ec);
+    }
+    if (ec) {
+      return fail(ErrorKind::io, fmt::format("copying {} to {}: {}", it->path().string(),
+                                             target.string(), ec.message()));
+    }
+  }
+  if (ec) {
+    return fail(ErrorKind::io, fmt::format("copying {}: {}", from.string(), ec.message()));
+  }
+  return {};
+}
+
+// The untracked, not ignored files of `source`, copied to the same places under `to`.
+Result<void> copy_untracked(ProcessRunner& runner, const fs::path& source, const fs::path& to,
+                            const CancelToken& cancel) {
+  TRY_ASSIGN(const std::string listed,
+             git(runner, source, {"ls-files", "--others", "--exclude-standard", "-z"}, cancel));
+  std::error_code ec;
+  for (std::size_t start = 0, end = 0; start < listed.size(); start = end + 1) {
+    end = std::min(listed.find('\0', start), listed.size());
+    const std::string_view name = std::string_view(listed).substr(start, end - start);
+    if (name.empty()) {
+      continue;
+    }
+    const fs::path target = to / fs::path(name);
+    fs::create_directories(target.parent_path(), ec);
+    fs::copy(source / fs::path(name), target,
+             fs::copy_options::copy_symlinks | fs::copy_options::overwrite_existing, ec);
+    if (ec) {
+      return fail(ErrorKind::io,
+                  fmt::format("copying {} to {}: {}", name, target.string(), ec.message()));
+    }
+  }
+  return {};
+}
+
+} // namespace
+
+bool in_git_repository(ProcessRunner& runner, const fs::path& dir, const CancelToken& cancel) {
+  const auto inside = git(runner, dir, {"rev-parse", "--is-inside-work-tree"}, cancel);
+  return inside && *inside == "true";
+}
+
+Result<IsolatedWorkspace> make_isolated_workspace(ProcessRunner& runner,
+                                                  const IsolationRequest& request,
+                                                  const CancelToken& cancel) {
+  std::error_code ec;
+  if (fs::exists(request.path, ec)) {
+    return fail(ErrorKind::io, fmt::format("{}: already exists; a new workspace needs a free place",
+                                           request.path.string()));
+  }
+  IsolatedWorkspace made;
+  if (!in_git_repository(runner, request.source, cancel)) {
+    if (!request.ref.empty()) {
+      return fail(ErrorKind::usage, fmt::format("ref {}: {} is not in a git repository",
+                                                request.ref, request.source.string()));
+    }
+    TRY(copy_tree(request.source, request.path));
+    made.path = made.root = request.path;
+    return made;
+  }
+  TRY_ASSIGN(const std::string top,
+             git(runner, request.source, {"rev-parse", "--show-toplevel"}, cancel));
+  std::string base;
+  if (request.ref.empty()) {
+    // A commit of the tracked files as they are now (nothing when there is no change).
+    TRY_ASSIGN(base, git(runner, request.source, {"stash", "create"}, cancel));
+    if (base.empty()) {
+      TRY_ASSIGN(base, git(runner, request.source, {"rev-parse", "--verify", "HEAD"}, cancel));
+    }
+  } else {
+    auto resolved =
+        git(runner, request.source,
+            {"rev-parse", "--verify", "--end-of-options", request.ref + "^{commit}"}, cancel);
+    if (!resolved) {
+      return fail(ErrorKind::usage,
+                  fmt::format("ref {}: not a commit of the repository at {}", request.ref, top));
+    }
+    base = std::move(*resolved);
+  }
+  fs::create_directories(request.path.parent_path(), ec);
+  TRY(git(runner, top,
+          {"worktree", "add", "--quiet", "-b", request.branch, request.path.string(), base},
+          cancel));
+  made.worktree = true;
+  made.root = request.path;
+  made.path = request.path / fs::path(request.source).lexically_relative(top);
+  made.path = made.path.lexically_normal();
+  made.branch = request.branch;
+  made.base_commit = base;
+  if (request.ref.empty()) {
+    TRY(copy_untracked(runner, request.source, made.path, cancel));
+  }
+  return made;
+}
+
+Result<std::optional<IsolatedWorkspace>> find_isolated_workspace(ProcessRunner& runner,
+                                                                 const IsolationRequest& request,
+                                                                 const CancelToken& cancel) {
+  std::error_code ec;
+  if (!fs::is_directory(request.path, ec)) {
+    return std::optional<IsolatedWorkspace>();
+  }
+  IsolatedWorkspace found;
+  found.path = found.root = request.path;
+  if (!in_git_repository(runner, request.source, cancel)) {
+    return std::optional<IsolatedWorkspace>(found);
+  }
+  const auto branch = git(runner, request.path, {"rev-parse", "--abbrev-ref", "HEAD"}, cancel);
+  if (!branch || *branch != request.branch) {
+    return fail(ErrorKind::io, fmt::format("{}: is not the worktree of branch {}",
+                                           request.path.string(), request.branch));
+  }
+  TRY_ASSIGN(const std::string top,
+             git(runner, request.source, {"rev-parse", "--show-toplevel"}, cancel));
+  found.worktree = true;
+  found.branch = request.branch;
+  found.path = (request.path / fs::path(request.source).lexically_relative(top)).lexically_normal();
+  return std::optional<IsolatedWorkspace>(found);
+}
+
+Result<void> remove_isolated_workspace(ProcessRunner& runner, const IsolatedWorkspace& workspace,
+                                       const fs::path& source, const CancelToken& cancel) {
+  if (workspace.worktree) {
+    TRY(git(runner, source, {"worktree", "remove", "--force", workspace.root.string()}, cancel));
+    return {};
+  }
+  std::error_code ec;
+  fs::remove_all(workspace.root, ec);
+  if (ec) {
+    return fail(ErrorKind::io,
+                fmt::format("removing {}: {}", workspace.root.string(), ec.message()));
+  }
+  return {};
+}
+
+} // namespace ralph::tools
