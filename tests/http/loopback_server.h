@@ -2,6 +2,8 @@
 
 #include <httplib.h>
 
+#include <sys/socket.h>
+
 #include <future>
 #include <string>
 #include <thread>
@@ -17,7 +19,17 @@ public:
     // Without TCP_NODELAY a reused connection waits 40 ms on delayed ACKs (httplib writes
     // headers and body separately).
     m_server.set_tcp_nodelay(true);
+    m_server.set_socket_options([this](socket_t fd) {
+      m_listener = fd;
+      const int yes = 1;
+      ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+    });
     m_port = m_server.bind_to_any_port("127.0.0.1");
+    // Debian's compiled httplib listens with a backlog of 5: hundreds of clients connecting at
+    // once would wait on SYN retransmits (a second and more each). Listening again raises it.
+    if (m_listener >= 0) {
+      ::listen(m_listener, SOMAXCONN);
+    }
   }
   ~LoopbackServer() {
     release();
@@ -55,6 +67,7 @@ public:
 private:
   httplib::Server m_server;
   int m_port = 0;
+  socket_t m_listener = -1;
   std::thread m_thread;
   std::promise<void> m_release;
   std::shared_future<void> m_gate;
