@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -122,7 +123,8 @@ double percentile(std::vector<double> values, double share) {
   if (values.empty()) {
     return 0;
   }
-  const auto at = static_cast<std::size_t>(share * static_cast<double>(values.size() - 1) + 0.5);
+  const auto at =
+      static_cast<std::size_t>(std::lround(share * static_cast<double>(values.size() - 1)));
   std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(at), values.end());
   return values[at];
 }
@@ -143,6 +145,7 @@ int run(const Options& options) {
   const std::filesystem::path root = root_template;
   // Made before the clock starts: the workspaces are the bench's, not a session's work.
   std::vector<std::filesystem::path> workspaces;
+  workspaces.reserve(static_cast<std::size_t>(options.sessions));
   for (int i = 0; i < options.sessions; ++i) {
     workspaces.push_back(make_session_workspace(root, i));
   }
@@ -166,6 +169,7 @@ int run(const Options& options) {
     getrusage(RUSAGE_SELF, &before);
     start = std::chrono::steady_clock::now();
     std::vector<std::thread> workers;
+    workers.reserve(static_cast<std::size_t>(options.concurrency));
     for (int i = 0; i < options.concurrency; ++i) {
       workers.emplace_back([&] {
         engine::BlockingIo io;
