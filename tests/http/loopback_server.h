@@ -2,10 +2,9 @@
 
 #include <httplib.h>
 
-#include <sys/socket.h>
-
 #include <future>
 #include <string>
+#include <sys/socket.h>
 #include <thread>
 
 namespace ralph::testing {
