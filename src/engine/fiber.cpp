@@ -32,9 +32,17 @@ void finish_switch(void* fake_stack, const void** bottom_old, std::size_t* size_
 #endif
 }
 
+// AddressSanitizer's red zones make every frame several times larger.
+#if defined(RALPH_ASAN)
+constexpr std::size_t k_stack_factor = 4;
+#else
+constexpr std::size_t k_stack_factor = 1;
+#endif
+
 } // namespace
 
 Fiber::Fiber(std::size_t stack_bytes, std::function<void()> body) : m_body(std::move(body)) {
+  stack_bytes *= k_stack_factor;
   const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
   m_stack_bytes = (stack_bytes + page - 1) / page * page;
   m_mapping_bytes = m_stack_bytes + page;
