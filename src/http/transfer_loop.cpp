@@ -6,9 +6,16 @@
 
 #include <fmt/format.h>
 
+#include <array>
+#include <cerrno>
+#include <cstdint>
 #include <list>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 #include <vector>
 
 namespace ralph::http {
@@ -18,6 +25,52 @@ namespace {
 constexpr std::chrono::milliseconds k_check_interval{50};
 // Idle easy handles kept for reuse: enough for a burst, few enough to give memory back.
 constexpr std::size_t k_spare_handles = 64;
+
+// A file descriptor closed with its owner.
+class OwnedFd {
+public:
+  explicit OwnedFd(int fd) : m_fd(fd) {}
+  ~OwnedFd() {
+    if (m_fd >= 0) {
+      ::close(m_fd);
+    }
+  }
+  OwnedFd(const OwnedFd&) = delete;
+  OwnedFd& operator=(const OwnedFd&) = delete;
+  int get() const { return m_fd; }
+
+private:
+  int m_fd;
+};
+
+// libcurl's socket callback: it says which sockets to watch for what; they go in the epoll set,
+// so a wait costs the same with a thousand transfers as with one.
+int on_socket(CURL*, curl_socket_t socket, int what, void* user, void*) {
+  const int epoll = *static_cast<int*>(user);
+  if (what == CURL_POLL_REMOVE) {
+    ::epoll_ctl(epoll, EPOLL_CTL_DEL, socket, nullptr);
+    return 0;
+  }
+  epoll_event event{};
+  event.events =
+      ((what & CURL_POLL_IN) != 0 ? EPOLLIN : 0U) | ((what & CURL_POLL_OUT) != 0 ? EPOLLOUT : 0U);
+  event.data.fd = socket;
+  if (::epoll_ctl(epoll, EPOLL_CTL_MOD, socket, &event) != 0 && errno == ENOENT) {
+    ::epoll_ctl(epoll, EPOLL_CTL_ADD, socket, &event);
+  }
+  return 0;
+}
+
+// libcurl's timer callback: when it next wants socket_action(CURL_SOCKET_TIMEOUT).
+int on_timer(CURLM*, long timeout_ms, void* user) {
+  auto& deadline = *static_cast<std::optional<SteadyClock::time_point>*>(user);
+  if (timeout_ms < 0) {
+    deadline.reset();
+  } else {
+    deadline = SteadyClock::now() + std::chrono::milliseconds(timeout_ms);
+  }
+  return 0;
+}
 
 // What an exception a callback threw says, for the transfer's error.
 std::string what(const std::exception_ptr& exception) {
@@ -45,9 +98,13 @@ struct TransferLoop::State {
   };
 
   MultiPtr multi{curl_multi_init()};
+  OwnedFd epoll{::epoll_create1(EPOLL_CLOEXEC)};
+  OwnedFd wake{::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)};
+  int epoll_fd = epoll.get(); // what the socket callback is given
+  std::optional<SteadyClock::time_point> curl_deadline;
+  std::vector<pollfd> pollfds;
   std::list<Running> running; // stable addresses: libcurl holds pointers into each
   std::vector<EasyPtr> spare;
-  std::vector<curl_waitfd> waitfds;
   SteadyClock::time_point next_check = SteadyClock::now() + k_check_interval;
 
   ~State() {
@@ -87,9 +144,15 @@ struct TransferLoop::State {
 };
 
 TransferLoop::TransferLoop() : m_state(std::make_unique<State>()) {
-  if (!m_state->multi) {
-    throw std::runtime_error("libcurl could not create a multi handle");
+  State& state = *m_state;
+  if (!state.multi || state.epoll.get() < 0 || state.wake.get() < 0) {
+    throw std::runtime_error("could not set up a transfer loop (libcurl multi, epoll, eventfd)");
   }
+  CURLM* multi = state.multi.get();
+  curl_multi_setopt(multi, CURLMOPT_SOCKETFUNCTION, on_socket);
+  curl_multi_setopt(multi, CURLMOPT_SOCKETDATA, &state.epoll_fd);
+  curl_multi_setopt(multi, CURLMOPT_TIMERFUNCTION, on_timer);
+  curl_multi_setopt(multi, CURLMOPT_TIMERDATA, &state.curl_deadline);
 }
 
 TransferLoop::~TransferLoop() = default;
@@ -132,21 +195,54 @@ Result<void> TransferLoop::start(const Request& request, const BodySink& sink,
 
 void TransferLoop::run_once(pollfd* fds, std::size_t count, std::chrono::milliseconds timeout) {
   State& state = *m_state;
-  state.waitfds.resize(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    state.waitfds[i] = curl_waitfd{fds[i].fd, static_cast<short>(fds[i].events), 0};
+  auto now = SteadyClock::now();
+  auto wait = timeout;
+  if (state.curl_deadline) {
+    wait = std::min(wait, std::chrono::ceil<std::chrono::milliseconds>(
+                              std::max(*state.curl_deadline - now, SteadyClock::duration(0))));
   }
-  int timeout_ms = static_cast<int>(timeout.count());
   if (!state.running.empty()) {
-    timeout_ms = std::min(timeout_ms, static_cast<int>(k_check_interval.count()));
+    wait = std::min(wait, k_check_interval);
   }
-  curl_multi_poll(state.multi.get(), state.waitfds.data(), static_cast<unsigned>(count), timeout_ms,
-                  nullptr);
+  // One poll over the epoll set of libcurl's sockets, the wakeup and the caller's descriptors.
+  state.pollfds.clear();
+  state.pollfds.push_back(pollfd{state.epoll.get(), POLLIN, 0});
+  state.pollfds.push_back(pollfd{state.wake.get(), POLLIN, 0});
+  state.pollfds.insert(state.pollfds.end(), fds, fds + count);
+  if (::poll(state.pollfds.data(), state.pollfds.size(), static_cast<int>(wait.count())) < 0) {
+    state.pollfds[0].revents = state.pollfds[1].revents = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+      state.pollfds[2 + i].revents = 0;
+    }
+  }
   for (std::size_t i = 0; i < count; ++i) {
-    fds[i].revents = state.waitfds[i].revents;
+    fds[i].revents = state.pollfds[2 + i].revents;
+  }
+  if (state.pollfds[1].revents != 0) {
+    std::uint64_t wakes = 0;
+    (void)::read(state.wake.get(), &wakes, sizeof(wakes));
   }
   int still_running = 0;
-  curl_multi_perform(state.multi.get(), &still_running);
+  if (state.pollfds[0].revents != 0) {
+    std::array<epoll_event, 256> events{};
+    int ready = 0;
+    do {
+      ready = ::epoll_wait(state.epoll.get(), events.data(), static_cast<int>(events.size()), 0);
+      for (int i = 0; i < ready; ++i) {
+        const std::uint32_t got = events[static_cast<std::size_t>(i)].events;
+        const int flags = ((got & EPOLLIN) != 0 ? CURL_CSELECT_IN : 0) |
+                          ((got & EPOLLOUT) != 0 ? CURL_CSELECT_OUT : 0) |
+                          ((got & (EPOLLERR | EPOLLHUP)) != 0 ? CURL_CSELECT_ERR : 0);
+        curl_multi_socket_action(state.multi.get(), events[static_cast<std::size_t>(i)].data.fd,
+                                 flags, &still_running);
+      }
+    } while (ready == static_cast<int>(events.size()));
+  }
+  now = SteadyClock::now();
+  if (state.curl_deadline && now >= *state.curl_deadline) {
+    state.curl_deadline.reset();
+    curl_multi_socket_action(state.multi.get(), CURL_SOCKET_TIMEOUT, 0, &still_running);
+  }
   int queued = 0;
   while (CURLMsg* message = curl_multi_info_read(state.multi.get(), &queued)) {
     if (message->msg != CURLMSG_DONE) {
@@ -161,7 +257,7 @@ void TransferLoop::run_once(pollfd* fds, std::size_t count, std::chrono::millise
             : finish(run->transfer, message->data.result, run->where);
     state.end(run->self, std::move(result));
   }
-  const auto now = SteadyClock::now();
+  now = SteadyClock::now();
   if (now >= state.next_check) {
     state.next_check = now + k_check_interval;
     state.check_deadlines(now);
@@ -169,7 +265,8 @@ void TransferLoop::run_once(pollfd* fds, std::size_t count, std::chrono::millise
 }
 
 void TransferLoop::wakeup() {
-  curl_multi_wakeup(m_state->multi.get());
+  const std::uint64_t one = 1;
+  (void)::write(m_state->wake.get(), &one, sizeof(one));
 }
 
 std::size_t TransferLoop::active() const {
