@@ -91,7 +91,7 @@ struct TransferLoop::State {
     EasyPtr easy;
     SlistPtr headers;
     const Request* request = nullptr;
-    const CancelToken* cancel = nullptr;
+    CancelToken cancel;
     std::string where;
     Done done;
     std::list<Running>::iterator self; // for libcurl's CURLINFO_PRIVATE way back to the entry
@@ -130,7 +130,7 @@ struct TransferLoop::State {
     for (auto it = running.begin(); it != running.end();) {
       const auto next = std::next(it);
       const Request& request = *it->request;
-      if (it->cancel->cancelled()) {
+      if (it->cancel.cancelled()) {
         end(it, fail(transport_error(ErrorKind::cancelled, false, it->where + ": cancelled")));
       } else if (request.idle_timeout.count() > 0 &&
                  now - it->transfer.last_activity >= request.idle_timeout) {
@@ -174,7 +174,7 @@ Result<void> TransferLoop::start(const Request& request, const BodySink& sink,
   const auto it = std::prev(state.running.end());
   run.easy = std::move(easy);
   run.request = &request;
-  run.cancel = &cancel;
+  run.cancel = cancel;
   run.where = describe(request);
   run.done = std::move(done);
   run.self = it;

@@ -29,8 +29,8 @@ public:
   TransferLoop& operator=(const TransferLoop&) = delete;
 
   // Starts `request`. Its 2xx body goes to `sink` as it arrives, from within run_once();
-  // `request`, `sink` and `cancel` must stay alive until `done` has run. An error means it did not
-  // start (and `done` will not run).
+  // `request` and `sink` must stay alive until `done` has run. An error means it did not start
+  // (and `done` will not run).
   Result<void> start(const Request& request, const BodySink& sink, const CancelToken& cancel,
                      Done done);
 
