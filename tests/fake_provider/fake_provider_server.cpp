@@ -203,9 +203,12 @@ void FakeProviderServer::State::send(const WireAnswer& answer, std::size_t write
       });
 }
 
-FakeProviderServer::FakeProviderServer() : m_state(std::make_unique<State>()) {
+FakeProviderServer::FakeProviderServer(std::size_t threads) : m_state(std::make_unique<State>()) {
   State& state = *m_state;
   auto& server = state.server.server();
+  if (threads > 0) {
+    server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+  }
   const auto route = [&state](Api api) {
     return [&state, api](const httplib::Request& req, httplib::Response& res) {
       state.handle(api, req, res);

@@ -82,7 +82,9 @@ struct RecordedRequest {
 // at once. Thread-safe.
 class FakeProviderServer {
 public:
-  FakeProviderServer();
+  // `threads`: how many requests it serves at once (httplib keeps a thread per kept-alive
+  // connection); 0 is httplib's default (8 on this kind of machine).
+  explicit FakeProviderServer(std::size_t threads = 0);
   ~FakeProviderServer();
   FakeProviderServer(const FakeProviderServer&) = delete;
   FakeProviderServer& operator=(const FakeProviderServer&) = delete;
