@@ -1,5 +1,6 @@
 #include "ralph/cli/app.h"
 
+#include "cli/batch_command.h"
 #include "cli/chat_command.h"
 #include "cli/command_line.h"
 #include "cli/demo_command.h"
@@ -43,6 +44,8 @@ Result<int> run(const ParsedCommand& command) {
     return chat_command(command.run, command.chat);
   case CommandName::heartbeat:
     return heartbeat_command(command.run, command.heartbeat);
+  case CommandName::batch:
+    return batch_command(command.run, command.batch);
   case CommandName::none:
     break;
   }

@@ -341,6 +341,22 @@ std::optional<std::string> check_values(const std::string& words, const std::str
     }
     parsed.sessions.older_than = *age;
   }
+  if (parsed.name == CommandName::batch) {
+    const std::pair<const std::string*, const char*> budgets[] = {
+        {&parsed.batch.token_budget, "budget.max_tokens"},
+        {&parsed.batch.cost_budget, "budget.max_cost_usd"},
+        {&parsed.batch.time_budget, "budget.max_time"}};
+    const char* flags[] = {"--batch-token-budget", "--batch-cost-budget", "--batch-time-budget"};
+    for (std::size_t i = 0; i < std::size(budgets); ++i) {
+      const std::string& value = *budgets[i].first;
+      if (value.empty()) {
+        continue;
+      }
+      if (const auto reason = check_config_text(budgets[i].second, value)) {
+        return fmt::format("{}: {} '{}': {}", words, flags[i], value, *reason);
+      }
+    }
+  }
   const bool document = parsed.name == CommandName::qa || parsed.name == CommandName::task;
   if ((parsed.name == CommandName::run || document) && trim(parsed.run.goal).empty()) {
     return usage_problem(words, document ? "--query is empty; ask a question or give a task"
@@ -550,6 +566,45 @@ ParsedCommand parse_command_line(int argc, char** argv) {
   add_external_agent_options(*heartbeat, parsed.run);
   add_loop_options(*heartbeat, parsed.run, HeartbeatFlags::heartbeat_command);
 
+  CLI::App* batch = app.add_subcommand(
+      "batch", "many goals at once in one process, each in its own git worktree (or copy) under "
+               ".ralph/batch/: one JSON object per line of FILE; run it again to resume");
+  batch->footer("Goal keys: id, goal, workspace, repo, ref, and the run flags that set a "
+                "configuration key, in snake case (verify, model, max_iterations, token_budget, "
+                "...), or any dotted configuration key. README: \"Many goals at once\".\n"
+                "Exit codes: 0 every goal completed; 1 some goal ended otherwise (see the "
+                "results); 2 usage error or bad lines in FILE (nothing run); 3 a batch budget ran "
+                "out first; 130 interrupted. Run the same command again to go on.");
+  batch->add_option("goals", parsed.batch.goals_file, "the goals file (JSON lines)")
+      ->type_name("FILE")
+      ->required();
+  batch->add_option("--concurrency,-j", parsed.batch.concurrency, "goals running at once")
+      ->type_name("N")
+      ->check(CLI::Range(1, 4096));
+  batch
+      ->add_option("--results", parsed.batch.results_file,
+                   "one line per finished goal (default .ralph/batch/BATCH/results.jsonl)")
+      ->type_name("FILE");
+  batch
+      ->add_option("--batch-token-budget", parsed.batch.token_budget,
+                   "most tokens all goals may spend together: 2M")
+      ->type_name("N");
+  batch
+      ->add_option("--batch-cost-budget", parsed.batch.cost_budget,
+                   "most spend of all goals together, USD (needs [prices])")
+      ->type_name("USD");
+  batch
+      ->add_option("--batch-time-budget", parsed.batch.time_budget,
+                   "most wall time of this run of the batch: 2h")
+      ->type_name("DURATION");
+  add_agent_options(*batch, parsed.run);
+  add_external_agent_options(*batch, parsed.run);
+  add_loop_options(*batch, parsed.run);
+  // Every goal is recorded (to resume) and its events go to the batch's --events file.
+  for (const char* name : {"--out", "--no-store"}) {
+    batch->remove_option(batch->get_option(name));
+  }
+
   std::optional<std::string> parse_error;
   try {
     app.parse(argc, argv);
@@ -584,6 +639,7 @@ ParsedCommand parse_command_line(int argc, char** argv) {
       {uninstall, CommandName::hook_uninstall},
       {chat, CommandName::chat},
       {heartbeat, CommandName::heartbeat},
+      {batch, CommandName::batch},
   };
   for (const auto& [command, name] : commands) {
     if (command->parsed()) {

@@ -45,6 +45,18 @@ enum class CommandName {
   hook_uninstall,
   chat,
   heartbeat,
+  batch,
+};
+
+// Options of `ralph batch` besides those of a run (which every goal starts from).
+struct BatchArgs {
+  std::string goals_file;
+  int concurrency = 8;      // goals running at once
+  std::string results_file; // empty: results.jsonl in the batch's folder
+  // The batch's own budgets, as typed (checked as budget.max_tokens, .max_cost_usd, .max_time).
+  std::string token_budget;
+  std::string cost_budget;
+  std::string time_budget;
 };
 
 // Options of `ralph chat` besides those of a run.
@@ -83,6 +95,7 @@ struct ParsedCommand {
   HookArgs hook;
   ChatArgs chat;
   HeartbeatArgs heartbeat;
+  BatchArgs batch;
   // Set when parsing already decided the outcome (help printed: 0; bad usage, its one line
   // printed: 2).
   int exit_code = -1;

@@ -55,7 +55,7 @@ RunReport make_report(std::string session_id, const loop::LoopResult& result,
   return report;
 }
 
-void print_json_report(std::FILE* out, const RunReport& report) {
+nlohmann::json report_json(const RunReport& report) {
   nlohmann::json verdicts = nlohmann::json::array();
   for (const auto& [iteration, verdict] : report.verdicts) {
     nlohmann::json entry = {{"iteration", iteration},
@@ -106,6 +106,11 @@ void print_json_report(std::FILE* out, const RunReport& report) {
   if (report.error) {
     result["error"] = {{"kind", to_string(report.error->kind)}, {"message", report.error->message}};
   }
+  return result;
+}
+
+void print_json_report(std::FILE* out, const RunReport& report) {
+  const nlohmann::json result = report_json(report);
   // Replace, not throw, on invalid UTF-8: the answer comes from outside.
   const std::string text = result.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   fmt::print(out, "{}\n", text);

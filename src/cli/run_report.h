@@ -6,6 +6,8 @@
 #include "ralph/core/status.h"
 #include "ralph/loop/outer_loop.h"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -37,6 +39,9 @@ struct RunReport {
 // The report of `result`, every text in it redacted: it goes to stdout and stderr.
 RunReport make_report(std::string session_id, const loop::LoopResult& result,
                       const Redactor& redactor);
+
+// The `--json` result object of the design.
+nlohmann::json report_json(const RunReport& report);
 
 // The `--json` result object of the design, one line, on `out`.
 void print_json_report(std::FILE* out, const RunReport& report);

@@ -9,8 +9,21 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <mutex>
 
 namespace ralph::store {
+
+struct EventLog::File {
+  File(std::FILE* opened, std::filesystem::path where) : file(opened), path(std::move(where)) {}
+  ~File() { std::fclose(file); }
+  File(const File&) = delete;
+  File& operator=(const File&) = delete;
+
+  std::mutex mutex; // one line at a time, whole
+  std::FILE* file;
+  std::filesystem::path path;
+  std::string error;
+};
 
 Result<std::unique_ptr<EventLog>> EventLog::open(const std::filesystem::path& path,
                                                  std::string session_id, Redactor redactor,
@@ -24,17 +37,23 @@ Result<std::unique_ptr<EventLog>> EventLog::open(const std::filesystem::path& pa
     return fail(ErrorKind::io,
                 fmt::format("--events {}: cannot write: {}", path.string(), std::strerror(errno)));
   }
-  return std::unique_ptr<EventLog>(
-      new EventLog(file, path, std::move(session_id), std::move(redactor)));
+  return std::unique_ptr<EventLog>(new EventLog(std::make_shared<File>(file, path),
+                                                std::move(session_id), std::move(redactor)));
 }
 
-EventLog::EventLog(std::FILE* file, std::filesystem::path path, std::string session_id,
-                   Redactor redactor)
-    : m_file(file), m_path(std::move(path)), m_session_id(std::move(session_id)),
+EventLog::EventLog(std::shared_ptr<File> file, std::string session_id, Redactor redactor)
+    : m_file(std::move(file)), m_session_id(std::move(session_id)),
       m_redactor(std::move(redactor)) {}
 
-EventLog::~EventLog() {
-  std::fclose(m_file);
+EventLog::~EventLog() = default;
+
+std::unique_ptr<EventLog> EventLog::for_session(std::string session_id) const {
+  return std::unique_ptr<EventLog>(new EventLog(m_file, std::move(session_id), m_redactor));
+}
+
+std::string EventLog::error() const {
+  std::lock_guard lock(m_file->mutex);
+  return m_file->error;
 }
 
 void EventLog::on_event(const Event& event) {
@@ -46,9 +65,12 @@ void EventLog::on_event(const Event& event) {
   line.update(payload);
   const std::string out =
       line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-  if (std::fwrite(out.data(), 1, out.size(), m_file) != out.size() || std::fflush(m_file) != 0) {
-    if (m_error.empty()) {
-      m_error = fmt::format("--events {}: write failed: {}", m_path.string(), std::strerror(errno));
+  std::lock_guard lock(m_file->mutex);
+  if (std::fwrite(out.data(), 1, out.size(), m_file->file) != out.size() ||
+      std::fflush(m_file->file) != 0) {
+    if (m_file->error.empty()) {
+      m_file->error =
+          fmt::format("--events {}: write failed: {}", m_file->path.string(), std::strerror(errno));
     }
   }
 }

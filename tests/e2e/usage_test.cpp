@@ -48,10 +48,10 @@ TEST_F(UsageEndToEnd, UnknownCommandsAreNamedWithTheClosestOne) {
                                               "mean 'list'? See 'ralph sessions --help'.\n");
 }
 
-TEST_F(UsageEndToEnd, BatchIsSaidToBeNotThereYet) {
-  EXPECT_EQ(usage_error({"batch"}),
-            "ralph: 'batch' is planned but not in this version of ralph yet (commands: run, chat, "
-            "qa, task, demo, sessions, hook, heartbeat). See 'ralph --help'.\n");
+TEST_F(UsageEndToEnd, WorkerIsSaidToBeNotThereYet) {
+  EXPECT_EQ(usage_error({"worker"}),
+            "ralph: 'worker' is planned but not in this version of ralph yet (commands: run, chat, "
+            "qa, task, demo, sessions, hook, heartbeat, batch). See 'ralph --help'.\n");
 }
 
 TEST_F(UsageEndToEnd, UnknownOptionIsNamedInItsCommandWithTheClosestOne) {

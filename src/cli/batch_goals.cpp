@@ -1,0 +1,265 @@
+#include "cli/batch_goals.h"
+
+#include "cli/usage_hint.h"
+
+#include "ralph/core/json.h"
+#include "ralph/core/text.h"
+#include "ralph/core/try.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string_view>
+
+namespace ralph::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Goal keys named as the `ralph run` flags are (snake case), and the configuration key each sets.
+struct GoalKey {
+  std::string_view name;
+  std::string_view config_key;
+};
+
+constexpr GoalKey k_goal_keys[] = {
+    {"model", "model"},
+    {"base_url", "base_url"},
+    {"max_steps", "agent.max_steps"},
+    {"max_tokens", "agent.max_tokens"},
+    {"temperature", "agent.temperature"},
+    {"agent", "agent.cli"},
+    {"agent_model", "agent.model"},
+    {"agent_args", "agent.args"},
+    {"agent_cmd", "agent.command"},
+    {"agent_timeout", "agent.timeout"},
+    {"max_iterations", "loop.max_iterations"},
+    {"token_budget", "budget.max_tokens"},
+    {"cost_budget", "budget.max_cost_usd"},
+    {"time_budget", "budget.max_time"},
+    {"verify", "verify.commands"},
+    {"verify_exec", "verify.exec"},
+    {"judge", "judge.model"},
+    {"judge_base_url", "judge.base_url"},
+    {"protect", "verify.protect"},
+    {"verifier_first", "evidence.enabled"},
+    {"marker", "evidence.marker"},
+    {"feedback", "loop.feedback"},
+    {"trigger", "loop.trigger"},
+    {"must_match", "checks.must_match"},
+    {"must_not_match", "checks.must_not_match"},
+};
+
+constexpr std::string_view k_place_keys[] = {"id", "goal", "workspace", "repo", "ref"};
+
+// A folder and branch name: letters, digits, '.', '_' and '-', not starting with '.' or '-'.
+bool valid_id(std::string_view id) {
+  if (id.empty() || id.size() > 100 || id.front() == '.' || id.front() == '-' ||
+      id.find("..") != std::string_view::npos || id.ends_with(".lock")) {
+    return false;
+  }
+  return std::all_of(id.begin(), id.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '.' || c == '_' || c == '-';
+  });
+}
+
+// A repository to clone rather than a folder: scp-like `host:path` or a URL.
+bool is_remote(std::string_view repo) {
+  return repo.find("://") != std::string_view::npos ||
+         (repo.find(':') != std::string_view::npos && repo.find('/') > repo.find(':'));
+}
+
+// A JSON value as the text a flag would carry; nullopt when it can be none.
+std::optional<std::string> value_text(const nlohmann::json& value) {
+  if (value.is_string()) {
+    return value.get<std::string>();
+  }
+  if (value.is_boolean()) {
+    return std::string(value.get<bool>() ? "true" : "false");
+  }
+  if (value.is_number()) {
+    return value.dump();
+  }
+  if (value.is_array() && std::all_of(value.begin(), value.end(),
+                                      [](const nlohmann::json& item) { return item.is_string(); })) {
+    return value.dump();
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> all_key_names() {
+  std::vector<std::string> names(std::begin(k_place_keys), std::end(k_place_keys));
+  for (const GoalKey& key : k_goal_keys) {
+    names.emplace_back(key.name);
+  }
+  return names;
+}
+
+// A path of the goals file, relative to the file's folder.
+fs::path resolve(const fs::path& folder, const std::string& text) {
+  const fs::path path(text);
+  return (path.is_absolute() ? path : folder / path).lexically_normal();
+}
+
+// One line's goal, or what is wrong with it (each problem prefixed with `where`).
+BatchGoal parse_goal(const nlohmann::json& object, const std::string& where, const fs::path& folder,
+                     const Config& base, std::vector<std::string>& problems) {
+  BatchGoal goal;
+  const auto problem = [&](const std::string& text) {
+    problems.push_back(fmt::format("{}: {}", where, text));
+  };
+  const auto string_of = [&](std::string_view key) -> std::optional<std::string> {
+    const auto found = object.find(key);
+    if (found == object.end()) {
+      return std::nullopt;
+    }
+    if (!found->is_string()) {
+      problem(fmt::format("'{}' must be a string", key));
+      return std::nullopt;
+    }
+    return found->get<std::string>();
+  };
+  if (const auto id = string_of("id")) {
+    goal.id = *id;
+    if (!valid_id(goal.id)) {
+      problem(fmt::format("id '{}': use letters, digits, '.', '_' and '-' (it names a folder and "
+                          "a branch)",
+                          goal.id));
+    }
+  } else if (!object.contains("id")) {
+    problem("'id' is missing");
+  }
+  if (const auto text = string_of("goal")) {
+    goal.goal = *text;
+    if (trim(goal.goal).empty()) {
+      problem("'goal' is empty; say what to do, in words");
+    }
+  } else if (!object.contains("goal")) {
+    problem("'goal' is missing");
+  }
+  if (const auto workspace = string_of("workspace")) {
+    goal.source = resolve(folder, *workspace);
+    std::error_code ec;
+    if (!fs::is_directory(goal.source, ec)) {
+      problem(fmt::format("workspace {}: not a directory", goal.source.string()));
+    }
+  }
+  if (const auto repo = string_of("repo")) {
+    if (object.contains("workspace")) {
+      problem("give 'workspace' or 'repo', not both");
+    } else if (is_remote(*repo)) {
+      goal.repo_url = *repo;
+    } else {
+      goal.source = resolve(folder, *repo);
+      std::error_code ec;
+      if (!fs::is_directory(goal.source / ".git", ec) && !fs::exists(goal.source / ".git", ec)) {
+        problem(fmt::format("repo {}: not a git repository", goal.source.string()));
+      }
+    }
+  }
+  if (const auto ref = string_of("ref")) {
+    goal.ref = *ref;
+  }
+
+  for (const auto& [key, value] : object.items()) {
+    if (std::find(std::begin(k_place_keys), std::end(k_place_keys), key) !=
+        std::end(k_place_keys)) {
+      continue;
+    }
+    const auto* known = std::find_if(std::begin(k_goal_keys), std::end(k_goal_keys),
+                                     [&](const GoalKey& k) { return k.name == key; });
+    std::string config_key;
+    if (known != std::end(k_goal_keys)) {
+      config_key = known->config_key;
+    } else if (key.find('.') != std::string::npos) {
+      config_key = key; // a configuration key as files name it; the key table checks it
+    } else {
+      const std::string near = closest_name(key, all_key_names());
+      problem(near.empty() ? fmt::format("unknown key '{}' (README: \"Many goals at once\")", key)
+                           : fmt::format("unknown key '{}'; did you mean '{}'?", key, near));
+      continue;
+    }
+    const auto text = value_text(value);
+    if (!text) {
+      problem(fmt::format("'{}': {} is not a value it takes", key, first_line(value.dump(), 60)));
+      continue;
+    }
+    if (const auto reason = check_config_text(config_key, *text)) {
+      if (reason->starts_with("unknown key")) {
+        // The key table's own message: it knows the closest key.
+        Config scratch;
+        const auto set = set_config_value(scratch, config_key, *text, where);
+        problems.push_back(set ? where + ": " + *reason : set.error().message);
+        continue;
+      }
+      problem(fmt::format("'{}' {}: {}", key, first_line(*text, 60), *reason));
+      continue;
+    }
+    goal.overrides.push_back({config_key, *text, where + ": '" + key + "'"});
+  }
+  if (auto config = goal_config(base, goal); !config) {
+    problems.push_back(config.error().message);
+  }
+  return goal;
+}
+
+} // namespace
+
+std::vector<std::string> goal_key_names() {
+  return all_key_names();
+}
+
+Result<Config> goal_config(Config base, const BatchGoal& goal) {
+  for (const ConfigOverride& key : goal.overrides) {
+    TRY(set_config_value(base, key.key, key.value, key.flag));
+  }
+  return base;
+}
+
+Result<GoalsFile> read_goals_file(const fs::path& path, const Config& base) {
+  std::ifstream in(path);
+  if (!in) {
+    return fail(ErrorKind::usage, fmt::format("{}: cannot read the goals file", path.string()));
+  }
+  const fs::path folder = fs::absolute(path).parent_path();
+  GoalsFile file;
+  std::set<std::string> ids;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    const std::string_view text = trim(line);
+    if (text.empty() || text.front() == '#') {
+      continue;
+    }
+    const std::string where = fmt::format("{}:{}", path.string(), number);
+    auto parsed = parse_json(text, "goal");
+    if (!parsed) {
+      file.problems.push_back(fmt::format("{}: not JSON: {}", where, parsed.error().message));
+      continue;
+    }
+    if (!parsed->is_object()) {
+      file.problems.push_back(fmt::format("{}: a goal is a JSON object", where));
+      continue;
+    }
+    BatchGoal goal = parse_goal(*parsed, where, folder, base, file.problems);
+    goal.line = number;
+    if (!goal.id.empty() && !ids.insert(goal.id).second) {
+      const auto first = std::find_if(file.goals.begin(), file.goals.end(),
+                                      [&](const BatchGoal& g) { return g.id == goal.id; });
+      file.problems.push_back(fmt::format("{}: id '{}' is used already on line {}", where, goal.id,
+                                          first == file.goals.end() ? 0 : first->line));
+      continue;
+    }
+    file.goals.push_back(std::move(goal));
+  }
+  if (file.goals.empty() && file.problems.empty()) {
+    file.problems.push_back(fmt::format("{}: no goals in the file", path.string()));
+  }
+  return file;
+}
+
+} // namespace ralph::cli

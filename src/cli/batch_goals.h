@@ -1,0 +1,48 @@
+#pragma once
+
+#include "cli/command_line.h"
+
+#include "ralph/core/config.h"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace ralph::cli {
+
+// One line of a goals file: what to do, where, and the configuration keys it sets over the
+// batch's (command line and configuration files).
+struct BatchGoal {
+  int line = 0;
+  std::string id;   // unique in the file; a folder and branch name
+  std::string goal; // the goal text
+  // The workspace its own copy or worktree is made from: `workspace`, a local `repo`, or empty
+  // (the batch's workspace; a `repo` URL is cloned first).
+  std::filesystem::path source;
+  std::string repo_url; // a `repo` to clone (URL), empty otherwise
+  std::string ref;      // what a worktree starts from; empty: the source as it is now
+  std::vector<ConfigOverride> overrides;
+};
+
+// A goals file read whole: every goal when all lines were good, else every problem, each as
+// "FILE:LINE: what is wrong".
+struct GoalsFile {
+  std::vector<BatchGoal> goals;
+  std::vector<std::string> problems;
+};
+
+// Reads `path`: one JSON object per line; blank lines and lines starting with `#` are skipped.
+// Keys: `id` and `goal` (required), `workspace`, `repo`, `ref`, the `ralph run` flags that set a
+// configuration key in snake case (`max_iterations`, `verify`, `model`, `token_budget`, ...) and
+// any dotted configuration key (`loop.feedback`). Each goal's keys are checked over `base` as
+// the configuration checks them. Relative paths are relative to the file's folder. An error only
+// when the file cannot be read.
+Result<GoalsFile> read_goals_file(const std::filesystem::path& path, const Config& base);
+
+// `base` with the goal's keys over it.
+Result<Config> goal_config(Config base, const BatchGoal& goal);
+
+// The goal keys a goals file takes besides dotted configuration keys, for documentation.
+std::vector<std::string> goal_key_names();
+
+} // namespace ralph::cli

@@ -1,0 +1,63 @@
+#pragma once
+
+#include "ralph/core/cancel.h"
+#include "ralph/core/settings.h"
+#include "ralph/store/session_store.h"
+
+#include <map>
+#include <mutex>
+#include <optional>
+
+namespace ralph::cli {
+
+// What the sessions of a batch have spent together, all their runs included.
+struct BatchSpend {
+  std::int64_t tokens = 0; // input + output
+  double cost_usd = 0;
+  bool cost_known = true;
+};
+
+// The one session store every session of a batch shares, seen by the batch: calls are
+// serialised (the SQLite store is for one thread at a time), and the counters each write of a
+// session row carries are summed, so the batch's token and cost budgets are checked at every
+// model call. When a write makes the sum reach a limit, `stop` is cancelled once and spent()
+// says which budget it was. Thread-safe.
+class BatchStore final : public store::SessionStore {
+public:
+  // `limits`: max_tokens and max_cost_usd are read (0: none).
+  BatchStore(store::SessionStore& inner, BudgetSettings limits, CancelToken stop);
+
+  // Counts a session of the batch that is not running (found in the store at the start).
+  void count(const store::SessionRow& session);
+  BatchSpend spend() const;
+  std::optional<BudgetKind> spent() const;
+
+  Result<void> create_session(const store::SessionRow& session) override;
+  Result<void> update_session(const store::SessionRow& session) override;
+  Result<std::optional<store::SessionRow>> find_session(const std::string& id) override;
+  Result<std::vector<store::SessionRow>> list_sessions() override;
+  Result<std::optional<store::SessionRecord>> load(const std::string& id) override;
+  Result<bool> remove_session(const std::string& id) override;
+  Result<std::vector<std::string>> prune(const std::string& cutoff) override;
+  Result<void> save_attempt(const store::AttemptRow& attempt) override;
+  Result<void> finish_attempt(const store::AttemptRow& attempt,
+                              const std::vector<store::VerdictRow>& verdicts,
+                              const store::SessionRow& session) override;
+  Result<void> add_model_call(const store::ModelCallRow& call,
+                              const store::SessionRow& session) override;
+  Result<void> add_tool_call(const store::ToolCallRow& call) override;
+
+private:
+  void note(const store::SessionRow& session); // with m_mutex held
+
+  store::SessionStore& m_inner;
+  BudgetSettings m_limits;
+  CancelToken m_stop;
+  mutable std::mutex m_mutex;
+  std::map<std::string, BatchSpend, std::less<>> m_sessions;
+  BatchSpend m_total;
+  int m_unpriced = 0; // sessions whose cost is a lower bound
+  std::optional<BudgetKind> m_spent;
+};
+
+} // namespace ralph::cli
