@@ -369,3 +369,48 @@ TEST_F(BatchEndToEnd, TwoHundredSessionsRunInOneProcess) {
 
 } // namespace
 } // namespace ralph::testing
+
+namespace ralph::testing {
+namespace {
+
+TEST_F(BatchEndToEnd, OnATerminalTheLiveDisplayShowsCountsAndTheSlowestGoals) {
+  GoalModel model(server, {"held"});
+  const fs::path goals = goals_file({"quick", "held"});
+  RalphProcess process(args(goals, {"--concurrency", "2"}), workspace.path(), {},
+                       Streams::terminal);
+  ASSERT_TRUE(process.read_until("1/2 done · 1 running · 0 failed · 1 verified",
+                                 std::chrono::seconds(30)))
+      << process.live();
+  ASSERT_TRUE(process.read_until("slowest: held", std::chrono::seconds(30))) << process.live();
+  EXPECT_THAT(process.live(), HasSubstr("[1/2] quick completed, verified"));
+  model.release();
+  const auto out = process.wait();
+  EXPECT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_THAT(out.err, HasSubstr("[2/2] held completed, verified"));
+}
+
+TEST_F(BatchEndToEnd, CtrlCStopsTheRunningGoalsAsInterruptedAndTheRerunFinishesThem) {
+  GoalModel model(server, {"held"});
+  const fs::path goals = goals_file({"quick", "held"});
+  {
+    RalphProcess process(args(goals, {"--concurrency", "2"}), workspace.path());
+    ASSERT_TRUE(model.wait_for("held"));
+    ASSERT_TRUE(eventually([&] {
+      return fs::exists(workspace.path() / ".ralph" / "batch") &&
+             read_lines(batch_dir(workspace.path()) / "results.jsonl").size() == 1;
+    }));
+    process.signal(SIGINT);
+    const auto out = process.wait();
+    EXPECT_EQ(out.exit_code, 130) << out.err;
+    EXPECT_THAT(out.out, HasSubstr("interrupted: run the same command again"));
+    EXPECT_THAT(out.out, HasSubstr("unfinished"));
+  }
+  model.release();
+  const auto out = batch(goals, {"--json"});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_EQ(json::parse(out.out)["statuses"]["completed"], 2);
+  EXPECT_EQ(model.requests("quick"), 2);
+}
+
+} // namespace
+} // namespace ralph::testing
