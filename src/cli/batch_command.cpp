@@ -9,6 +9,7 @@
 #include "cli/run_context.h"
 #include "cli/session_setup.h"
 #include "cli/terminal_view.h"
+#include "store/file_lock.h"
 
 #include "ralph/core/ids.h"
 #include "ralph/core/text.h"
@@ -16,7 +17,6 @@
 #include "ralph/engine/engine.h"
 #include "ralph/store/event_log.h"
 #include "ralph/tools/isolated_workspace.h"
-#include "store/file_lock.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -194,9 +194,9 @@ Result<void> Batch::open(const fs::path& goals_file) {
                                        : m_interrupt.child();
   m_store = std::make_unique<BatchStore>(*m_owned_store, limits, m_stop);
   TRY_ASSIGN(m_state, JsonlJournal::open(m_dir / "state.jsonl"));
-  TRY_ASSIGN(m_results, JsonlJournal::open(m_batch.results_file.empty()
-                                               ? m_dir / "results.jsonl"
-                                               : fs::path(m_batch.results_file)));
+  TRY_ASSIGN(m_results,
+             JsonlJournal::open(m_batch.results_file.empty() ? m_dir / "results.jsonl"
+                                                             : fs::path(m_batch.results_file)));
   if (!m_args.events_file.empty()) {
     // Appended to: a resumed batch keeps the events of its earlier runs.
     TRY_ASSIGN(m_events, store::EventLog::open(m_args.events_file, "", Redactor(), true));
@@ -448,8 +448,8 @@ Result<int> Batch::run() {
     }
     config->budget.max_cost_usd = std::max(config->budget.max_cost_usd, limits.max_cost_usd);
     if (auto priced = check_prices(*config); !priced) {
-      file.problems.push_back(fmt::format("{}:{}: {}", m_batch.goals_file, goal.line,
-                                          priced.error().message));
+      file.problems.push_back(
+          fmt::format("{}:{}: {}", m_batch.goals_file, goal.line, priced.error().message));
     }
   }
   if (!file.problems.empty()) {
@@ -525,8 +525,9 @@ Result<int> Batch::run() {
     return 3;
   }
   const bool all_completed =
-      all_finished && std::all_of(summary.finished.begin(), summary.finished.end(),
-                                  [](const GoalResult& r) { return r.status == Status::completed; });
+      all_finished &&
+      std::all_of(summary.finished.begin(), summary.finished.end(),
+                  [](const GoalResult& r) { return r.status == Status::completed; });
   return all_completed ? 0 : 1;
 }
 

@@ -17,12 +17,12 @@ namespace ralph::cli {
 
 // One goal of a batch, ready to run as a session.
 struct GoalLaunch {
-  RunArgs args;             // the batch's command line; the goal text is set from `goal`
+  RunArgs args; // the batch's command line; the goal text is set from `goal`
   const BatchGoal* goal = nullptr;
-  Config config;            // a new session's: the batch's with the goal's keys over it
+  Config config;                   // a new session's: the batch's with the goal's keys over it
   std::filesystem::path workspace; // its own copy or worktree
   std::string session_id;
-  bool resume = false;      // go on from the session's record when there is one
+  bool resume = false; // go on from the session's record when there is one
   store::SessionStore* store = nullptr;
   const CancelToken* parent = nullptr; // the batch's: Ctrl-C and the batch budgets
   EventSink* events = nullptr;         // every event of the session, redacted

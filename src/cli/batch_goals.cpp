@@ -63,8 +63,8 @@ bool valid_id(std::string_view id) {
     return false;
   }
   return std::all_of(id.begin(), id.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '.' || c == '_' || c == '-';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+           c == '_' || c == '-';
   });
 }
 
@@ -85,8 +85,9 @@ std::optional<std::string> value_text(const nlohmann::json& value) {
   if (value.is_number()) {
     return value.dump();
   }
-  if (value.is_array() && std::all_of(value.begin(), value.end(),
-                                      [](const nlohmann::json& item) { return item.is_string(); })) {
+  if (value.is_array() && std::all_of(value.begin(), value.end(), [](const nlohmann::json& item) {
+        return item.is_string();
+      })) {
     return value.dump();
   }
   return std::nullopt;

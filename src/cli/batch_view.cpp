@@ -91,11 +91,11 @@ std::vector<std::string> live_lines(const BatchProgress& progress, std::size_t w
   const int done = static_cast<int>(progress.finished.size());
   const auto completed = counts.by_status.find(Status::completed);
   const int failed = done - (completed == counts.by_status.end() ? 0 : completed->second);
-  std::string first = fmt::format("batch {} · {}/{} done · {} running · {} failed · {} verified · "
-                                  "{} tokens{}",
-                                  progress.batch_id, done, progress.goals, progress.running.size(),
-                                  failed, counts.verified, tokens_text(progress.spend.tokens),
-                                  cost_text(progress.spend));
+  std::string first =
+      fmt::format("batch {} · {}/{} done · {} running · {} failed · {} verified · "
+                  "{} tokens{}",
+                  progress.batch_id, done, progress.goals, progress.running.size(), failed,
+                  counts.verified, tokens_text(progress.spend.tokens), cost_text(progress.spend));
   const int left = progress.goals - done;
   if (progress.finished_now > 0 && left > 0) {
     const auto eta = progress.elapsed * left / progress.finished_now;
@@ -107,9 +107,8 @@ std::vector<std::string> live_lines(const BatchProgress& progress, std::size_t w
   std::string second = "  slowest:";
   for (std::size_t i = 0; i < std::min<std::size_t>(3, slowest.size()); ++i) {
     second += fmt::format(" {} {}{}", slowest[i].id, short_duration(slowest[i].running),
-                          slowest[i].attempt > 1
-                              ? fmt::format(" (attempt {})", slowest[i].attempt)
-                              : std::string());
+                          slowest[i].attempt > 1 ? fmt::format(" (attempt {})", slowest[i].attempt)
+                                                 : std::string());
     second += i + 1 < std::min<std::size_t>(3, slowest.size()) ? " ·" : "";
   }
   std::vector<std::string> lines{first};
@@ -145,10 +144,10 @@ std::string summary_table(const BatchProgress& progress, const BatchEnd& end) {
                      counts.most_attempts);
   out += fmt::format("  {:<18}{:>6}\n", "tokens", tokens_text(progress.spend.tokens));
   if (progress.spend.cost_usd > 0) {
-    out += fmt::format("  {:<18}{:>6}\n", "cost",
-                       progress.spend.cost_known
-                           ? fmt::format("${:.2f}", progress.spend.cost_usd)
-                           : fmt::format("≥${:.2f}", progress.spend.cost_usd));
+    out +=
+        fmt::format("  {:<18}{:>6}\n", "cost",
+                    progress.spend.cost_known ? fmt::format("${:.2f}", progress.spend.cost_usd)
+                                              : fmt::format("≥${:.2f}", progress.spend.cost_usd));
   }
   out += fmt::format("  {:<18}{:>6}\n", "wall time", short_duration(progress.elapsed));
   if (end.budget) {
@@ -178,8 +177,9 @@ std::string summary_json(const BatchProgress& progress, const BatchEnd& end) {
       {"not_started", end.not_started},
       {"verified", counts.verified},
       {"verified_rate", done > 0 ? static_cast<double>(counts.verified) / done : 0.0},
-      {"attempts", {{"mean", done > 0 ? static_cast<double>(counts.attempts) / done : 0.0},
-                    {"max", counts.most_attempts}}},
+      {"attempts",
+       {{"mean", done > 0 ? static_cast<double>(counts.attempts) / done : 0.0},
+        {"max", counts.most_attempts}}},
       {"tokens", progress.spend.tokens},
       {"cost_usd", progress.spend.cost_known ? nlohmann::json(progress.spend.cost_usd)
                                              : nlohmann::json(nullptr)},

@@ -53,9 +53,9 @@ std::vector<std::string> live_lines(const BatchProgress& progress, std::size_t w
 // How the batch ended, for the summary.
 struct BatchEnd {
   std::string results_file;
-  bool interrupted = false;             // Ctrl-C or SIGTERM
-  std::optional<BudgetKind> budget;     // the batch budget that ran out
-  int unfinished = 0;                   // started, not finished (resumed by running again)
+  bool interrupted = false;         // Ctrl-C or SIGTERM
+  std::optional<BudgetKind> budget; // the batch budget that ran out
+  int unfinished = 0;               // started, not finished (resumed by running again)
   int not_started = 0;
 };
 

@@ -37,8 +37,8 @@ Result<std::unique_ptr<EventLog>> EventLog::open(const std::filesystem::path& pa
     return fail(ErrorKind::io,
                 fmt::format("--events {}: cannot write: {}", path.string(), std::strerror(errno)));
   }
-  return std::unique_ptr<EventLog>(new EventLog(std::make_shared<File>(file, path),
-                                                std::move(session_id), std::move(redactor)));
+  return std::unique_ptr<EventLog>(
+      new EventLog(std::make_shared<File>(file, path), std::move(session_id), std::move(redactor)));
 }
 
 EventLog::EventLog(std::shared_ptr<File> file, std::string session_id, Redactor redactor)

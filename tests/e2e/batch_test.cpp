@@ -143,18 +143,19 @@ protected:
                       const std::string& extra = "") const {
     std::string text = "# goals\n\n";
     for (const std::string& id : ids) {
-      text += json{{"id", id}, {"goal", "write " + id + ".txt"}, {"verify", "test -f " + id + ".txt"}}
-                  .dump();
+      text +=
+          json{{"id", id}, {"goal", "write " + id + ".txt"}, {"verify", "test -f " + id + ".txt"}}
+              .dump();
       text.insert(text.size() - 1, extra);
       text += "\n";
     }
     return goals_dir.write(name, text);
   }
   std::vector<std::string> args(const fs::path& goals, std::vector<std::string> extra = {}) const {
-    std::vector<std::string> all{"batch",      goals.string(),          "--model",
-                                 "openai-compat/agent-model",           "--base-url",
-                                 server.base_url() + "/v1",             "--workspace",
-                                 workspace.path().string()};
+    std::vector<std::string> all{"batch",       goals.string(),
+                                 "--model",     "openai-compat/agent-model",
+                                 "--base-url",  server.base_url() + "/v1",
+                                 "--workspace", workspace.path().string()};
     all.insert(all.end(), extra.begin(), extra.end());
     return all;
   }
@@ -237,18 +238,18 @@ TEST_F(BatchEndToEnd, WithoutGitEachGoalWorksInACopy) {
 }
 
 TEST_F(BatchEndToEnd, EveryBadLineIsReportedWithItsNumberAndNothingRuns) {
-  const fs::path goals = goals_dir.write(
-      "bad.jsonl",
-      "{\"id\": \"ok\", \"goal\": \"write ok.txt\"}\n"         // 1
-      "not json\n"                                             // 2
-      "[1, 2]\n"                                               // 3
-      "{\"goal\": \"no id\"}\n"                                // 4
-      "{\"id\": \"ok\", \"goal\": \"again\"}\n"                // 5
-      "{\"id\": \"typo\", \"goal\": \"x\", \"verfy\": \"true\"}\n" // 6
-      "{\"id\": \"many\", \"goal\": \"x\", \"max_iterations\": \"lots\"}\n" // 7
-      "# a comment\n"                                          // 8
-      "{\"id\": \"no goal\"}\n"                                // 9
-      "{\"id\": \"k\", \"goal\": \"x\", \"loop.feedbak\": \"append\"}\n"); // 10
+  const fs::path goals =
+      goals_dir.write("bad.jsonl",
+                      "{\"id\": \"ok\", \"goal\": \"write ok.txt\"}\n"                      // 1
+                      "not json\n"                                                          // 2
+                      "[1, 2]\n"                                                            // 3
+                      "{\"goal\": \"no id\"}\n"                                             // 4
+                      "{\"id\": \"ok\", \"goal\": \"again\"}\n"                             // 5
+                      "{\"id\": \"typo\", \"goal\": \"x\", \"verfy\": \"true\"}\n"          // 6
+                      "{\"id\": \"many\", \"goal\": \"x\", \"max_iterations\": \"lots\"}\n" // 7
+                      "# a comment\n"                                                       // 8
+                      "{\"id\": \"no goal\"}\n"                                             // 9
+                      "{\"id\": \"k\", \"goal\": \"x\", \"loop.feedbak\": \"append\"}\n");  // 10
   const auto out = batch(goals);
   EXPECT_EQ(out.exit_code, 2) << out.err;
   const std::string file = goals.string();
@@ -325,8 +326,8 @@ TEST_F(BatchEndToEnd, ABatchTokenBudgetStopsTheRunningGoalAndStartsNoOther) {
   ASSERT_GT(one_goal, 0);
 
   const fs::path goals = goals_file({"g1", "g2", "g3"});
-  const auto out = batch(goals, {"--concurrency", "1", "--batch-token-budget",
-                                 std::to_string(one_goal * 3 / 2)});
+  const auto out = batch(
+      goals, {"--concurrency", "1", "--batch-token-budget", std::to_string(one_goal * 3 / 2)});
   EXPECT_EQ(out.exit_code, 3) << out.err << out.out;
   EXPECT_THAT(out.out, HasSubstr("the batch's tokens budget ran out"));
   EXPECT_THAT(out.out, HasSubstr("unfinished"));
@@ -378,8 +379,8 @@ TEST_F(BatchEndToEnd, OnATerminalTheLiveDisplayShowsCountsAndTheSlowestGoals) {
   const fs::path goals = goals_file({"quick", "held"});
   RalphProcess process(args(goals, {"--concurrency", "2"}), workspace.path(), {},
                        Streams::terminal);
-  ASSERT_TRUE(process.read_until("1/2 done · 1 running · 0 failed · 1 verified",
-                                 std::chrono::seconds(30)))
+  ASSERT_TRUE(
+      process.read_until("1/2 done · 1 running · 0 failed · 1 verified", std::chrono::seconds(30)))
       << process.live();
   ASSERT_TRUE(process.read_until("slowest: held", std::chrono::seconds(30))) << process.live();
   EXPECT_THAT(process.live(), HasSubstr("[1/2] quick completed, verified"));

@@ -6,7 +6,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <sstream>
+#include <thread>
+#include <vector>
 
 namespace ralph::store {
 namespace {
@@ -38,6 +41,38 @@ TEST(EventLog, WritesOneFlushedJsonLinePerEventWithoutEmptyFields) {
   EXPECT_FALSE(line.contains("feedback"));
   EXPECT_FALSE(line.contains("step"));
   EXPECT_TRUE(line["time"].get<std::string>().ends_with("Z"));
+}
+
+TEST(EventLog, SessionsSharingOneFileFromManyThreadsWriteWholeLines) {
+  testing::TempDir dir;
+  auto first = EventLog::open(dir.path() / "events.ndjson", "", Redactor());
+  ASSERT_TRUE(first) << first.error().message;
+  // Long deltas: a line larger than stdio's buffer would be written in pieces if unguarded.
+  const std::string text(20000, 'x');
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&, log = (*first)->for_session("s-" + std::to_string(t))] {
+      for (int i = 0; i < 50; ++i) {
+        log->on_event(Event{.payload = event::TextDelta{.text = text}});
+      }
+    });
+  }
+  for (auto& thread : threads) {
+    thread.join();
+  }
+  std::istringstream lines(dir.read("events.ndjson"));
+  std::map<std::string, int> per_session;
+  for (std::string line; std::getline(lines, line);) {
+    const auto parsed = nlohmann::json::parse(line, nullptr, false);
+    ASSERT_FALSE(parsed.is_discarded()) << line.substr(0, 80);
+    EXPECT_EQ(parsed["text"], text);
+    ++per_session[parsed["session"].get<std::string>()];
+  }
+  ASSERT_EQ(per_session.size(), 8u);
+  for (const auto& [session, count] : per_session) {
+    EXPECT_EQ(count, 50) << session;
+  }
+  EXPECT_EQ((*first)->error(), "");
 }
 
 TEST(EventLog, SecretsNeverReachTheFile) {

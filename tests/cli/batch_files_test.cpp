@@ -1,0 +1,107 @@
+// The pieces of `ralph batch` below the command: its goals file, its append-only journals and
+// the batch budgets counted over the shared store.
+#include "cli/batch_goals.h"
+#include "cli/batch_store.h"
+#include "cli/jsonl_journal.h"
+#include "support/temp_dir.h"
+
+#include "ralph/store/sqlite_session_store.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+namespace ralph::cli {
+namespace {
+
+using ::testing::HasSubstr;
+namespace fs = std::filesystem;
+
+TEST(JsonlJournal, ATornLastLineIsCutOffSoTheNextAppendStartsClean) {
+  testing::TempDir dir;
+  dir.write("state.jsonl", "{\"id\":\"a\"}\n{\"id\":\"b\"}\n{\"id\":\"c\",\"sess");
+  auto journal = JsonlJournal::open(dir.path() / "state.jsonl");
+  ASSERT_TRUE(journal) << journal.error().message;
+  ASSERT_EQ((*journal)->existing().size(), 2u);
+  EXPECT_EQ((*journal)->existing()[1]["id"], "b");
+  ASSERT_TRUE((*journal)->append({{"id", "d"}}));
+  EXPECT_EQ(dir.read("state.jsonl"), "{\"id\":\"a\"}\n{\"id\":\"b\"}\n{\"id\":\"d\"}\n");
+}
+
+TEST(BatchGoals, GoalKeysOverTheBatchConfigurationAndPathsFromTheFilesFolder) {
+  testing::TempDir dir;
+  dir.write("repos/app/README", "x");
+  ASSERT_EQ(std::system(("git init -q " + (dir.path() / "repos/app").string()).c_str()), 0);
+  dir.write("work/keep", "x");
+  const fs::path file = dir.write(
+      "backlog/goals.jsonl",
+      "{\"id\":\"a\",\"goal\":\"g\",\"verify\":[\"make\",\"make check\"],\"max_iterations\":5,"
+      "\"token_budget\":\"20k\",\"loop.feedback\":\"continue\",\"verifier_first\":true}\n"
+      "{\"id\":\"b\",\"goal\":\"g\",\"repo\":\"../repos/app\",\"ref\":\"HEAD\"}\n"
+      "{\"id\":\"c\",\"goal\":\"g\",\"workspace\":\"../work\"}\n"
+      "{\"id\":\"d\",\"goal\":\"g\",\"repo\":\"https://example.com/x.git\"}\n");
+  Config base;
+  base.loop.max_iterations = 2;
+  auto read = read_goals_file(file, base);
+  ASSERT_TRUE(read) << read.error().message;
+  ASSERT_TRUE(read->problems.empty()) << read->problems.front();
+  ASSERT_EQ(read->goals.size(), 4u);
+  const auto config = goal_config(base, read->goals[0]);
+  ASSERT_TRUE(config) << config.error().message;
+  EXPECT_EQ(config->verify.commands, (std::vector<std::string>{"make", "make check"}));
+  EXPECT_EQ(config->loop.max_iterations, 5);
+  EXPECT_EQ(config->budget.max_tokens, 20000);
+  EXPECT_EQ(config->loop.feedback, FeedbackMode::continuation);
+  EXPECT_TRUE(config->evidence.enabled);
+  EXPECT_EQ(goal_config(base, read->goals[1])->loop.max_iterations, 2);
+  EXPECT_EQ(read->goals[1].source, dir.path() / "repos/app");
+  EXPECT_EQ(read->goals[1].ref, "HEAD");
+  EXPECT_EQ(read->goals[2].source, dir.path() / "work");
+  EXPECT_EQ(read->goals[3].repo_url, "https://example.com/x.git");
+}
+
+TEST(BatchGoals, PlacesThatAreNotThereAreProblemsOfTheirLine) {
+  testing::TempDir dir;
+  dir.write("plain/file", "x");
+  const fs::path file =
+      dir.write("goals.jsonl", "{\"id\":\"a\",\"goal\":\"g\",\"workspace\":\"missing\"}\n"
+                               "{\"id\":\"b\",\"goal\":\"g\",\"repo\":\"plain\"}\n"
+                               "{\"id\":\"c\",\"goal\":\"g\",\"verify\":{\"cmd\":1}}\n");
+  auto read = read_goals_file(file, Config{});
+  ASSERT_TRUE(read);
+  ASSERT_EQ(read->problems.size(), 3u);
+  EXPECT_THAT(read->problems[0], HasSubstr("goals.jsonl:1: workspace"));
+  EXPECT_THAT(read->problems[0], HasSubstr("not a directory"));
+  EXPECT_THAT(read->problems[1], HasSubstr("goals.jsonl:2: repo"));
+  EXPECT_THAT(read->problems[1], HasSubstr("not a git repository"));
+  EXPECT_THAT(read->problems[2], HasSubstr("goals.jsonl:3: 'verify'"));
+}
+
+TEST(BatchStore, SessionsSpendTogetherAndTheBudgetStopsTheBatchOnce) {
+  testing::TempDir dir;
+  auto opened = store::SqliteSessionStore::open(dir.path() / "ralph.db");
+  ASSERT_TRUE(opened) << opened.error().message;
+  CancelToken stop;
+  BatchStore batch(**opened, BudgetSettings{.max_tokens = 1000}, stop);
+  store::SessionRow a{.id = "a", .input_tokens = 300, .output_tokens = 100};
+  store::SessionRow b{.id = "b", .input_tokens = 200};
+  ASSERT_TRUE(batch.create_session(a));
+  ASSERT_TRUE(batch.create_session(b));
+  a.input_tokens = 500; // counters are the session's totals: counted once, not added up
+  ASSERT_TRUE(batch.update_session(a));
+  EXPECT_EQ(batch.spend().tokens, 800);
+  EXPECT_FALSE(stop.cancelled());
+  b.output_tokens = 200;
+  ASSERT_TRUE(batch.update_session(b));
+  EXPECT_EQ(batch.spend().tokens, 1000);
+  EXPECT_TRUE(stop.cancelled());
+  EXPECT_EQ(batch.spent(), BudgetKind::tokens);
+  const auto found = batch.find_session("b");
+  ASSERT_TRUE(found && *found);
+  EXPECT_EQ((*found)->output_tokens, 200);
+}
+
+} // namespace
+} // namespace ralph::cli
