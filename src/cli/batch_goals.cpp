@@ -167,7 +167,9 @@ BatchGoal parse_goal(const nlohmann::json& object, const std::string& where, con
     goal.ref = *ref;
   }
 
-  for (const auto& [key, value] : object.items()) {
+  for (const auto& item : object.items()) {
+    const std::string& key = item.key();
+    const nlohmann::json& value = item.value();
     if (std::find(std::begin(k_place_keys), std::end(k_place_keys), key) !=
         std::end(k_place_keys)) {
       continue;

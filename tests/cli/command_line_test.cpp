@@ -151,10 +151,29 @@ TEST(CommandLine, HeartbeatRefusesABadIntervalAndTicksWithoutOne) {
   EXPECT_EQ(parse({"heartbeat", "--every", "1s", "--ticks", "0"}).command.exit_code, 2);
 }
 
+TEST(CommandLine, BatchTakesTheGoalsFileItsOwnBudgetsAndTheRunFlags) {
+  const auto ok = parse({"batch", "goals.jsonl", "-j", "16", "--batch-token-budget", "2M",
+                         "--batch-time-budget", "1h", "--results", "r.jsonl", "--max-iterations",
+                         "4", "--verify-cmd", "make test"});
+  ASSERT_EQ(ok.command.exit_code, -1) << ok.err;
+  EXPECT_EQ(ok.command.name, CommandName::batch);
+  EXPECT_EQ(ok.command.batch.goals_file, "goals.jsonl");
+  EXPECT_EQ(ok.command.batch.concurrency, 16);
+  EXPECT_EQ(ok.command.batch.token_budget, "2M");
+  EXPECT_EQ(ok.command.batch.results_file, "r.jsonl");
+  EXPECT_EQ(ok.command.run.overrides.size(), 2u);
+  EXPECT_EQ(parse({"batch", "g.jsonl", "--batch-cost-budget", "lots"}).err,
+            "ralph batch: --batch-cost-budget 'lots': expected an amount in USD like 5, 0.50, $2 "
+            "(0: no limit)\n");
+  EXPECT_EQ(parse({"batch", "g.jsonl", "--concurrency", "0"}).command.exit_code, 2);
+  EXPECT_EQ(parse({"batch", "g.jsonl", "--no-store"}).command.exit_code, 2);
+  EXPECT_EQ(parse({"batch"}).command.exit_code, 2);
+}
+
 TEST(CommandLine, MissingCommandListsTheCommands) {
   EXPECT_EQ(parse({}).err,
             "ralph: a command is required (run, chat, qa, task, demo, sessions, hook, "
-            "heartbeat). See 'ralph --help'.\n");
+            "heartbeat, batch). See 'ralph --help'.\n");
   EXPECT_EQ(parse({"sessions"}).err,
             "ralph sessions: a command is required (list, show, resume, export, rm, prune). See "
             "'ralph sessions --help'.\n");
