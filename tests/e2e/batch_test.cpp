@@ -415,3 +415,45 @@ TEST_F(BatchEndToEnd, CtrlCStopsTheRunningGoalsAsInterruptedAndTheRerunFinishesT
 
 } // namespace
 } // namespace ralph::testing
+
+namespace ralph::testing {
+namespace {
+
+TEST_F(BatchEndToEnd, ARepoUrlIsClonedOnceAndAnExternalAgentWorksInEachWorktree) {
+  make_git_repo();
+  TempDir upstream;
+  upstream.write("lib.txt", "upstream\n");
+  ASSERT_EQ(std::system(("cd " + upstream.path().string() +
+                         " && git init -q . && git -c user.email=t@t -c user.name=t add -A && "
+                         "git -c user.email=t@t -c user.name=t commit -qm lib")
+                            .c_str()),
+            0);
+  const std::string url = "file://" + upstream.path().string();
+  const fs::path goals = goals_dir.write(
+      "agents.jsonl",
+      json{{"id", "u1"}, {"goal", "g"}, {"repo", url}, {"ref", "HEAD"}, {"verify", "test -f done"}}
+              .dump() +
+          "\n" +
+          json{{"id", "u2"}, {"goal", "g"}, {"repo", url}, {"verify", "test -f done"}}.dump() +
+          "\n" + json{{"id", "local"}, {"goal", "g"}, {"verify", "test -f done"}}.dump() + "\n");
+  const auto out = run_ralph({"batch", goals.string(), "--agent-cmd", "touch done && echo Done.",
+                              "--workspace", workspace.path().string(), "--json"},
+                             workspace.path());
+  ASSERT_EQ(out.exit_code, 0) << out.err << out.out;
+  const fs::path dir = batch_dir(workspace.path());
+  EXPECT_TRUE(fs::exists(dir / "u1" / "lib.txt"));
+  EXPECT_TRUE(fs::exists(dir / "u2" / "done"));
+  EXPECT_TRUE(fs::exists(dir / "local" / "README.md"));
+  EXPECT_FALSE(fs::exists(dir / "local" / "lib.txt"));
+  EXPECT_FALSE(fs::exists(upstream.path() / "done"));
+  EXPECT_FALSE(fs::exists(workspace.path() / "done"));
+  int clones = 0;
+  for ([[maybe_unused]] const auto& entry : fs::directory_iterator(dir / "repos")) {
+    ++clones;
+  }
+  EXPECT_EQ(clones, 1);
+  EXPECT_TRUE(server.requests().empty());
+}
+
+} // namespace
+} // namespace ralph::testing
