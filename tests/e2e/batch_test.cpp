@@ -163,7 +163,9 @@ protected:
     return run_ralph(args(goals, std::move(extra)), workspace.path());
   }
 
-  mutable FakeProviderServer server;
+  // A thread per kept-alive connection: the engine keeps its connections open between turns, as
+  // any HTTP client does, and a batch holds up to --concurrency of them.
+  mutable FakeProviderServer server{72};
   TempDir workspace;
   TempDir goals_dir; // outside the workspace, as a backlog file would be
 };
