@@ -1,5 +1,7 @@
 #include "ralph/tools/isolated_workspace.h"
 
+#include "git_command.h"
+
 #include "ralph/core/text.h"
 #include "ralph/core/try.h"
 
@@ -13,26 +15,6 @@ namespace ralph::tools {
 namespace {
 
 namespace fs = std::filesystem;
-
-constexpr std::chrono::milliseconds k_git_timeout{120'000};
-
-// Runs git in `dir`; its trimmed stdout, or an error quoting what it printed.
-Result<std::string> git(ProcessRunner& runner, const fs::path& dir, std::vector<std::string> args,
-                        const CancelToken& cancel) {
-  ProcessSpec spec;
-  spec.argv = {"git", "-C", dir.string()};
-  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
-  spec.timeout = k_git_timeout;
-  spec.merge_stderr = false;
-  spec.env = {{"GIT_TERMINAL_PROMPT", "0"}};
-  TRY_ASSIGN(const ProcessResult result, runner.run(spec, cancel));
-  if (result.exit_code != 0) {
-    const std::string what = first_line(trim(result.err_output), 300);
-    return fail(ErrorKind::io, fmt::format("git {} in {}: {}", args.front(), dir.string(),
-                                           what.empty() ? "failed" : what));
-  }
-  return std::string(trim(result.output));
-}
 
 // Copies `from` into `to` (which must not exist), leaving out `.git` and `.ralph` but keeping
 // `.ralph/config.toml`; symlinks stay symlinks.
