@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <charconv>
 #include <cstdio>
 #include <optional>
 
@@ -320,7 +321,21 @@ std::string explain_parse_error(const CLI::App& app, const CLI::ParseError& erro
 // What parsing cannot see: an empty goal or query, and flag values the configuration keys
 // reject (checked here so the message names the flag as typed). Sets prune's age.
 std::optional<std::string> check_values(const std::string& words, const std::string& older_than,
-                                        const std::string& every, ParsedCommand& parsed) {
+                                        const std::string& every, const std::string& attempts,
+                                        ParsedCommand& parsed) {
+  if (parsed.name == CommandName::run && !attempts.empty()) {
+    // More would mostly wait on each other: each attempt is a whole agent, its tools and its
+    // verifiers, and each a worktree on disk.
+    int n = 0;
+    const auto [end, error] =
+        std::from_chars(attempts.data(), attempts.data() + attempts.size(), n);
+    if (error != std::errc() || end != attempts.data() + attempts.size() || n < 1 ||
+        n > k_max_parallel_attempts) {
+      return fmt::format("{}: --parallel-attempts '{}': expected a whole number from 1 to {}",
+                         words, attempts, k_max_parallel_attempts);
+    }
+    parsed.run.parallel_attempts = n;
+  }
   if (parsed.name == CommandName::heartbeat) {
     if (!every.empty()) {
       const auto interval = parse_duration(every);
@@ -391,6 +406,13 @@ ParsedCommand parse_command_line(int argc, char** argv) {
   add_agent_options(*run, parsed.run);
   add_external_agent_options(*run, parsed.run);
   add_loop_options(*run, parsed.run);
+  std::string parallel_attempts;
+  run->add_option("--parallel-attempts", parallel_attempts,
+                  "best of N: N attempts at once, each in its own git worktree (or copy) under "
+                  ".ralph/attempts/; the verifiers rank them and the best passing one is applied "
+                  "(a commit on the current branch, or files); ties: fewer changed lines, then "
+                  "lower cost (1 to 16)")
+      ->type_name("N");
 
   CLI::App* chat = app.add_subcommand(
       "chat", "an interactive session with the agent; /goal TEXT works on TEXT until the "
@@ -647,7 +669,8 @@ ParsedCommand parse_command_line(int argc, char** argv) {
     }
   }
   if (!problem) {
-    problem = check_values(command_words(command_chain(app)), older_than, every, parsed);
+    problem = check_values(command_words(command_chain(app)), older_than, every, parallel_attempts,
+                           parsed);
   }
   if (problem) {
     std::fprintf(stderr, "%s\n", problem->c_str());

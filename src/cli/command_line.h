@@ -14,6 +14,9 @@ struct ConfigOverride {
   bool append = false; // a repeated flag: add to the list the first occurrence set
 };
 
+// Most attempts of `ralph run --parallel-attempts N`.
+inline constexpr int k_max_parallel_attempts = 16;
+
 // Options shared by every command that runs an agent.
 struct RunArgs {
   std::string goal;      // `qa` and `task`: the query
@@ -26,6 +29,7 @@ struct RunArgs {
   std::string out_dir;        // --out: trace files after each attempt
   bool json = false;
   bool quiet = false;
+  int parallel_attempts = 1; // `run`: best of N attempts, each in its own worktree
 };
 
 enum class CommandName {

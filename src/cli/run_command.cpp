@@ -1,5 +1,6 @@
 #include "cli/run_command.h"
 
+#include "cli/best_of_command.h"
 #include "cli/external_agent.h"
 #include "cli/run_loop.h"
 
@@ -88,6 +89,9 @@ Result<int> run_agent(RunContext& context, const std::string& banner) {
 }
 
 Result<int> run_command(const RunArgs& args) {
+  if (args.parallel_attempts > 1) {
+    return best_of_command(args);
+  }
   TRY_ASSIGN(auto context, RunContext::open(args));
   const std::string banner =
       fmt::format("ralph {} · {} · workspace {}", RALPH_VERSION, agent_label(context->config()),

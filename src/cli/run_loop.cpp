@@ -59,6 +59,7 @@ Result<store::SessionRow> claim_session(RunContext& context, const std::string& 
     store::SessionRow row = new_session_row(id, context.args().goal, context.workspace(),
                                             context.config(), redactor, baseline);
     row.kind = session.kind;
+    row.parent_id = session.parent_id;
     TRY(session.store->create_session(row));
     return row;
   }

@@ -38,6 +38,7 @@ struct SessionContext {
   std::optional<loop::ResumedRun> resumed;
   std::optional<verify::ProtectedSnapshot> baseline; // the recorded protected files' state
   store::SessionKind kind = store::SessionKind::run; // of a new session
+  std::string parent_id; // of a new session: the best-of-N session it is an attempt of
 };
 
 // The row of a new session: its configuration without secrets, the protected files' baseline,

@@ -102,6 +102,12 @@ Result<int> resume(const ParsedCommand& command, store::SessionStore& store) {
                                               "chat --resume {}",
                                               row.id, row.id));
   }
+  if (row.kind == store::SessionKind::best_of) {
+    return fail(ErrorKind::usage,
+                fmt::format("session {} is a best-of-N run: resume one of its attempts (ralph "
+                            "sessions list --json shows them with parent_id {})",
+                            row.id, row.id));
+  }
   if (row.status == Status::completed) {
     return fail(ErrorKind::usage, fmt::format("session {} is already completed", row.id));
   }

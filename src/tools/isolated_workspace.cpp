@@ -75,6 +75,11 @@ Result<void> copy_untracked(ProcessRunner& runner, const fs::path& source, const
   return {};
 }
 
+// `relative` under `root`; `root` itself (no trailing separator) when it is ".".
+fs::path inside(const fs::path& root, const fs::path& relative) {
+  return relative == "." ? root : (root / relative).lexically_normal();
+}
+
 } // namespace
 
 bool in_git_repository(ProcessRunner& runner, const fs::path& dir, const CancelToken& cancel) {
@@ -125,8 +130,7 @@ Result<IsolatedWorkspace> make_isolated_workspace(ProcessRunner& runner,
           cancel));
   made.worktree = true;
   made.root = request.path;
-  made.path = request.path / fs::path(request.source).lexically_relative(top);
-  made.path = made.path.lexically_normal();
+  made.path = inside(request.path, fs::path(request.source).lexically_relative(top));
   made.branch = request.branch;
   made.base_commit = base;
   if (request.ref.empty()) {
@@ -156,7 +160,7 @@ Result<std::optional<IsolatedWorkspace>> find_isolated_workspace(ProcessRunner& 
              git(runner, request.source, {"rev-parse", "--show-toplevel"}, cancel));
   found.worktree = true;
   found.branch = request.branch;
-  found.path = (request.path / fs::path(request.source).lexically_relative(top)).lexically_normal();
+  found.path = inside(request.path, fs::path(request.source).lexically_relative(top));
   return std::optional<IsolatedWorkspace>(found);
 }
 

@@ -179,6 +179,7 @@ TEST_F(WorkspaceChangesTest, CountsChangedLinesWithNewFilesAndWithoutRalphsOwnFo
   EXPECT_EQ(changes.files, (std::vector<std::string>{"f.txt", "new.txt"}));
   EXPECT_NE(changes.patch.find("+B"), std::string::npos) << changes.patch;
   EXPECT_EQ(out(in, "git branch --show-current"), "ralph/1");
+  EXPECT_EQ(in, m_places.path() / "1"); // the source is the repository's top: no trailing "/"
 }
 
 TEST_F(WorkspaceChangesTest, AppliedAsACommitWithoutTheUsersUncommittedWork) {

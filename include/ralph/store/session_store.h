@@ -19,14 +19,16 @@ namespace ralph::store {
 // has been redacted by the caller.
 
 // What started a session: `ralph run` (and `sessions resume`, hooks, documents), an interactive
-// `ralph chat`, a `/goal` loop inside a chat, or one tick of `ralph heartbeat`.
-enum class SessionKind { run, chat, goal, heartbeat };
+// `ralph chat`, a `/goal` loop inside a chat, one tick of `ralph heartbeat`, or `ralph run
+// --parallel-attempts N` (whose N attempts are `run` sessions with it as their parent).
+enum class SessionKind { run, chat, goal, heartbeat, best_of };
 
 inline constexpr EnumName<SessionKind> k_session_kind_names[] = {
     {SessionKind::run, "run"},
     {SessionKind::chat, "chat"},
     {SessionKind::goal, "goal"},
-    {SessionKind::heartbeat, "heartbeat"}};
+    {SessionKind::heartbeat, "heartbeat"},
+    {SessionKind::best_of, "best_of"}};
 
 inline const char* to_string(SessionKind kind) {
   return name_of(k_session_kind_names, kind);
@@ -56,7 +58,7 @@ struct SessionRow {
   bool verified = false;        // every verifier passed the delivered answer (LoopResult)
   bool usage_estimated = false; // some token counts are estimates: a server reported none
   SessionKind kind = SessionKind::run;
-  std::string parent_id; // a goal's chat session; empty otherwise
+  std::string parent_id; // a goal's chat session, an attempt's best-of-N session; else empty
 };
 
 struct AttemptRow {

@@ -1,0 +1,99 @@
+#include "cli/best_of_report.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace ralph::cli {
+namespace {
+
+nlohmann::json optional_json(const std::optional<int>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+std::string cost_text(const std::optional<double>& cost) {
+  return cost ? fmt::format("${:.4f}", *cost) : "-";
+}
+
+} // namespace
+
+void print_best_of_json(std::FILE* out, const BestOfReport& report) {
+  nlohmann::json candidates = nlohmann::json::array();
+  for (const CandidateReport& c : report.candidates) {
+    nlohmann::json entry = {
+        {"index", c.index},
+        {"session_id", c.session_id},
+        {"status", to_string(c.status)},
+        {"reason", c.reason},
+        {"verified", c.verified},
+        {"passing_verdicts", c.passing_verdicts},
+        {"verdicts", c.verdicts},
+        {"changed_lines", optional_json(c.changed_lines)},
+        {"added", c.added},
+        {"removed", c.removed},
+        {"usage",
+         {{"input_tokens", c.usage.input_tokens}, {"output_tokens", c.usage.output_tokens}}},
+        {"cost_usd", c.cost_usd ? nlohmann::json(*c.cost_usd) : nlohmann::json(nullptr)},
+        {"workspace", c.workspace},
+        {"branch", c.branch},
+        {"diff", c.diff},
+    };
+    if (!c.error.empty()) {
+      entry["error"] = c.error;
+    }
+    candidates.push_back(std::move(entry));
+  }
+  nlohmann::json result = {
+      {"session_id", report.session_id},
+      {"status", to_string(report.status)},
+      {"parallel_attempts", report.candidates.size()},
+      {"winner", optional_json(report.winner)},
+      {"best", report.best},
+      {"why", report.why},
+      {"applied", report.applied},
+      {"commit", report.commit},
+      {"answer", report.answer},
+      {"order", report.order},
+      {"workspace", report.workspace},
+      {"candidates", std::move(candidates)},
+  };
+  if (!report.apply_error.empty()) {
+    result["error"] = report.apply_error;
+  }
+  fmt::print(out, "{}\n", result.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  std::fflush(out);
+}
+
+std::string best_of_table(const BestOfReport& report) {
+  std::string out;
+  const std::size_t n = report.candidates.size();
+  if (report.winner) {
+    out += fmt::format("best of {}: attempt {} won ({})", n, *report.winner, report.why);
+    if (report.applied) {
+      out += report.commit.empty()
+                 ? " · applied to the workspace"
+                 : fmt::format(" · applied as commit {}", report.commit.substr(0, 12));
+    } else {
+      out += " · not applied: " + report.apply_error;
+    }
+  } else {
+    out += fmt::format("best of {}: {} · attempt {} came closest · nothing applied", n,
+                       report.why.empty() ? "none passed" : report.why, report.best);
+  }
+  out += fmt::format("\n{:>3}  {:<17} {:<8} {:>8} {:>9} {:>10}  {}\n", "#", "status", "verified",
+                     "changed", "tokens", "cost", "session · workspace");
+  for (const int index : report.order) {
+    const CandidateReport& c = report.candidates.at(static_cast<std::size_t>(index - 1));
+    out += fmt::format("{:>3}  {:<17} {:<8} {:>8} {:>9} {:>10}  {} · {}\n", c.index,
+                       to_string(c.status),
+                       c.verified ? "yes" : fmt::format("no {}/{}", c.passing_verdicts, c.verdicts),
+                       c.changed_lines ? fmt::format("+{} -{}", c.added, c.removed) : "-",
+                       c.usage.input_tokens + c.usage.output_tokens, cost_text(c.cost_usd),
+                       c.session_id.empty() ? "-" : c.session_id, c.workspace);
+    if (!c.error.empty()) {
+      out += fmt::format("     error: {}\n", c.error);
+    }
+  }
+  return out;
+}
+
+} // namespace ralph::cli
