@@ -71,6 +71,7 @@ const std::vector<Rule>& rules() {
 
 Ranking rank_candidates(const std::vector<CandidateScore>& candidates) {
   std::vector<const CandidateScore*> sorted;
+  sorted.reserve(candidates.size());
   for (const CandidateScore& candidate : candidates) {
     sorted.push_back(&candidate);
   }
@@ -86,6 +87,7 @@ Ranking rank_candidates(const std::vector<CandidateScore>& candidates) {
     return first_difference(*a, *b).second < 0;
   });
   Ranking ranking;
+  ranking.order.reserve(sorted.size());
   for (const CandidateScore* candidate : sorted) {
     ranking.order.push_back(candidate->index);
   }

@@ -52,7 +52,8 @@ std::optional<std::string> file_state(const fs::path& path) {
     return std::nullopt;
   }
   if (fs::is_symlink(status)) {
-    return "\0symlink:" + fs::read_symlink(path, ec).string();
+    // Marked with a NUL, which no path holds, so it never equals a file's text.
+    return std::string(1, '\0') + "symlink:" + fs::read_symlink(path, ec).string();
   }
   std::ifstream in(path, std::ios::binary);
   std::ostringstream bytes;
