@@ -318,6 +318,12 @@ Result<int> best_of_command(const RunArgs& args) {
                    .c_str(),
                stderr);
   }
+  {
+    // A configuration that cannot make the agent or its verifiers (an unknown agent CLI, a
+    // judge without a model) is said once, before any worktree is made.
+    RunContext check(args, source, config, nullptr, nullptr, Hosting{.parent = &cancel});
+    TRY(prepare_agent(check));
+  }
   TRY(make_workspaces(runner, source, attempts, candidates, cancel));
   store::SessionRow row = parent_row(attempts.session_id, args, source, config);
   if (store) {

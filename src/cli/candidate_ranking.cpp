@@ -69,7 +69,16 @@ const std::vector<Rule>& rules() {
 
 } // namespace
 
-Ranking rank_candidates(const std::vector<CandidateScore>& candidates) {
+Ranking rank_candidates(const std::vector<CandidateScore>& given) {
+  // Costs rank only when every candidate has one: comparing some pairs by cost and others not
+  // would make the order depend on which pairs the sort happens to compare.
+  std::vector<CandidateScore> candidates = given;
+  if (!std::all_of(candidates.begin(), candidates.end(),
+                   [](const CandidateScore& c) { return c.cost_usd.has_value(); })) {
+    for (CandidateScore& candidate : candidates) {
+      candidate.cost_usd.reset();
+    }
+  }
   std::vector<const CandidateScore*> sorted;
   sorted.reserve(candidates.size());
   for (const CandidateScore& candidate : candidates) {

@@ -31,7 +31,7 @@ struct Ranking {
 };
 
 // Passing candidates (with a measured change) first, by fewer changed lines, then lower cost
-// (when both have one), then fewer tokens, then the lower index; the others after them, by more
+// (when every candidate has one), then fewer tokens, then the lower index; the others after them, by more
 // passing verdicts, then more passing tests, then the same tie-breaks. Pure; `candidates` must
 // not be empty.
 Ranking rank_candidates(const std::vector<CandidateScore>& candidates);

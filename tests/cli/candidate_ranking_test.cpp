@@ -48,10 +48,12 @@ TEST(CandidateRanking, EqualChangesGoToTheLowerCostThenFewerTokensThenTheLowerIn
   EXPECT_EQ(tie.reason, "the lower index (a tie on every measure)");
 }
 
-TEST(CandidateRanking, ACostIsComparedOnlyWhenBothAreKnown) {
-  const Ranking ranking = rank_candidates({passing(1, 5, 0.5, 900), passing(2, 5, {}, 100)});
+TEST(CandidateRanking, CostsRankOnlyWhenEveryCandidateHasOne) {
+  const Ranking ranking =
+      rank_candidates({passing(1, 5, 0.5, 900), passing(2, 5, {}, 500), passing(3, 5, 0.1, 700)});
   EXPECT_EQ(ranking.winner, 2);
-  EXPECT_EQ(ranking.reason, "fewer tokens: 100 vs 900");
+  EXPECT_EQ(ranking.order, (std::vector<int>{2, 3, 1}));
+  EXPECT_EQ(ranking.reason, "fewer tokens: 500 vs 700");
 }
 
 TEST(CandidateRanking, WhenNonePassesNothingWinsAndTheClosestIsFirst) {

@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include <atomic>
+#include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -118,6 +120,10 @@ protected:
             {"GIT_COMMITTER_EMAIL", "tess@example.com"}};
   }
   RalphOutput best_of(int n, std::vector<std::string> extra = {}) {
+    return run_ralph(best_of_args(n, std::move(extra)), cwd.path(), env());
+  }
+  std::vector<std::string> best_of_args(int n, std::vector<std::string> extra = {},
+                                        bool json_result = true) {
     std::vector<std::string> args{"run",
                                   "--model",
                                   "openai-compat/test-model",
@@ -130,11 +136,13 @@ protected:
                                   "--max-iterations",
                                   "1",
                                   "--parallel-attempts",
-                                  std::to_string(n),
-                                  "--json"};
+                                  std::to_string(n)};
+    if (json_result) {
+      args.push_back("--json");
+    }
     args.insert(args.end(), extra.begin(), extra.end());
     args.push_back("make the test pass");
-    return run_ralph(args, cwd.path(), env());
+    return args;
   }
   // The attempt of `result` whose workspace holds add.sh as `content`.
   static json attempt_with(const json& result, const std::string& content) {
@@ -355,6 +363,56 @@ TEST_F(BestOf, AnExternalAgentWorksInEachAttemptsOwnWorkspace) {
   std::sort(cwds.begin(), cwds.end());
   std::sort(workspaces.begin(), workspaces.end());
   EXPECT_EQ(cwds, workspaces);
+}
+
+TEST_F(BestOf, APersonSeesWhoWonWhyAndEveryAttempt) {
+  make_repo();
+  Scripts scripts(server, {{write_add(k_fixed_add), text_turn("Fixed add.")},
+                           {text_turn("Nothing to change.")}});
+
+  const RalphOutput out = run_ralph(best_of_args(2, {}, false), cwd.path(), env());
+
+  ASSERT_EQ(out.exit_code, 0) << out.err << out.out;
+  const std::string commit = git("rev-parse HEAD").substr(0, 12);
+  EXPECT_THAT(out.out, StartsWith("Fixed add.\n"));
+  EXPECT_THAT(out.out, HasSubstr(" won (only one passed) · applied as commit " + commit + "\n"));
+  EXPECT_THAT(out.out, ::testing::ContainsRegex("completed +yes +\\+1 -1 "));
+  EXPECT_THAT(out.out, ::testing::ContainsRegex("budget_exhausted +no 0/1 +\\+0 -0 "));
+  // Progress: each attempt's lines tagged with its number.
+  EXPECT_THAT(out.err, HasSubstr("[1] attempt 1 started"));
+  EXPECT_THAT(out.err, HasSubstr("[2] attempt 1 started"));
+  EXPECT_THAT(out.err, HasSubstr("[1] verdict of "));
+}
+
+TEST_F(BestOf, CtrlCStopsEveryAttemptAndAppliesNothing) {
+  make_repo();
+  const std::string head = git("rev-parse HEAD");
+  HeldAnswers held(server, "Never delivered.");
+  RalphProcess ralph(best_of_args(2), cwd.path(), env());
+  ASSERT_TRUE(server.wait_for_requests(2, std::chrono::seconds(30)));
+  ralph.signal(SIGINT);
+  const RalphOutput out = ralph.wait();
+  held.release();
+
+  EXPECT_EQ(out.exit_code, 130) << out.err;
+  const json result = parse_output(out);
+  EXPECT_EQ(result["status"], "interrupted");
+  EXPECT_EQ(result["applied"], false);
+  for (const json& candidate : result["candidates"]) {
+    EXPECT_EQ(candidate["status"], "interrupted");
+    EXPECT_TRUE(fs::exists(candidate["diff"].get<std::string>()));
+  }
+  EXPECT_EQ(git("rev-parse HEAD"), head);
+  EXPECT_EQ(workspace.read("add.sh"), k_broken_add);
+}
+
+TEST_F(BestOf, AnAgentThatCannotBeMadeIsOneErrorBeforeAnyWorktree) {
+  make_repo();
+  const RalphOutput out = best_of(2, {"--agent", "clippy"});
+  EXPECT_EQ(out.exit_code, 2);
+  EXPECT_THAT(out.err, HasSubstr("unknown agent 'clippy'"));
+  EXPECT_EQ(git("branch --list 'ralph/*'"), "");
+  EXPECT_EQ(git("worktree list --porcelain").find("attempts"), std::string::npos);
 }
 
 TEST_F(BestOf, BadCountsAreUsageErrors) {
