@@ -148,7 +148,10 @@ std::string render_session(const store::SessionRecord& record, const OwnerCheck&
       fmt::format("session {} · {}{}\n", row.id, status, reason.empty() ? "" : " · " + reason);
   if (row.kind != store::SessionKind::run || !row.parent_id.empty()) {
     out += fmt::format("kind:      {}{}\n", to_string(row.kind),
-                       row.parent_id.empty() ? "" : " of chat " + row.parent_id);
+                       row.parent_id.empty() ? ""
+                       : row.kind == store::SessionKind::goal
+                           ? " of chat " + row.parent_id
+                           : " of best-of-N session " + row.parent_id);
   }
   out += fmt::format("goal:      {}\n", row.goal);
   out += fmt::format("model:     {}\n", row.model);
@@ -199,7 +202,7 @@ std::string render_session(const store::SessionRecord& record, const OwnerCheck&
     }
   }
   if (!goals.empty()) {
-    out += "\ngoals:\n";
+    out += row.kind == store::SessionKind::best_of ? "\ncandidates:\n" : "\ngoals:\n";
     for (const store::SessionRow& goal : goals) {
       out += fmt::format("  {} · {}{} · {} attempt{} · {}\n", goal.id, status_text(goal, running),
                          goal.verified ? " · verified" : "", goal.iterations,
@@ -298,6 +301,8 @@ std::string session_record_json(const store::SessionRecord& record, const OwnerC
   };
   if (row.kind == store::SessionKind::chat) {
     out["goals"] = json::parse(session_list_json(goals, running));
+  } else if (row.kind == store::SessionKind::best_of) {
+    out["candidates"] = json::parse(session_list_json(goals, running));
   }
   return out.dump(-1, ' ', false, json::error_handler_t::replace);
 }

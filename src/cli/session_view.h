@@ -25,7 +25,7 @@ std::string render_session_list(const std::vector<store::SessionRow>& sessions,
 
 // `ralph sessions show ID`: the session, then every attempt with its tool calls, answer,
 // verdicts and the feedback sent back. A chat's attempts are its turns, and `goals` (the
-// sessions whose parent it is) follow them.
+// sessions whose parent it is) follow them; a best-of-N session's `goals` are its candidates.
 std::string render_session(const store::SessionRecord& record, const OwnerCheck& running,
                            const std::vector<store::SessionRow>& goals = {});
 

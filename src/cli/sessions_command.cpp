@@ -223,7 +223,8 @@ Result<int> sessions_command(const ParsedCommand& command) {
   case CommandName::sessions_show: {
     TRY_ASSIGN(const store::SessionRecord record, load(store, sessions.id));
     std::vector<store::SessionRow> goals;
-    if (record.session.kind == store::SessionKind::chat) {
+    if (record.session.kind == store::SessionKind::chat ||
+        record.session.kind == store::SessionKind::best_of) {
       TRY_ASSIGN(const std::vector<store::SessionRow> rows, store.list_sessions());
       std::copy_if(rows.rbegin(), rows.rend(), std::back_inserter(goals),
                    [&](const store::SessionRow& r) { return r.parent_id == record.session.id; });

@@ -220,11 +220,23 @@ TEST_F(BestOf, TheOnlyPassingAttemptIsCommittedAndTheOthersAreKeptWithTheirDiffs
   EXPECT_EQ(parent["kind"], "best_of");
   EXPECT_EQ(parent["status"], "completed");
   EXPECT_THAT(parent["reason"].get<std::string>(), HasSubstr("only one passed"));
+  ASSERT_EQ(parent["candidates"].size(), 3u);
+  const RalphOutput resumed =
+      run_ralph({"sessions", "resume", result["session_id"], "--yes"}, workspace.path());
+  EXPECT_EQ(resumed.exit_code, 2);
+  EXPECT_THAT(resumed.err, HasSubstr("is a best-of-N run: resume one of its attempts"));
+  const RalphOutput shown_parent =
+      run_ralph({"sessions", "show", result["session_id"]}, workspace.path());
+  EXPECT_THAT(shown_parent.out, HasSubstr("\ncandidates:\n  "));
+  EXPECT_THAT(shown_parent.out, HasSubstr(fixed["session_id"].get<std::string>()));
   for (const json& candidate : result["candidates"]) {
     const json shown = show_session(candidate["session_id"], workspace.path());
     EXPECT_EQ(shown["kind"], "run");
     EXPECT_EQ(shown["parent_id"], result["session_id"]);
     EXPECT_EQ(shown["workspace"], candidate["workspace"]);
+    EXPECT_THAT(run_ralph({"sessions", "show", candidate["session_id"]}, workspace.path()).out,
+                HasSubstr("kind:      run of best-of-N session " +
+                          result["session_id"].get<std::string>()));
   }
 }
 
