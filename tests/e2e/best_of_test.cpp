@@ -27,6 +27,7 @@ namespace ralph::testing {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::StartsWith;
 using json = nlohmann::json;
 namespace fs = std::filesystem;
@@ -245,13 +246,26 @@ TEST_F(BestOf, AmongPassingAttemptsFewerChangedLinesWin) {
   Scripts scripts(server, {{write_add(k_commented_add), text_turn("Fixed, with a comment.")},
                            {write_add(k_fixed_add), text_turn("Fixed.")}});
 
-  const RalphOutput out = best_of(2);
+  TempDir records;
+  records.write("events.ndjson", "an earlier run's line\n");
+  const fs::path events = records.path() / "events.ndjson";
+  const RalphOutput out =
+      best_of(2, {"--events", events.string(), "--out", (records.path() / "out").string()});
 
   ASSERT_EQ(out.exit_code, 0) << out.err << out.out;
   const json result = parse_output(out);
   EXPECT_EQ(result["winner"], attempt_with(result, k_fixed_add)["index"]);
   EXPECT_EQ(result["why"], "fewer changed lines: 2 vs 3");
   EXPECT_EQ(workspace.read("add.sh"), k_fixed_add);
+  // One events file for both attempts (replaced, not appended to), each line with its session;
+  // trace files per attempt.
+  const std::string lines = slurp(events);
+  EXPECT_THAT(lines, Not(HasSubstr("an earlier run's line")));
+  for (const json& candidate : result["candidates"]) {
+    EXPECT_THAT(lines, HasSubstr("\"session\":\"" + candidate["session_id"].get<std::string>()));
+    EXPECT_TRUE(fs::exists(records.path() / "out" / std::to_string(candidate["index"].get<int>()) /
+                           "session-index.json"));
+  }
 }
 
 TEST_F(BestOf, AmongEqualChangesTheLowerCostWins) {
