@@ -373,6 +373,7 @@ Result<int> best_of_command(const RunArgs& args) {
     const Candidate& winner = candidates[static_cast<std::size_t>(*ranking.winner - 1)];
     report.winner = winner.index;
     report.answer = winner.report->answer;
+    report.unchanged = winner.changes->files.empty();
     const auto applied = apply_winner(
         runner, source, attempts, winner,
         commit_message(args.goal, attempts, winner, candidates.size(), ranking.reason));

@@ -50,6 +50,7 @@ void print_best_of_json(std::FILE* out, const BestOfReport& report) {
       {"best", report.best},
       {"why", report.why},
       {"applied", report.applied},
+      {"unchanged", report.unchanged},
       {"commit", report.commit},
       {"answer", report.answer},
       {"order", report.order},
@@ -68,7 +69,9 @@ std::string best_of_table(const BestOfReport& report) {
   const std::size_t n = report.candidates.size();
   if (report.winner) {
     out += fmt::format("best of {}: attempt {} won ({})", n, *report.winner, report.why);
-    if (report.applied) {
+    if (report.applied && report.unchanged) {
+      out += " · it changed no file: nothing to apply";
+    } else if (report.applied) {
       out += report.commit.empty()
                  ? " · applied to the workspace"
                  : fmt::format(" · applied as commit {}", report.commit.substr(0, 12));

@@ -39,6 +39,7 @@ struct BestOfReport {
   int best = 0;              // the first in the ranking, winner or not
   std::string why;           // the rule that ranked it first
   bool applied = false;
+  bool unchanged = false;                  // the winner changed no file: nothing to apply
   std::string commit;                      // the commit made on the current branch (git)
   std::string apply_error;                 // why the winner was not applied
   std::string answer;                      // the winner's

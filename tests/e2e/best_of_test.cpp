@@ -290,6 +290,23 @@ TEST_F(BestOf, AmongEqualChangesTheLowerCostWins) {
   }
 }
 
+TEST_F(BestOf, AWinnerThatChangedNothingLeavesTheBranchAloneAndATieGoesToTheLowerIndex) {
+  workspace.write("add.sh", k_fixed_add);
+  make_repo();
+  const std::string head = git("rev-parse HEAD");
+  Scripts scripts(server, {{text_turn("It already adds.")}, {text_turn("It already adds.")}});
+
+  const RalphOutput out = best_of(2);
+
+  ASSERT_EQ(out.exit_code, 0) << out.err << out.out;
+  const json result = parse_output(out);
+  EXPECT_EQ(result["winner"], 1);
+  EXPECT_EQ(result["why"], "the lower index (a tie on every measure)");
+  EXPECT_EQ(result["unchanged"], true);
+  EXPECT_EQ(result["commit"], "");
+  EXPECT_EQ(git("rev-parse HEAD"), head);
+}
+
 TEST_F(BestOf, WhenNonePassesNothingIsAppliedAndTheBestStatusIsTheExitCode) {
   make_repo();
   const std::string head = git("rev-parse HEAD");
