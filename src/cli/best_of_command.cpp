@@ -20,9 +20,8 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <algorithm>
 #include <fstream>
-#include <mutex>
-#include <unistd.h>
 
 namespace ralph::cli {
 namespace {
