@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
+#include <ctime>
 #include <fcntl.h>
 #include <functional>
 #include <unistd.h>
@@ -22,6 +24,15 @@ namespace fs = std::filesystem;
 // Long enough for another process's transaction (a few fsyncs) to finish, short enough that a
 // process stuck holding the lock is reported instead of hanging a run.
 constexpr int k_busy_timeout_ms = 10'000;
+// The busy handler's pauses grow from the first to the longest (see Database::busy_wait).
+constexpr std::int64_t k_first_pause_us = 100;
+constexpr std::int64_t k_longest_pause_us = 5'000;
+
+std::int64_t steady_us() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 
 bool is_lock_error(int code) {
   const int primary = code & 0xff;
@@ -244,7 +255,38 @@ std::optional<int> Statement::optional_int(int column) const {
 // ---- Database ----
 
 Database::Database(sqlite3* db, std::filesystem::path path)
-    : m_db(db), m_path(std::move(path)), m_cache(std::make_unique<StatementCache>()) {}
+    : m_db(db), m_path(std::move(path)), m_cache(std::make_unique<StatementCache>()),
+      m_jitter(static_cast<std::uint64_t>(steady_us()) ^
+               (static_cast<std::uint64_t>(::getpid()) << 32U) ^
+               reinterpret_cast<std::uintptr_t>(this)) {}
+
+// SQLite's own busy timeout pauses 1, 2, 5, ... then 100 ms between tries, so a process that has
+// waited a while tries ten times a second while newcomers try within a millisecond; the write
+// lock, taken again microseconds after each release, goes to the newcomers. With hundreds of
+// processes writing at once an early waiter starved past the 10 s ("database is locked") while
+// the file was busy but never stuck. Here every waiter tries again within 5 ms, with jitter so
+// waiters do not march in step, until 10 s of real time have passed since its first failure.
+int Database::busy_wait(void* self, int count) noexcept {
+  auto& db = *static_cast<Database*>(self);
+  const std::int64_t now = steady_us();
+  if (count == 0) {
+    db.m_busy_since_us = now;
+  }
+  if (now - db.m_busy_since_us >= std::int64_t{k_busy_timeout_ms} * 1000) {
+    return 0; // SQLITE_BUSY to the caller
+  }
+  const std::int64_t longest = std::min(k_longest_pause_us, k_first_pause_us << std::min(count, 6));
+  db.m_jitter ^= db.m_jitter << 13U; // xorshift64: enough to spread the waiters
+  db.m_jitter ^= db.m_jitter >> 7U;
+  db.m_jitter ^= db.m_jitter << 17U;
+  const std::int64_t pause_us =
+      longest / 2 +
+      static_cast<std::int64_t>(db.m_jitter % static_cast<std::uint64_t>(longest / 2 + 1));
+  timespec pause{.tv_sec = 0, .tv_nsec = static_cast<long>(pause_us * 1000)};
+  while (::nanosleep(&pause, &pause) != 0 && errno == EINTR) {
+  }
+  return 1; // try again
+}
 
 Database::~Database() {
   for (auto& [sql, stmt] : m_cache->statements) {
@@ -271,11 +313,11 @@ Result<std::unique_ptr<Database>> Database::open(const std::filesystem::path& pa
   }
   std::unique_ptr<Database> db(new Database(raw, path));
   sqlite3_extended_result_codes(raw, 1);
-  sqlite3_busy_timeout(raw, k_busy_timeout_ms);
+  sqlite3_busy_handler(raw, &Database::busy_wait, db.get());
 
   TRY(use_wal(*db));
-  // FULL syncs the WAL on every commit: a finished transaction survives a power cut, not only
-  // a crash of the process (NORMAL would).
+  // FULL until a writer asks for less (set_sync): what the connection reads or migrates at open
+  // is durable.
   TRY(db->exec("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON", "set pragmas"));
   if (!existed) {
     TRY(sync_new_entries(path, outermost_created));
@@ -329,9 +371,22 @@ bool Database::in_transaction() const {
   return sqlite3_get_autocommit(m_db) == 0;
 }
 
+Result<void> Database::set_sync(Sync sync) {
+  if (sync == m_sync) {
+    return {};
+  }
+  TRY_ASSIGN(Statement pragma,
+             prepare(sync == Sync::disk ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL",
+                     "set synchronous"));
+  TRY(pragma.run());
+  m_sync = sync;
+  return {};
+}
+
 // ---- Transaction ----
 
-Result<Transaction> Transaction::write(Database& db) {
+Result<Transaction> Transaction::write(Database& db, Sync sync) {
+  TRY(db.set_sync(sync));
   TRY_ASSIGN(Statement begin, db.prepare("BEGIN IMMEDIATE", "begin write transaction"));
   TRY(begin.run());
   return Transaction(db);

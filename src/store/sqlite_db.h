@@ -18,6 +18,15 @@ namespace ralph::store::sqlite {
 
 class Database;
 
+// How far a commit reaches before it returns, in WAL mode.
+// - `page_cache`: the transaction is in the WAL file, written but not fsynced. It survives the
+//   process being killed (kill -9, a crash); a power cut or a kernel crash may lose it, and the
+//   transactions after it, but never corrupts the file or tears a transaction
+//   (PRAGMA synchronous=NORMAL).
+// - `disk`: the WAL is fsynced before COMMIT returns, which makes this transaction and every one
+//   committed before it (by any connection) survive a power cut (PRAGMA synchronous=FULL).
+enum class Sync { page_cache, disk };
+
 // A use of one of the connection's cached prepared statements. Parameters are bound in order
 // (?1, ?2, ...) and copied, so temporaries are fine. When the handle dies the statement is reset
 // and its bindings cleared, ready for the next use. Must not outlive its Database.
@@ -53,6 +62,15 @@ public:
 
 private:
   friend class Database;
+
+  // How far a commit reaches before it returns, in WAL mode.
+  // - `page_cache`: the transaction is in the WAL file, written but not fsynced. It survives the
+  //   process being killed (kill -9, a crash); a power cut or a kernel crash may lose it, and the
+  //   transactions after it, but never corrupts the file or tears a transaction
+  //   (PRAGMA synchronous=NORMAL).
+  // - `disk`: the WAL is fsynced before COMMIT returns, which makes this transaction and every one
+  //   committed before it (by any connection) survive a power cut (PRAGMA synchronous=FULL).
+  enum class Sync { page_cache, disk };
   Statement(Database& db, sqlite3_stmt* stmt, std::string_view what);
 
   Database* m_db;
@@ -62,9 +80,10 @@ private:
   int m_bind_error = 0; // first SQLite error code from a bind, 0 when none
 };
 
-// One connection. Opening sets the policy every ralph database runs with: WAL journal,
-// synchronous=FULL, foreign keys on and a busy timeout, so several processes can share the file
-// and a committed transaction survives a crash or a power cut. One thread at a time.
+// One connection. Opening sets the policy every ralph database runs with: WAL journal, foreign
+// keys on and a busy handler that waits up to 10 s for other writers, so several processes can
+// share the file; each write transaction says how durable its commit must be (Sync). One thread
+// at a time.
 class Database {
 public:
   // Opens or creates `path`, creating its parent folders.
@@ -82,6 +101,8 @@ public:
   std::int64_t changes() const;
   // Whether a transaction is open (SQLite ends one by itself after some errors).
   bool in_transaction() const;
+  // Sets how far the next commits reach; outside a transaction only (SQLite refuses inside).
+  Result<void> set_sync(Sync sync);
 
   const std::filesystem::path& path() const { return m_path; }
   // "<path>: <what>: <SQLite's message for the last failure>"; retryable when it was a lock.
@@ -93,19 +114,24 @@ private:
   struct StatementCache;
   Database(sqlite3* db, std::filesystem::path path);
   Error error_code(std::string_view what, int code) const;
+  static int busy_wait(void* self, int count) noexcept;
   friend class Statement;
 
   sqlite3* m_db;
   std::filesystem::path m_path;
   std::unique_ptr<StatementCache> m_cache;
+  Sync m_sync = Sync::disk;         // what the connection's PRAGMA synchronous says now
+  std::int64_t m_busy_since_us = 0; // when the current wait for a lock began
+  std::uint64_t m_jitter = 0;       // xorshift state for the busy handler's pauses
 };
 
 // BEGIN ... COMMIT. Rolls back when it dies uncommitted (an early error return).
 class Transaction {
 public:
   // BEGIN IMMEDIATE: takes the write lock up front (waiting for other writers within the busy
-  // timeout), so a transaction never fails on upgrading a read lock.
-  static Result<Transaction> write(Database& db);
+  // timeout), so a transaction never fails on upgrading a read lock. `sync` says how far its
+  // commit reaches before commit() returns.
+  static Result<Transaction> write(Database& db, Sync sync);
   // BEGIN: one consistent snapshot for several reads; never blocks writers in WAL mode.
   static Result<Transaction> read(Database& db);
   Transaction(Transaction&& other) noexcept;

@@ -179,7 +179,7 @@ Result<void> migrate(Database& db, std::span<const Migration> migrations) {
   if (version == latest) {
     return {};
   }
-  TRY_ASSIGN(Transaction transaction, Transaction::write(db));
+  TRY_ASSIGN(Transaction transaction, Transaction::write(db, Sync::disk));
   // Again under the write lock: another process may have migrated the file meanwhile.
   TRY_ASSIGN(version, schema_version(db));
   if (version > latest) {

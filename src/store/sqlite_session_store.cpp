@@ -10,6 +10,7 @@
 
 #include <cerrno>
 #include <limits>
+#include <mutex>
 #include <signal.h>
 #include <utility>
 
@@ -17,12 +18,13 @@ namespace ralph::store {
 namespace {
 
 using sqlite::Database;
+using sqlite::Sync;
 using sqlite::Transaction;
 
-// Runs `work` (returning Result<T>) in one BEGIN IMMEDIATE transaction and commits it; any
-// failure rolls everything back.
-template <typename T, typename Work> Result<T> in_write(Database& db, const Work& work) {
-  TRY_ASSIGN(Transaction transaction, Transaction::write(db));
+// Runs `work` (returning Result<T>) in one BEGIN IMMEDIATE transaction and commits it as far as
+// `sync` says; any failure rolls everything back.
+template <typename T, typename Work> Result<T> in_write(Database& db, Sync sync, const Work& work) {
+  TRY_ASSIGN(Transaction transaction, Transaction::write(db, sync));
   Result<T> result = work();
   TRY(result);
   TRY(transaction.commit());
@@ -53,6 +55,7 @@ bool owner_alive(std::int64_t pid) {
 } // namespace
 
 struct SqliteSessionStore::Impl {
+  std::mutex mutex; // one method at a time on the one connection
   std::unique_ptr<Database> db;
 };
 
@@ -74,27 +77,32 @@ int SqliteSessionStore::schema_version() {
 }
 
 Result<void> SqliteSessionStore::create_session(const SessionRow& session) {
+  const std::scoped_lock lock(m_impl->mutex);
   Database& db = *m_impl->db;
-  return in_write<void>(db, [&] { return sqlite::insert_session(db, session); });
+  return in_write<void>(db, Sync::disk, [&] { return sqlite::insert_session(db, session); });
 }
 
 Result<void> SqliteSessionStore::update_session(const SessionRow& session) {
+  const std::scoped_lock lock(m_impl->mutex);
   Database& db = *m_impl->db;
-  return in_write<void>(db, [&] {
+  return in_write<void>(db, Sync::disk, [&] {
     return require(db, sqlite::update_session(db, session), "update session", session.id);
   });
 }
 
 Result<std::optional<SessionRow>> SqliteSessionStore::find_session(const std::string& id) {
+  const std::scoped_lock lock(m_impl->mutex);
   // One statement is its own transaction.
   return sqlite::select_session(*m_impl->db, id);
 }
 
 Result<std::vector<SessionRow>> SqliteSessionStore::list_sessions() {
+  const std::scoped_lock lock(m_impl->mutex);
   return sqlite::select_sessions(*m_impl->db);
 }
 
 Result<std::optional<SessionRecord>> SqliteSessionStore::load(const std::string& id) {
+  const std::scoped_lock lock(m_impl->mutex);
   Database& db = *m_impl->db;
   // One read transaction: a snapshot, never half of another process's write.
   TRY_ASSIGN(Transaction transaction, Transaction::read(db));
@@ -113,39 +121,46 @@ Result<std::optional<SessionRecord>> SqliteSessionStore::load(const std::string&
 }
 
 Result<bool> SqliteSessionStore::remove_session(const std::string& id) {
+  const std::scoped_lock lock(m_impl->mutex);
   Database& db = *m_impl->db;
-  return in_write<bool>(db, [&] { return sqlite::delete_session(db, id); });
+  return in_write<bool>(db, Sync::disk, [&] { return sqlite::delete_session(db, id); });
 }
 
 Result<std::vector<std::string>> SqliteSessionStore::prune(const std::string& cutoff) {
+  const std::scoped_lock lock(m_impl->mutex);
   Database& db = *m_impl->db;
   // Owners are checked under the write lock, so a session cannot be taken over between the
   // check and the delete by a process that updates it (which would need the lock).
-  return in_write<std::vector<std::string>>(db, [&]() -> Result<std::vector<std::string>> {
-    TRY_ASSIGN(const std::vector<sqlite::SessionOwner> candidates,
-               sqlite::select_sessions_updated_before(db, cutoff));
-    std::vector<std::string> removed;
-    for (const auto& candidate : candidates) {
-      if (owner_alive(candidate.owner_pid)) {
-        continue;
-      }
-      TRY(sqlite::delete_session(db, candidate.id));
-      removed.push_back(candidate.id);
-    }
-    return removed;
-  });
+  return in_write<std::vector<std::string>>(
+      db, Sync::disk, [&]() -> Result<std::vector<std::string>> {
+        TRY_ASSIGN(const std::vector<sqlite::SessionOwner> candidates,
+                   sqlite::select_sessions_updated_before(db, cutoff));
+        std::vector<std::string> removed;
+        for (const auto& candidate : candidates) {
+          if (owner_alive(candidate.owner_pid)) {
+            continue;
+          }
+          TRY(sqlite::delete_session(db, candidate.id));
+          removed.push_back(candidate.id);
+        }
+        return removed;
+      });
 }
 
 Result<void> SqliteSessionStore::save_attempt(const AttemptRow& attempt) {
+  const std::scoped_lock lock(m_impl->mutex);
   Database& db = *m_impl->db;
-  return in_write<void>(db, [&] { return sqlite::upsert_attempt(db, attempt); });
+  // A finished attempt goes through finish_attempt; one saved finished here is as durable.
+  const Sync sync = attempt.finished ? Sync::disk : Sync::page_cache;
+  return in_write<void>(db, sync, [&] { return sqlite::upsert_attempt(db, attempt); });
 }
 
 Result<void> SqliteSessionStore::finish_attempt(const AttemptRow& attempt,
                                                 const std::vector<VerdictRow>& verdicts,
                                                 const SessionRow& session) {
+  const std::scoped_lock lock(m_impl->mutex);
   Database& db = *m_impl->db;
-  return in_write<void>(db, [&]() -> Result<void> {
+  return in_write<void>(db, Sync::disk, [&]() -> Result<void> {
     TRY(sqlite::upsert_attempt(db, attempt));
     // The attempt's verdicts are replaced, not added to, so finishing it again (a retry after a
     // failed commit, a resumed run) never duplicates them.
@@ -160,8 +175,9 @@ Result<void> SqliteSessionStore::finish_attempt(const AttemptRow& attempt,
 
 Result<void> SqliteSessionStore::add_model_call(const ModelCallRow& call,
                                                 const SessionRow& session) {
+  const std::scoped_lock lock(m_impl->mutex);
   Database& db = *m_impl->db;
-  return in_write<void>(db, [&]() -> Result<void> {
+  return in_write<void>(db, Sync::page_cache, [&]() -> Result<void> {
     // The session first, so a missing one is reported as such rather than as a foreign key.
     TRY(require(db, sqlite::update_session_counters(db, session), "add model call", session.id));
     return sqlite::insert_model_call(db, call);
@@ -169,8 +185,9 @@ Result<void> SqliteSessionStore::add_model_call(const ModelCallRow& call,
 }
 
 Result<void> SqliteSessionStore::add_tool_call(const ToolCallRow& call) {
+  const std::scoped_lock lock(m_impl->mutex);
   Database& db = *m_impl->db;
-  return in_write<void>(db, [&] { return sqlite::insert_tool_call(db, call); });
+  return in_write<void>(db, Sync::page_cache, [&] { return sqlite::insert_tool_call(db, call); });
 }
 
 } // namespace ralph::store

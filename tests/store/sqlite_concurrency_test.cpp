@@ -11,6 +11,7 @@
 #include <functional>
 #include <string>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -162,6 +163,140 @@ TEST(SqliteSessionStoreProcesses, ProcessesCreatingTheFileAtOnceAllGetTheSchema)
   auto listed = (*store)->list_sessions();
   ASSERT_TRUE(listed);
   EXPECT_EQ(listed->size(), static_cast<std::size_t>(k_children));
+}
+
+// `ralph batch` runs many sessions in one process on a few threads, all recording through one
+// store. Reads (list, load) interleave with the writes, as a live display would make them.
+TEST(SqliteSessionStoreThreads, SeveralThreadsSharingOneStoreLoseNothing) {
+  testing::TempDir dir;
+  auto opened = SqliteSessionStore::open(dir.path() / "ralph.db");
+  ASSERT_TRUE(opened) << opened.error().message;
+  SessionStore& store = **opened;
+  constexpr int k_threads = 8;
+  constexpr int k_steps = 60;
+  std::vector<std::string> complaints(k_threads);
+  std::vector<std::thread> threads;
+  for (int index = 0; index < k_threads; ++index) {
+    threads.emplace_back([&store, &complaints, index] {
+      std::string& complaint = complaints[static_cast<std::size_t>(index)];
+      const auto check = [&complaint](const Result<void>& written) {
+        if (!written && complaint.empty()) {
+          complaint = written.error().message;
+        }
+      };
+      SessionRow own = make_session(fmt::format("thread-{}", index));
+      check(store.create_session(own));
+      for (int step = 1; step <= k_steps; ++step) {
+        ModelCallRow call;
+        call.session_id = own.id;
+        call.iteration = 1;
+        call.step = step;
+        own.input_tokens += 10;
+        check(store.add_model_call(call, own));
+        ToolCallRow tool;
+        tool.session_id = own.id;
+        tool.iteration = 1;
+        tool.seq = step;
+        tool.result = fmt::format("{}/{}", index, step);
+        check(store.add_tool_call(tool));
+        if (step % 20 == 0) {
+          const auto listed = store.list_sessions();
+          const auto loaded = store.load(own.id);
+          if ((!listed || !loaded || !*loaded) && complaint.empty()) {
+            complaint = fmt::format("read failed at step {}", step);
+          }
+        }
+      }
+      AttemptRow attempt;
+      attempt.session_id = own.id;
+      attempt.iteration = 1;
+      attempt.finished = true;
+      own.iterations = 1;
+      check(store.finish_attempt(attempt, {}, own));
+    });
+  }
+  for (auto& thread : threads) {
+    thread.join();
+  }
+  EXPECT_THAT(complaints, ::testing::Each(::testing::IsEmpty()));
+  for (int index = 0; index < k_threads; ++index) {
+    auto own = store.load(fmt::format("thread-{}", index));
+    ASSERT_TRUE(own && *own) << index;
+    const SessionRecord& record = **own;
+    ASSERT_EQ(record.model_calls.size(), static_cast<std::size_t>(k_steps)) << index;
+    ASSERT_EQ(record.tool_calls.size(), static_cast<std::size_t>(k_steps)) << index;
+    for (int step = 1; step <= k_steps; ++step) {
+      EXPECT_EQ(record.tool_calls[static_cast<std::size_t>(step - 1)].result,
+                fmt::format("{}/{}", index, step));
+    }
+    EXPECT_EQ(record.session.input_tokens, 10 * k_steps);
+    EXPECT_EQ(record.attempts.size(), 1u);
+  }
+}
+
+// Many `ralph` processes recording into one database at once, each opening it (the WAL switch
+// and the schema check), writing its steps, finishing its attempt and closing (the last one out
+// checkpoints). Under SQLite's own busy timeout a process that had waited a while retried only
+// every 100 ms while newcomers retried within 1 ms, and one starved past 10 s with "database is
+// locked" although the file was never stuck.
+TEST(SqliteSessionStoreProcesses, AHundredProcessesWritingAtOnceAllGetTheirTurn) {
+  testing::TempDir dir;
+  const auto path = dir.path() / ".ralph" / "ralph.db";
+  constexpr int k_processes = 100;
+  constexpr int k_steps = 40;
+  const auto complaints = run_children(dir, k_processes, [&](int index) -> std::string {
+    SessionRow own = make_session(fmt::format("process-{}", index));
+    for (int part = 0; part < 2; ++part) { // opened twice, as a run and its resume would
+      auto store = SqliteSessionStore::open(path);
+      if (!store) {
+        return store.error().message;
+      }
+      if (part == 0) {
+        if (auto created = (*store)->create_session(own); !created) {
+          return created.error().message;
+        }
+      }
+      for (int step = part * k_steps / 2 + 1; step <= (part + 1) * k_steps / 2; ++step) {
+        ModelCallRow call;
+        call.session_id = own.id;
+        call.iteration = 1;
+        call.step = step;
+        own.input_tokens += 10;
+        if (auto added = (*store)->add_model_call(call, own); !added) {
+          return added.error().message;
+        }
+        ToolCallRow tool;
+        tool.session_id = own.id;
+        tool.iteration = 1;
+        tool.seq = step;
+        tool.result = std::string(1000, 'r');
+        if (auto added = (*store)->add_tool_call(tool); !added) {
+          return added.error().message;
+        }
+      }
+      AttemptRow attempt;
+      attempt.session_id = own.id;
+      attempt.iteration = part + 1;
+      attempt.finished = true;
+      own.iterations = part + 1;
+      if (auto finished = (*store)->finish_attempt(attempt, {}, own); !finished) {
+        return finished.error().message;
+      }
+    }
+    return {};
+  });
+  EXPECT_THAT(complaints, ::testing::IsEmpty());
+
+  auto store = SqliteSessionStore::open(path);
+  ASSERT_TRUE(store) << store.error().message;
+  for (int index = 0; index < k_processes; ++index) {
+    auto own = (*store)->load(fmt::format("process-{}", index));
+    ASSERT_TRUE(own && *own) << index;
+    EXPECT_EQ((*own)->model_calls.size(), static_cast<std::size_t>(k_steps)) << index;
+    EXPECT_EQ((*own)->tool_calls.size(), static_cast<std::size_t>(k_steps)) << index;
+    EXPECT_EQ((*own)->attempts.size(), 2u) << index;
+    EXPECT_EQ((*own)->session.input_tokens, 10 * k_steps) << index;
+  }
 }
 
 } // namespace
