@@ -7,11 +7,10 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
 #include <cstring>
-#include <ctime>
 #include <fcntl.h>
 #include <functional>
+#include <sys/file.h>
 #include <unistd.h>
 #include <unordered_map>
 #include <utility>
@@ -24,16 +23,6 @@ namespace fs = std::filesystem;
 // Long enough for another process's transaction (a few fsyncs) to finish, short enough that a
 // process stuck holding the lock is reported instead of hanging a run.
 constexpr int k_busy_timeout_ms = 10'000;
-// The busy handler's pauses grow from the first to the longest (see Database::busy_wait).
-constexpr std::int64_t k_first_pause_us = 100;
-constexpr std::int64_t k_longest_pause_us = 5'000;
-
-std::int64_t steady_us() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
 bool is_lock_error(int code) {
   const int primary = code & 0xff;
   return primary == SQLITE_BUSY || primary == SQLITE_LOCKED;
@@ -254,45 +243,16 @@ std::optional<int> Statement::optional_int(int column) const {
 
 // ---- Database ----
 
-Database::Database(sqlite3* db, std::filesystem::path path)
+Database::Database(sqlite3* db, std::filesystem::path path, int writers_fd)
     : m_db(db), m_path(std::move(path)), m_cache(std::make_unique<StatementCache>()),
-      m_jitter(static_cast<std::uint64_t>(steady_us()) ^
-               (static_cast<std::uint64_t>(::getpid()) << 32U) ^
-               reinterpret_cast<std::uintptr_t>(this)) {}
-
-// SQLite's own busy timeout pauses 1, 2, 5, ... then 100 ms between tries, so a process that has
-// waited a while tries ten times a second while newcomers try within a millisecond; the write
-// lock, taken again microseconds after each release, goes to the newcomers. With hundreds of
-// processes writing at once an early waiter starved past the 10 s ("database is locked") while
-// the file was busy but never stuck. Here every waiter tries again within 5 ms, with jitter so
-// waiters do not march in step, until 10 s of real time have passed since its first failure.
-int Database::busy_wait(void* self, int count) noexcept {
-  auto& db = *static_cast<Database*>(self);
-  const std::int64_t now = steady_us();
-  if (count == 0) {
-    db.m_busy_since_us = now;
-  }
-  if (now - db.m_busy_since_us >= std::int64_t{k_busy_timeout_ms} * 1000) {
-    return 0; // SQLITE_BUSY to the caller
-  }
-  const std::int64_t longest = std::min(k_longest_pause_us, k_first_pause_us << std::min(count, 6));
-  db.m_jitter ^= db.m_jitter << 13U; // xorshift64: enough to spread the waiters
-  db.m_jitter ^= db.m_jitter >> 7U;
-  db.m_jitter ^= db.m_jitter << 17U;
-  const std::int64_t pause_us =
-      longest / 2 +
-      static_cast<std::int64_t>(db.m_jitter % static_cast<std::uint64_t>(longest / 2 + 1));
-  timespec pause{.tv_sec = 0, .tv_nsec = static_cast<long>(pause_us * 1000)};
-  while (::nanosleep(&pause, &pause) != 0 && errno == EINTR) {
-  }
-  return 1; // try again
-}
+      m_writers_fd(writers_fd) {}
 
 Database::~Database() {
   for (auto& [sql, stmt] : m_cache->statements) {
     sqlite3_finalize(stmt);
   }
   sqlite3_close(m_db);
+  ::close(m_writers_fd);
 }
 
 Result<std::unique_ptr<Database>> Database::open(const std::filesystem::path& path) {
@@ -311,9 +271,18 @@ Result<std::unique_ptr<Database>> Database::open(const std::filesystem::path& pa
     }
     return fail(store_error(path, "open: " + message));
   }
-  std::unique_ptr<Database> db(new Database(raw, path));
+  // The writers' queue (see lock_writers) beside the file, as SQLite's own -wal and -shm are.
+  const fs::path writers = fs::path(path.string() + "-writers");
+  const int writers_fd = ::open(writers.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (writers_fd < 0) {
+    const int saved = errno;
+    sqlite3_close(raw);
+    return fail(
+        store_error(path, fmt::format("open {}: {}", writers.string(), std::strerror(saved))));
+  }
+  std::unique_ptr<Database> db(new Database(raw, path, writers_fd));
   sqlite3_extended_result_codes(raw, 1);
-  sqlite3_busy_handler(raw, &Database::busy_wait, db.get());
+  sqlite3_busy_timeout(raw, k_busy_timeout_ms);
 
   TRY(use_wal(*db));
   // FULL until a writer asks for less (set_sync): what the connection reads or migrates at open
@@ -371,6 +340,30 @@ bool Database::in_transaction() const {
   return sqlite3_get_autocommit(m_db) == 0;
 }
 
+// SQLite's busy timeout retries a held write lock after pauses of 1, 2, 5, ... then 100 ms, so a
+// writer that has waited a while tries ten times a second while newcomers try within a
+// millisecond, and the lock, taken again microseconds after each release, goes to them: with
+// hundreds of processes writing, early waiters starved past the 10 s ("database is locked")
+// although the file was never stuck. Polling faster burns the cores the holder needs. So ralph's
+// writers queue in the kernel first: an exclusive flock on `<file>-writers`, held from BEGIN
+// IMMEDIATE to the end of the transaction. A sleeping waiter is woken when it is free, and
+// SQLite's own lock then seldom waits (only for writers that are not ralph's: the sqlite3 shell).
+// The kernel drops the flock of a killed process; a writer stopped mid-transaction (SIGSTOP)
+// holds the others until it goes on or dies.
+Result<void> Database::lock_writers() {
+  while (::flock(m_writers_fd, LOCK_EX) != 0) {
+    if (errno != EINTR) {
+      return fail(
+          error_message(fmt::format("lock {}-writers: {}", m_path.string(), std::strerror(errno))));
+    }
+  }
+  return {};
+}
+
+void Database::unlock_writers() {
+  ::flock(m_writers_fd, LOCK_UN);
+}
+
 Result<void> Database::set_sync(Sync sync) {
   if (sync == m_sync) {
     return {};
@@ -387,9 +380,12 @@ Result<void> Database::set_sync(Sync sync) {
 
 Result<Transaction> Transaction::write(Database& db, Sync sync) {
   TRY(db.set_sync(sync));
+  TRY(db.lock_writers());
+  Transaction transaction(db);
+  transaction.m_writers_locked = true; // from here every way out unlocks
   TRY_ASSIGN(Statement begin, db.prepare("BEGIN IMMEDIATE", "begin write transaction"));
   TRY(begin.run());
-  return Transaction(db);
+  return transaction;
 }
 
 Result<Transaction> Transaction::read(Database& db) {
@@ -398,7 +394,9 @@ Result<Transaction> Transaction::read(Database& db) {
   return Transaction(db);
 }
 
-Transaction::Transaction(Transaction&& other) noexcept : m_db(std::exchange(other.m_db, nullptr)) {}
+Transaction::Transaction(Transaction&& other) noexcept
+    : m_db(std::exchange(other.m_db, nullptr)),
+      m_writers_locked(std::exchange(other.m_writers_locked, false)) {}
 
 Transaction::~Transaction() {
   // SQLite may already have rolled back on its own (after an I/O error or a full disk); a
@@ -408,11 +406,17 @@ Transaction::~Transaction() {
       (void)rollback->run();
     }
   }
+  if (m_db != nullptr && m_writers_locked) {
+    m_db->unlock_writers();
+  }
 }
 
 Result<void> Transaction::commit() {
   TRY_ASSIGN(Statement commit, m_db->prepare("COMMIT", "commit"));
   TRY(commit.run()); // on failure the destructor rolls back what is left
+  if (m_writers_locked) {
+    m_db->unlock_writers();
+  }
   m_db = nullptr;
   return {};
 }

@@ -81,9 +81,8 @@ private:
 };
 
 // One connection. Opening sets the policy every ralph database runs with: WAL journal, foreign
-// keys on and a busy handler that waits up to 10 s for other writers, so several processes can
-// share the file; each write transaction says how durable its commit must be (Sync). One thread
-// at a time.
+// keys on, a queue for writers and a 10 s busy timeout, so several processes can share the file;
+// each write transaction says how durable its commit must be (Sync). One thread at a time.
 class Database {
 public:
   // Opens or creates `path`, creating its parent folders.
@@ -112,17 +111,19 @@ public:
 
 private:
   struct StatementCache;
-  Database(sqlite3* db, std::filesystem::path path);
+  Database(sqlite3* db, std::filesystem::path path, int writers_fd);
   Error error_code(std::string_view what, int code) const;
-  static int busy_wait(void* self, int count) noexcept;
+  // The queue ralph's writers wait in before SQLite's write lock (see sqlite_db.cpp).
+  Result<void> lock_writers();
+  void unlock_writers();
   friend class Statement;
+  friend class Transaction;
 
   sqlite3* m_db;
   std::filesystem::path m_path;
   std::unique_ptr<StatementCache> m_cache;
-  Sync m_sync = Sync::disk;         // what the connection's PRAGMA synchronous says now
-  std::int64_t m_busy_since_us = 0; // when the current wait for a lock began
-  std::uint64_t m_jitter = 0;       // xorshift state for the busy handler's pauses
+  int m_writers_fd;
+  Sync m_sync = Sync::disk; // what the connection's PRAGMA synchronous says now
 };
 
 // BEGIN ... COMMIT. Rolls back when it dies uncommitted (an early error return).
@@ -144,7 +145,8 @@ public:
 
 private:
   explicit Transaction(Database& db) : m_db(&db) {}
-  Database* m_db; // null once committed, rolled back or moved from
+  Database* m_db;                // null once committed, rolled back or moved from
+  bool m_writers_locked = false; // a write transaction holds the writers' queue
 };
 
 } // namespace ralph::store::sqlite

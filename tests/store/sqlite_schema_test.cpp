@@ -47,8 +47,7 @@ constexpr Migration k_notes_v1 = {1, "CREATE TABLE notes (id INTEGER PRIMARY KEY
 constexpr Migration k_notes_v2 = {2, "ALTER TABLE notes ADD COLUMN author TEXT NOT NULL DEFAULT "
                                      "'nobody'; CREATE INDEX notes_by_author ON notes (author)"};
 
-// The busy handler (not PRAGMA busy_timeout) is exercised by the many-process tests.
-TEST(SqliteDatabase, OpensInWalModeWithFullSyncAndForeignKeys) {
+TEST(SqliteDatabase, OpensInWalModeWithFullSyncForeignKeysAndABusyTimeout) {
   testing::TempDir dir;
   auto db = open_db(dir.path() / "a" / "b" / "x.db");
   ASSERT_TRUE(db);
@@ -57,6 +56,7 @@ TEST(SqliteDatabase, OpensInWalModeWithFullSyncAndForeignKeys) {
   EXPECT_EQ(mode->text(0), "wal");
   EXPECT_EQ(pragma(*db, "PRAGMA synchronous"), 2); // FULL
   EXPECT_EQ(pragma(*db, "PRAGMA foreign_keys"), 1);
+  EXPECT_GE(pragma(*db, "PRAGMA busy_timeout"), 1000);
 }
 
 TEST(SqliteDatabase, ATransactionRollsBackUnlessCommitted) {
