@@ -135,11 +135,22 @@ ALTER TABLE sessions ADD COLUMN kind TEXT NOT NULL DEFAULT 'run';
 ALTER TABLE sessions ADD COLUMN parent_id TEXT NOT NULL DEFAULT '';
 )sql";
 
+// The resume point (the conversation the next attempt starts from, growing with the run) moves
+// to its own row: SQLite rewrites a whole row on every UPDATE, and the session's counters are
+// updated with every model call. sessions.resume_json stays, always empty. For the same reason
+// updated_at (written with every model call) loses its index: only prune, rare, looked by it.
+constexpr std::string_view k_schema_5 = R"sql(
+CREATE TABLE session_resume (
+  session_id TEXT PRIMARY KEY NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+  json TEXT NOT NULL
+);
+INSERT INTO session_resume (session_id, json) SELECT id, resume_json FROM sessions;
+UPDATE sessions SET resume_json = '';
+DROP INDEX sessions_by_updated;
+)sql";
+
 constexpr Migration k_session_schema[] = {
-    {1, k_schema_1},
-    {2, k_schema_2},
-    {3, k_schema_3},
-    {4, k_schema_4},
+    {1, k_schema_1}, {2, k_schema_2}, {3, k_schema_3}, {4, k_schema_4}, {5, k_schema_5},
 };
 
 Result<bool> has_tables(Database& db) {

@@ -14,6 +14,12 @@ namespace {
   "id, goal, workspace, model, status, reason, answer, created_at, updated_at, config_json, "      \
   "baseline_json, resume_json, iterations, best_iteration, input_tokens, output_tokens, "          \
   "cost_usd, cost_known, elapsed_ms, owner_pid, verified, usage_estimated, kind, parent_id"
+// The same columns read back, the resume point from its own table (schema 5).
+#define RALPH_SESSION_SELECT                                                                       \
+  "id, goal, workspace, model, status, reason, answer, created_at, updated_at, config_json, "      \
+  "baseline_json, (SELECT json FROM session_resume WHERE session_id = sessions.id), iterations, "  \
+  "best_iteration, input_tokens, output_tokens, cost_usd, cost_known, elapsed_ms, owner_pid, "     \
+  "verified, usage_estimated, kind, parent_id"
 #define RALPH_ATTEMPT_COLUMNS                                                                      \
   "session_id, iteration, finished, started_at, finished_at, start_json, messages_json, answer, "  \
   "stop, steps, tool_calls, input_tokens, output_tokens, duration_ms, verified, skip_reason, "     \
@@ -208,25 +214,43 @@ Result<bool> changed_any(Result<std::int64_t> changed) {
 
 } // namespace
 
+// The resume point lives in session_resume (schema 5): ?12 is bound with the rest and written
+// there, sessions.resume_json stays empty, so updating a session's counters never rewrites it.
 Result<void> insert_session(Database& db, const SessionRow& session) {
-  return done(execute(
+  TRY(done(execute(
       db,
       "INSERT INTO sessions (" RALPH_SESSION_COLUMNS ") VALUES (?1, ?2, ?3, ?4, "
-      "?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, "
+      "?5, ?6, ?7, ?8, ?9, ?10, ?11, '', ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, "
       "?24)",
-      "create session", [&](Statement& s) { bind_session(s, session); }));
+      "create session", [&](Statement& s) { bind_session(s, session); })));
+  return done(execute(db, "INSERT INTO session_resume (session_id, json) VALUES (?1, ?2)",
+                      "create session resume point",
+                      [&](Statement& s) { s.bind(session.id).bind(session.resume_json); }));
 }
 
 Result<bool> update_session(Database& db, const SessionRow& session) {
-  // ?8 (created_at) is bound with the rest but not used: the row keeps its creation time.
-  return changed_any(execute(
-      db,
-      "UPDATE sessions SET goal = ?2, workspace = ?3, model = ?4, status = ?5, reason = ?6, "
-      "answer = ?7, updated_at = ?9, config_json = ?10, baseline_json = ?11, resume_json = ?12, "
-      "iterations = ?13, best_iteration = ?14, input_tokens = ?15, output_tokens = ?16, "
-      "cost_usd = ?17, cost_known = ?18, elapsed_ms = ?19, owner_pid = ?20, verified = ?21, "
-      "usage_estimated = ?22, kind = ?23, parent_id = ?24 WHERE id = ?1",
-      "update session", [&](Statement& s) { bind_session(s, session); }));
+  // ?8 (created_at) is bound with the rest but not used: the row keeps its creation time. ?12
+  // goes to session_resume, only when it changed (most updates keep the resume point).
+  TRY_ASSIGN(const bool found,
+             changed_any(execute(
+                 db,
+                 "UPDATE sessions SET goal = ?2, workspace = ?3, model = ?4, status = ?5, "
+                 "reason = ?6, answer = ?7, updated_at = ?9, config_json = ?10, "
+                 "baseline_json = ?11, iterations = ?13, best_iteration = ?14, "
+                 "input_tokens = ?15, output_tokens = ?16, cost_usd = ?17, cost_known = ?18, "
+                 "elapsed_ms = ?19, owner_pid = ?20, verified = ?21, usage_estimated = ?22, "
+                 "kind = ?23, parent_id = ?24 WHERE id = ?1",
+                 "update session", [&](Statement& s) { bind_session(s, session); })));
+  if (!found) {
+    return false;
+  }
+  TRY(done(execute(db,
+                   "INSERT INTO session_resume (session_id, json) VALUES (?1, ?2) "
+                   "ON CONFLICT (session_id) DO UPDATE SET json = excluded.json "
+                   "WHERE json IS NOT excluded.json",
+                   "update session resume point",
+                   [&](Statement& s) { s.bind(session.id).bind(session.resume_json); })));
+  return true;
 }
 
 Result<bool> update_session_counters(Database& db, const SessionRow& session) {
@@ -246,7 +270,7 @@ Result<bool> update_session_counters(Database& db, const SessionRow& session) {
 Result<std::optional<SessionRow>> select_session(Database& db, const std::string& id) {
   TRY_ASSIGN(std::vector<SessionRow> rows,
              query(
-                 db, "SELECT " RALPH_SESSION_COLUMNS " FROM sessions WHERE id = ?1", "find session",
+                 db, "SELECT " RALPH_SESSION_SELECT " FROM sessions WHERE id = ?1", "find session",
                  [&](Statement& s) { s.bind(id); }, &read_session));
   if (rows.empty()) {
     return std::nullopt;
@@ -256,7 +280,7 @@ Result<std::optional<SessionRow>> select_session(Database& db, const std::string
 
 Result<std::vector<SessionRow>> select_sessions(Database& db) {
   return query(
-      db, "SELECT " RALPH_SESSION_COLUMNS " FROM sessions ORDER BY created_at DESC, id DESC",
+      db, "SELECT " RALPH_SESSION_SELECT " FROM sessions ORDER BY created_at DESC, id DESC",
       "list sessions", [](Statement&) {}, &read_session);
 }
 

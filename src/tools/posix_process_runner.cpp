@@ -10,13 +10,14 @@
 #include <cerrno>
 #include <ctime>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <poll.h>
 #include <signal.h>
+#include <span>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <vector>
 
 namespace ralph::tools {
 namespace {
@@ -26,6 +27,8 @@ using std::chrono::milliseconds;
 
 // The loop wakes at least this often to look at the CancelToken.
 constexpr milliseconds k_tick{50};
+// What one read() of a child's output may return.
+constexpr std::size_t k_read_buffer = 64 * 1024;
 // Between SIGTERM and SIGKILL of the group on timeout or cancel.
 constexpr milliseconds k_term_grace{1000};
 // After the child exits and its group is killed, how long to keep reading pipes that are still
@@ -103,7 +106,7 @@ ssize_t write_without_sigpipe(int fd, std::string_view data) {
 
 // Reads what is available, shows it to `observer` when there is one; closes `fd` at end of file
 // or on a real error. True when bytes came.
-bool read_into(UniqueFd& fd, OutputCapture& capture, std::vector<char>& buffer,
+bool read_into(UniqueFd& fd, OutputCapture& capture, std::span<char> buffer,
                const std::function<void(std::string_view)>* observer = nullptr) {
   const ssize_t n = ::read(fd.get(), buffer.data(), buffer.size());
   if (n > 0) {
@@ -146,7 +149,9 @@ Result<ProcessResult> PosixProcessRunner::run(const ProcessSpec& spec, const Can
   const std::size_t limit = spec.output_limit == 0 ? k_default_output_limit : spec.output_limit;
   OutputCapture out_capture(limit);
   OutputCapture err_capture(limit);
-  std::vector<char> buffer(64 * 1024);
+  // Uninitialised: only what read() returns is ever looked at.
+  const std::unique_ptr<char[]> buffer_memory(new char[k_read_buffer]);
+  const std::span<char> buffer(buffer_memory.get(), k_read_buffer);
   ProcessResult result;
 
   const auto never = SteadyClock::time_point::max();

@@ -197,6 +197,34 @@ TEST(SqliteSessionStoreSchema, VerdictsOfASchemaOneFileGetTheirKind) {
   EXPECT_EQ((*record)->session.status, Status::failed);
 }
 
+TEST(SqliteSessionStoreSchema, TheResumePointOfASchemaFourFileMovesToItsOwnTable) {
+  testing::TempDir dir;
+  const auto path = dir.path() / "ralph.db";
+  {
+    auto db = open_db(path);
+    ASSERT_TRUE(db);
+    ASSERT_TRUE(migrate(*db, session_schema().first(4)));
+    ASSERT_TRUE(
+        db->exec("INSERT INTO sessions VALUES ('s-1', 'g', '/ws', 'm', 'active', '', '', 't', 't', "
+                 "'{}', '{}', '{\"next_iteration\":2}', 1, 1, 0, 0, 0, 1, 0, 0, 0, 0, 'run', '')",
+                 "write schema 4 row"));
+  }
+  auto store = SqliteSessionStore::open(path);
+  ASSERT_TRUE(store) << store.error().message;
+  auto found = (*store)->find_session("s-1");
+  ASSERT_TRUE(found && *found);
+  EXPECT_EQ((*found)->resume_json, R"({"next_iteration":2})");
+  // Written again, it stays one row; the session's own column is left empty.
+  SessionRow row = **found;
+  row.resume_json = R"({"next_iteration":3})";
+  ASSERT_TRUE((*store)->update_session(row));
+  EXPECT_EQ((*(*store)->find_session("s-1"))->resume_json, R"({"next_iteration":3})");
+  auto db = open_db(path);
+  ASSERT_TRUE(db);
+  EXPECT_EQ(pragma(*db, "SELECT count(*) FROM session_resume"), 1);
+  EXPECT_EQ(pragma(*db, "SELECT length(resume_json) FROM sessions"), 0);
+}
+
 TEST(SqliteSessionStoreSchema, SessionsOfASchemaThreeFileAreRunsWithoutParent) {
   testing::TempDir dir;
   const auto path = dir.path() / "ralph.db";
