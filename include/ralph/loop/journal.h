@@ -26,7 +26,8 @@ struct ResumePoint {
 };
 
 // The durable record of a run, written as it happens: each call returns only once what it
-// records would survive a crash. Called from the loop's thread. A write that fails is kept in
+// records would survive a crash or kill -9 of the process (a power cut: see
+// store::SessionStore). Called from the loop's thread. A write that fails is kept in
 // `failure()`; the loop then stops the run as `failed` rather than go on unrecorded.
 class Journal {
 public:

@@ -138,8 +138,12 @@ struct SessionRecord {
 };
 
 // The durable record of sessions. Every method is one transaction: when it returns, what it
-// wrote survives a crash of the process. Several processes may use one store at once (writers
-// wait for each other). Implementations are safe to use from one thread at a time.
+// wrote survives a crash or a kill -9 of the process. What also survives a power cut: everything
+// written up to the last create_session, update_session, finish_attempt, remove_session or
+// prune, which force the record to the disk; the steps of a running attempt (add_model_call,
+// add_tool_call, save_attempt of an unfinished attempt) written after it may be lost to one.
+// Several processes may use one store at once (writers wait for each other). Implementations say
+// whether threads may share one.
 class SessionStore {
 public:
   virtual ~SessionStore() = default;

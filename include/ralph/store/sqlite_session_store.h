@@ -8,8 +8,10 @@
 namespace ralph::store {
 
 // The SQLite SessionStore: one database file (by default `.ralph/ralph.db` in the workspace), in
-// WAL mode with synchronous=FULL, a busy timeout so several processes can share it, and a
-// versioned schema migrated forward on open. The only place sqlite3.h is included.
+// WAL mode (steps committed without an fsync, everything else with one: see SessionStore), a
+// writers' queue and a busy timeout so several processes can share it, and a versioned schema
+// migrated forward on open. Thread-safe: one instance may be shared by any number of threads
+// (each method holds an internal mutex over the one connection, so they run one at a time).
 class SqliteSessionStore final : public SessionStore {
 public:
   // Opens or creates the database (and its parent folder) and migrates it to the current
