@@ -23,6 +23,7 @@ namespace fs = std::filesystem;
 // Long enough for another process's transaction (a few fsyncs) to finish, short enough that a
 // process stuck holding the lock is reported instead of hanging a run.
 constexpr int k_busy_timeout_ms = 10'000;
+
 bool is_lock_error(int code) {
   const int primary = code & 0xff;
   return primary == SQLITE_BUSY || primary == SQLITE_LOCKED;

@@ -62,15 +62,6 @@ public:
 
 private:
   friend class Database;
-
-  // How far a commit reaches before it returns, in WAL mode.
-  // - `page_cache`: the transaction is in the WAL file, written but not fsynced. It survives the
-  //   process being killed (kill -9, a crash); a power cut or a kernel crash may lose it, and the
-  //   transactions after it, but never corrupts the file or tears a transaction
-  //   (PRAGMA synchronous=NORMAL).
-  // - `disk`: the WAL is fsynced before COMMIT returns, which makes this transaction and every one
-  //   committed before it (by any connection) survive a power cut (PRAGMA synchronous=FULL).
-  enum class Sync { page_cache, disk };
   Statement(Database& db, sqlite3_stmt* stmt, std::string_view what);
 
   Database* m_db;

@@ -138,7 +138,7 @@ ALTER TABLE sessions ADD COLUMN parent_id TEXT NOT NULL DEFAULT '';
 // The resume point (the conversation the next attempt starts from, growing with the run) moves
 // to its own row: SQLite rewrites a whole row on every UPDATE, and the session's counters are
 // updated with every model call. sessions.resume_json stays, always empty. For the same reason
-// updated_at (written with every model call) loses its index: only prune, rare, looked by it.
+// updated_at, written with every model call, loses its index: only prune, which is rare, used it.
 constexpr std::string_view k_schema_5 = R"sql(
 CREATE TABLE session_resume (
   session_id TEXT PRIMARY KEY NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
