@@ -10,6 +10,7 @@
 // turn, on the same thread.
 
 #include "counting_sink.h"
+#include "journal_observer.h"
 #include "fake_provider/fake_provider_server.h"
 #include "temp_workspace.h"
 #include "thread_cpu.h"
@@ -52,33 +53,6 @@ std::vector<testing::FakeTurn> script() {
   turns.push_back(std::move(answer));
   return turns;
 }
-
-// What the outer loop's AttemptTracker hands the journal for each call, without budgets.
-class JournalObserver final : public agent::AttemptObserver {
-public:
-  explicit JournalObserver(loop::StoreJournal& journal) : m_journal(journal) {}
-  void begin() { m_seq = 0; }
-  void model_call_finished(const agent::ModelCall& call) override {
-    m_counters.usage.input_tokens += call.usage.input_tokens;
-    m_counters.usage.output_tokens += call.usage.output_tokens;
-    m_journal.model_call(1, call, m_counters);
-  }
-  void tool_call_finished(int, const ToolCall& call, const tools::ToolResult& result) override {
-    const verify::ToolRecord record{.id = call.id,
-                                    .name = call.name,
-                                    .arguments = call.arguments,
-                                    .exit_code = result.exit_code,
-                                    .is_error = result.is_error,
-                                    .duration_ms = result.duration.count()};
-    m_journal.tool_call(1, ++m_seq, record, result.content);
-  }
-  const loop::BudgetCounters& counters() const { return m_counters; }
-
-private:
-  loop::StoreJournal& m_journal;
-  loop::BudgetCounters m_counters;
-  int m_seq = 0;
-};
 
 void run_turns(benchmark::State& state, bool with_store) {
   testing::FakeProviderServer server;

@@ -1,6 +1,7 @@
 #include "load/load_session.h"
 
 #include "counting_sink.h"
+#include "journal_observer.h"
 
 #include "ralph/agent/react_agent.h"
 #include "ralph/core/redactor.h"
@@ -61,33 +62,6 @@ private:
   llm::Provider& m_inner;
   SessionTimes& m_times;
   std::optional<double> m_last_cpu;
-};
-
-// Records each step as the outer loop's AttemptTracker does: the model call, then each tool call,
-// each in the journal before the agent goes on.
-class JournalObserver final : public agent::AttemptObserver {
-public:
-  explicit JournalObserver(loop::Journal& journal) : m_journal(journal) {}
-
-  void model_call_finished(const agent::ModelCall& call) override {
-    m_counters.usage.input_tokens += call.usage.input_tokens;
-    m_counters.usage.output_tokens += call.usage.output_tokens;
-    m_journal.model_call(1, call, m_counters);
-  }
-  void tool_call_finished(int, const ToolCall& call, const tools::ToolResult& result) override {
-    const verify::ToolRecord record{.id = call.id,
-                                    .name = call.name,
-                                    .arguments = call.arguments,
-                                    .exit_code = result.exit_code,
-                                    .is_error = result.is_error,
-                                    .duration_ms = result.duration.count()};
-    m_journal.tool_call(1, ++m_seq, record, result.content);
-  }
-
-private:
-  loop::Journal& m_journal;
-  loop::BudgetCounters m_counters;
-  int m_seq = 0;
 };
 
 } // namespace
