@@ -10,8 +10,8 @@
 // turn, on the same thread.
 
 #include "counting_sink.h"
-#include "journal_observer.h"
 #include "fake_provider/fake_provider_server.h"
+#include "journal_observer.h"
 #include "temp_workspace.h"
 #include "thread_cpu.h"
 

@@ -19,8 +19,8 @@
 
 #include <fmt/format.h>
 
-#include <chrono>
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 
 namespace ralph::cli {
