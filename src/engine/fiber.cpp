@@ -1,5 +1,6 @@
 #include "fiber.h"
 
+#include <bit>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
@@ -58,7 +59,7 @@ Fiber::Fiber(std::size_t stack_bytes, std::function<void()> body) : m_body(std::
   m_context.uc_stack.ss_size = m_stack_bytes;
   m_context.uc_link = nullptr;
   // makecontext passes int arguments only: the pointer goes in two halves.
-  const auto self = reinterpret_cast<std::uintptr_t>(this);
+  const auto self = std::bit_cast<std::uintptr_t>(this);
   makecontext(&m_context, reinterpret_cast<void (*)()>(&Fiber::entry), 2,
               static_cast<unsigned>(self >> 32), static_cast<unsigned>(self & 0xffffffffU));
 }
@@ -68,7 +69,7 @@ Fiber::~Fiber() {
 }
 
 void Fiber::entry(unsigned high, unsigned low) {
-  auto* fiber = reinterpret_cast<Fiber*>((static_cast<std::uintptr_t>(high) << 32) | low);
+  auto* fiber = std::bit_cast<Fiber*>((static_cast<std::uintptr_t>(high) << 32) | low);
   fiber->run();
 }
 
