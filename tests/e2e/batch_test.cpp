@@ -354,6 +354,21 @@ TEST_F(BatchEndToEnd, ABatchTokenBudgetStopsTheRunningGoalAndStartsNoOther) {
   EXPECT_EQ(model.requests("g3"), 2);
 }
 
+TEST_F(BatchEndToEnd, ABatchTimeBudgetStopsAGoalThatRunsOnAndStartsNoOther) {
+  // g1 finishes; g2's model never answers until the test ends, so only the batch's time budget
+  // can end the run; g3 would start after g2.
+  GoalModel model(server, {"g2"});
+  const fs::path goals = goals_file({"g1", "g2", "g3"});
+  const auto out = batch(goals, {"--concurrency", "1", "--batch-time-budget", "2s"});
+  EXPECT_EQ(out.exit_code, 3) << out.err << out.out;
+  EXPECT_THAT(out.out, HasSubstr("the batch's time budget ran out"));
+  EXPECT_GE(model.requests("g2"), 1);
+  EXPECT_EQ(model.requests("g3"), 0);
+  const auto results = read_lines(batch_dir(workspace.path()) / "results.jsonl");
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0]["id"], "g1");
+}
+
 TEST_F(BatchEndToEnd, TwoHundredSessionsRunInOneProcess) {
   GoalModel model(server, {}, std::chrono::milliseconds(50));
   std::vector<std::string> ids;
