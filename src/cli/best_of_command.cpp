@@ -323,7 +323,15 @@ Result<int> best_of_command(const RunArgs& args) {
     RunContext check(args, source, config, nullptr, nullptr, Hosting{.parent = &cancel});
     TRY(prepare_agent(check));
   }
-  TRY(make_workspaces(runner, source, attempts, candidates, cancel));
+  if (auto made = make_workspaces(runner, source, attempts, candidates, cancel); !made) {
+    if (cancel.cancelled()) {
+      // Ctrl-C while git was making them: what was made stays for inspection, nothing ran.
+      std::fprintf(stderr, "ralph: interrupted while making the attempts' workspaces in %s\n",
+                   attempts.dir.c_str());
+      return exit_code(Status::interrupted);
+    }
+    return fail(made.error());
+  }
   store::SessionRow row = parent_row(attempts.session_id, args, source, config);
   if (store) {
     TRY(store->create_session(row));

@@ -14,13 +14,17 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
 #include <mutex>
+#include <poll.h>
 #include <sstream>
 #include <string>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <vector>
 
 namespace ralph::testing {
@@ -447,6 +451,45 @@ TEST_F(BestOf, CtrlCStopsEveryAttemptAndAppliesNothing) {
   }
   EXPECT_EQ(git("rev-parse HEAD"), head);
   EXPECT_EQ(workspace.read("add.sh"), k_broken_add);
+}
+
+TEST_F(BestOf, CtrlCWhileTheWorktreesAreMadeIsAnInterruptionAndNothingRuns) {
+  make_repo();
+  // A git that holds `worktree add` until it is killed, saying first that it got there.
+  TempDir bin;
+  const fs::path real_git = [] {
+    const char* path = std::getenv("PATH");
+    std::string dirs = path == nullptr ? "/usr/bin" : path;
+    for (std::size_t start = 0; start <= dirs.size();) {
+      const std::size_t end = std::min(dirs.find(':', start), dirs.size());
+      const fs::path candidate = fs::path(dirs.substr(start, end - start)) / "git";
+      if (::access(candidate.c_str(), X_OK) == 0) {
+        return candidate;
+      }
+      start = end + 1;
+    }
+    return fs::path("/usr/bin/git");
+  }();
+  // The wrapper says it got there through a FIFO the test waits on.
+  const fs::path reached = bin.path() / "reached";
+  ASSERT_EQ(::mkfifo(reached.c_str(), 0600), 0);
+  const int reached_fd = ::open(reached.c_str(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(reached_fd, 0);
+  bin.write("git", "#!/bin/sh\ncase \" $* \" in *' worktree add '*) echo > '" + reached.string() +
+                       "'; exec sleep 600 ;; esac\nexec '" + real_git.string() + "' \"$@\"\n");
+  fs::permissions(bin.path() / "git", fs::perms::owner_all);
+  auto environment = env();
+  environment["PATH"] = bin.path().string() + ":" + std::getenv("PATH");
+  RalphProcess ralph(best_of_args(2), cwd.path(), environment);
+  pollfd wait{reached_fd, POLLIN, 0};
+  const int ready = ::poll(&wait, 1, 30'000);
+  ::close(reached_fd);
+  ASSERT_EQ(ready, 1) << "git worktree add was never reached";
+  ralph.signal(SIGINT);
+  const RalphOutput out = ralph.wait();
+  EXPECT_EQ(out.exit_code, 130) << out.err;
+  EXPECT_THAT(out.err, HasSubstr("interrupted while making the attempts' workspaces"));
+  EXPECT_TRUE(server.requests().empty());
 }
 
 TEST_F(BestOf, AnAgentThatCannotBeMadeIsOneErrorBeforeAnyWorktree) {
