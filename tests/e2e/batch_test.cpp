@@ -66,6 +66,7 @@ public:
       {
         std::lock_guard lock(m_mutex);
         ++m_requests[id];
+        ++m_answering;
       }
       m_seen.notify_all();
       if (m_held.count(id) != 0) {
@@ -75,12 +76,22 @@ public:
                           ? text_turn("Done.")
                           : tool_turn("write_file", {{"path", id + ".txt"}, {"content", id}});
       turn.first_byte_delay = latency;
+      {
+        // Notified under the lock: once it is released, nothing here touches `this` again.
+        std::lock_guard lock(m_mutex);
+        --m_answering;
+        m_seen.notify_all();
+      }
       return std::optional<FakeTurn>(turn);
     });
   }
+  // A held answer may still be on its way out of the responder on a server thread: it must be
+  // gone before the members it uses are.
   ~GoalModel() {
     release();
     m_server.set_responder({});
+    std::unique_lock lock(m_mutex);
+    m_seen.wait(lock, [this] { return m_answering == 0; });
   }
   GoalModel(const GoalModel&) = delete;
   GoalModel& operator=(const GoalModel&) = delete;
@@ -107,6 +118,7 @@ private:
   std::mutex m_mutex;
   std::condition_variable m_seen;
   std::map<std::string, int> m_requests;
+  int m_answering = 0; // responder calls in progress
 };
 
 std::vector<json> read_lines(const fs::path& path) {
