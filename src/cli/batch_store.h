@@ -18,10 +18,10 @@ struct BatchSpend {
 };
 
 // The one session store every session of a batch shares, seen by the batch: calls are
-// serialised (the SQLite store is for one thread at a time), and the counters each write of a
-// session row carries are summed, so the batch's token and cost budgets are checked at every
-// model call. When a write makes the sum reach a limit, `stop` is cancelled once and spent()
-// says which budget it was. Thread-safe.
+// serialised, so any SessionStore may be beneath (the SQLite store needs it no more, being
+// thread-safe itself), and the counters each write of a session row carries are summed, so the
+// batch's token and cost budgets are checked at every model call. When a write makes the sum reach
+// a limit, `stop` is cancelled once and spent() says which budget it was. Thread-safe.
 class BatchStore final : public store::SessionStore {
 public:
   // `limits`: max_tokens and max_cost_usd are read (0: none).

@@ -73,9 +73,8 @@ void Scheduler::take_posted() {
 void Scheduler::run_ready() {
   // Fibers made ready while these run (by their own spawns, say) wait for the next round, so
   // waiting descriptors and transfers are looked at between rounds.
-  std::vector<Fiber*> ready;
-  ready.swap(m_ready);
-  for (Fiber* fiber : ready) {
+  m_round.swap(m_ready);
+  for (Fiber* fiber : m_round) {
     m_current = fiber;
     fiber->resume();
     m_current = nullptr;
@@ -84,6 +83,7 @@ void Scheduler::run_ready() {
       m_on_task_done();
     }
   }
+  m_round.clear(); // keeps its capacity for the next swap
 }
 
 void Scheduler::wait_for_events() {

@@ -77,6 +77,7 @@ private:
   std::atomic<std::thread::id> m_thread;
   std::unordered_map<Fiber*, std::unique_ptr<Fiber>> m_fibers;
   std::vector<Fiber*> m_ready;
+  std::vector<Fiber*> m_round; // the fibers run_ready() is running
   std::vector<Wait*> m_waits;
   std::vector<pollfd> m_pollfds; // the descriptors of all waits, for one run_once
   Fiber* m_current = nullptr;

@@ -10,7 +10,8 @@ namespace ralph::http {
 namespace {
 
 // C callbacks: nothing may throw out of them, so every body is wrapped and the exception is
-// rethrown by send() once libcurl is out of the way.
+// kept for the caller once libcurl is out of the way (CurlTransport rethrows it, TransferLoop
+// reports it as the transfer's error).
 size_t on_header(char* ptr, size_t size, size_t count, void* user) {
   auto& transfer = *static_cast<Transfer*>(user);
   const size_t length = size * count;
@@ -191,9 +192,6 @@ std::string describe(const Request& request) {
 }
 
 Result<Response> finish(Transfer& transfer, CURLcode result, const std::string& where) {
-  if (transfer.exception) {
-    std::rethrow_exception(transfer.exception);
-  }
   if (transfer.sink_stopped) {
     return fail(transport_error(ErrorKind::cancelled, false, where + ": stopped by the reader"));
   }

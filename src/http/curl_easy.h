@@ -55,8 +55,8 @@ std::string describe(const Request& request);
 Error transport_error(ErrorKind kind, bool retryable, std::string message);
 Error map_curl_error(CURLcode code, const char* detail, const std::string& where);
 
-// How a finished transfer (`result` from libcurl) reads to the caller: the response, the
-// exception a callback threw (rethrown), or the error.
+// How a finished transfer (`result` from libcurl) reads to the caller: the response or the
+// error. A callback's exception (Transfer::exception) is the caller's to deal with first.
 Result<Response> finish(Transfer& transfer, CURLcode result, const std::string& where);
 
 } // namespace ralph::http

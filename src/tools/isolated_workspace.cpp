@@ -132,7 +132,6 @@ Result<IsolatedWorkspace> make_isolated_workspace(ProcessRunner& runner,
   made.root = request.path;
   made.path = inside(request.path, fs::path(request.source).lexically_relative(top));
   made.branch = request.branch;
-  made.base_commit = base;
   if (request.ref.empty()) {
     TRY(copy_untracked(runner, request.source, made.path, cancel));
   }
@@ -162,21 +161,6 @@ Result<std::optional<IsolatedWorkspace>> find_isolated_workspace(ProcessRunner& 
   found.branch = request.branch;
   found.path = inside(request.path, fs::path(request.source).lexically_relative(top));
   return std::optional<IsolatedWorkspace>(found);
-}
-
-Result<void> remove_isolated_workspace(ProcessRunner& runner, const IsolatedWorkspace& workspace,
-                                       const fs::path& source, const CancelToken& cancel) {
-  if (workspace.worktree) {
-    TRY(git(runner, source, {"worktree", "remove", "--force", workspace.root.string()}, cancel));
-    return {};
-  }
-  std::error_code ec;
-  fs::remove_all(workspace.root, ec);
-  if (ec) {
-    return fail(ErrorKind::io,
-                fmt::format("removing {}: {}", workspace.root.string(), ec.message()));
-  }
-  return {};
 }
 
 } // namespace ralph::tools

@@ -155,7 +155,7 @@ TEST(Engine, ACancelledRequestEndsWhileItsServerStillHoldsIt) {
   EXPECT_EQ(kind, ErrorKind::cancelled);
 }
 
-TEST(Engine, IoUsedFromAThreadOfTheTasksOwnBlocksThatThreadAndWorks) {
+TEST(Engine, IoUsedFromAThreadATaskStartedItselfWorks) {
   Engine engine({.threads = 1});
   std::optional<int> exit_code;
   engine.spawn([&](Io& io) {

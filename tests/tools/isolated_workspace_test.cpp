@@ -71,7 +71,6 @@ TEST_F(IsolatedWorkspaceTest, AWorktreeCarriesTheSourceAsItIsAndItsChangesStayIn
   ASSERT_TRUE(made) << made.error().message;
   EXPECT_TRUE(made->worktree);
   EXPECT_EQ(made->branch, "ralph/a");
-  EXPECT_FALSE(made->base_commit.empty());
   EXPECT_EQ(slurp(made->path / "tracked.txt"), "one, changed\n");
   EXPECT_EQ(slurp(made->path / "new" / "untracked.txt"), "new\n");
   EXPECT_FALSE(fs::exists(made->path / "ignored.txt"));
@@ -90,8 +89,7 @@ TEST_F(IsolatedWorkspaceTest, AWorktreeCarriesTheSourceAsItIsAndItsChangesStayIn
       {});
   ASSERT_TRUE(found && *found);
   EXPECT_EQ((*found)->path, made->path);
-  ASSERT_TRUE(remove_isolated_workspace(m_runner, *made, m_source.path(), {}));
-  EXPECT_FALSE(fs::exists(made->root));
+  EXPECT_TRUE((*found)->worktree);
 }
 
 TEST_F(IsolatedWorkspaceTest, ARefStartsTheWorktreeThereAndABadRefIsAUsageError) {

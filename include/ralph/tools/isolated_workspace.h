@@ -18,9 +18,6 @@ struct IsolatedWorkspace {
   std::filesystem::path root; // the worktree's top folder, or the copy (then == path)
   bool worktree = false;
   std::string branch; // the worktree's branch; empty for a copy
-  // The commit the worktree started from; empty for a copy, and when found again after a restart
-  // (a caller that needs it then records it).
-  std::string base_commit;
 };
 
 struct IsolationRequest {
@@ -45,11 +42,6 @@ Result<IsolatedWorkspace> make_isolated_workspace(ProcessRunner& runner,
 Result<std::optional<IsolatedWorkspace>> find_isolated_workspace(ProcessRunner& runner,
                                                                  const IsolationRequest& request,
                                                                  const CancelToken& cancel);
-
-// Removes the folder (and the worktree's registration; its branch stays, with its commits).
-Result<void> remove_isolated_workspace(ProcessRunner& runner, const IsolatedWorkspace& workspace,
-                                       const std::filesystem::path& source,
-                                       const CancelToken& cancel);
 
 // Whether `dir` is inside a git work tree (git is run to ask).
 bool in_git_repository(ProcessRunner& runner, const std::filesystem::path& dir,
