@@ -6,9 +6,10 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git
   libcurl4-openssl-dev libssl-dev libcpp-httplib-dev nlohmann-json3-dev libcli11-dev
-  libtomlplusplus-dev libfmt-dev libexpected-dev libsqlite3-dev liblua5.4-dev
+  libtomlplusplus-dev libfmt-dev libexpected-dev libsqlite3-dev libpq-dev liblua5.4-dev
   libre2-dev libedit-dev libgtest-dev libgmock-dev libbenchmark-dev
   json-schema-test-suite
+  postgresql # the tests start a throwaway server (scripts/pg-test-cluster.sh)
   clang-format clang-tidy clang libclang-rt-14-dev
 )
 
