@@ -6,18 +6,13 @@
 #include <fmt/format.h>
 
 namespace ralph::tools {
-namespace {
-
-constexpr std::chrono::milliseconds k_git_timeout{120'000};
-
-} // namespace
 
 Result<std::string> git(ProcessRunner& runner, const std::filesystem::path& dir,
                         const GitCommand& command, const CancelToken& cancel) {
   ProcessSpec spec;
   spec.argv = {"git", "-C", dir.string()};
   spec.argv.insert(spec.argv.end(), command.args.begin(), command.args.end());
-  spec.timeout = k_git_timeout;
+  spec.timeout = command.timeout;
   spec.merge_stderr = false;
   spec.stdin_data = command.input;
   // Patches and file lists can be long; the head-and-tail cap would cut them.

@@ -4,6 +4,7 @@
 #include "ralph/core/error.h"
 #include "ralph/tools/process_runner.h"
 
+#include <chrono>
 #include <filesystem>
 #include <string>
 #include <utility>
@@ -16,6 +17,7 @@ struct GitCommand {
   std::vector<std::string> args;                        // after `git -C dir`
   std::vector<std::pair<std::string, std::string>> env; // added to the child's environment
   std::string input;                                    // its stdin
+  std::chrono::milliseconds timeout{120'000}; // clones and fetches of large repositories take more
 };
 
 // Runs git; its trimmed stdout, or an error (kind `io`) quoting the first line it printed on

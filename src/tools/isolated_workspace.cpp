@@ -75,6 +75,13 @@ Result<void> copy_untracked(ProcessRunner& runner, const fs::path& source, const
   return {};
 }
 
+// Whether `dir` is a bare repository (a RepoCache clone): worktrees are made from it as from a
+// work tree, starting from its HEAD when no ref is given.
+bool is_bare_repository(ProcessRunner& runner, const fs::path& dir, const CancelToken& cancel) {
+  const auto bare = git(runner, dir, {"rev-parse", "--is-bare-repository"}, cancel);
+  return bare && *bare == "true";
+}
+
 // `relative` under `root`; `root` itself (no trailing separator) when it is ".".
 fs::path inside(const fs::path& root, const fs::path& relative) {
   return relative == "." ? root : (root / relative).lexically_normal();
@@ -96,7 +103,8 @@ Result<IsolatedWorkspace> make_isolated_workspace(ProcessRunner& runner,
                                            request.path.string()));
   }
   IsolatedWorkspace made;
-  if (!in_git_repository(runner, request.source, cancel)) {
+  const bool bare = is_bare_repository(runner, request.source, cancel);
+  if (!bare && !in_git_repository(runner, request.source, cancel)) {
     if (!request.ref.empty()) {
       return fail(ErrorKind::usage, fmt::format("ref {}: {} is not in a git repository",
                                                 request.ref, request.source.string()));
@@ -105,22 +113,24 @@ Result<IsolatedWorkspace> make_isolated_workspace(ProcessRunner& runner,
     made.path = made.root = request.path;
     return made;
   }
-  TRY_ASSIGN(const std::string top,
-             git(runner, request.source, {"rev-parse", "--show-toplevel"}, cancel));
+  std::string top = request.source.string();
+  if (!bare) {
+    TRY_ASSIGN(top, git(runner, request.source, {"rev-parse", "--show-toplevel"}, cancel));
+  }
   std::string base;
-  if (request.ref.empty()) {
+  if (request.ref.empty() && !bare) {
     // A commit of the tracked files as they are now (nothing when there is no change).
     TRY_ASSIGN(base, git(runner, request.source, {"stash", "create"}, cancel));
     if (base.empty()) {
       TRY_ASSIGN(base, git(runner, request.source, {"rev-parse", "--verify", "HEAD"}, cancel));
     }
   } else {
-    auto resolved =
-        git(runner, request.source,
-            {"rev-parse", "--verify", "--end-of-options", request.ref + "^{commit}"}, cancel);
+    const std::string ref = request.ref.empty() ? "HEAD" : request.ref;
+    auto resolved = git(runner, request.source,
+                        {"rev-parse", "--verify", "--end-of-options", ref + "^{commit}"}, cancel);
     if (!resolved) {
       return fail(ErrorKind::usage,
-                  fmt::format("ref {}: not a commit of the repository at {}", request.ref, top));
+                  fmt::format("ref {}: not a commit of the repository at {}", ref, top));
     }
     base = std::move(*resolved);
   }
@@ -130,9 +140,10 @@ Result<IsolatedWorkspace> make_isolated_workspace(ProcessRunner& runner,
           cancel));
   made.worktree = true;
   made.root = request.path;
-  made.path = inside(request.path, fs::path(request.source).lexically_relative(top));
+  made.path =
+      bare ? request.path : inside(request.path, fs::path(request.source).lexically_relative(top));
   made.branch = request.branch;
-  if (request.ref.empty()) {
+  if (request.ref.empty() && !bare) {
     TRY(copy_untracked(runner, request.source, made.path, cancel));
   }
   return made;
@@ -147,7 +158,8 @@ Result<std::optional<IsolatedWorkspace>> find_isolated_workspace(ProcessRunner& 
   }
   IsolatedWorkspace found;
   found.path = found.root = request.path;
-  if (!in_git_repository(runner, request.source, cancel)) {
+  const bool bare = is_bare_repository(runner, request.source, cancel);
+  if (!bare && !in_git_repository(runner, request.source, cancel)) {
     return std::optional<IsolatedWorkspace>(found);
   }
   const auto branch = git(runner, request.path, {"rev-parse", "--abbrev-ref", "HEAD"}, cancel);
@@ -155,10 +167,13 @@ Result<std::optional<IsolatedWorkspace>> find_isolated_workspace(ProcessRunner& 
     return fail(ErrorKind::io, fmt::format("{}: is not the worktree of branch {}",
                                            request.path.string(), request.branch));
   }
-  TRY_ASSIGN(const std::string top,
-             git(runner, request.source, {"rev-parse", "--show-toplevel"}, cancel));
   found.worktree = true;
   found.branch = request.branch;
+  if (bare) {
+    return std::optional<IsolatedWorkspace>(found);
+  }
+  TRY_ASSIGN(const std::string top,
+             git(runner, request.source, {"rev-parse", "--show-toplevel"}, cancel));
   found.path = inside(request.path, fs::path(request.source).lexically_relative(top));
   return std::optional<IsolatedWorkspace>(found);
 }

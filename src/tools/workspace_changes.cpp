@@ -1,6 +1,7 @@
 #include "ralph/tools/workspace_changes.h"
 
 #include "git_command.h"
+#include "remote_url.h"
 
 #include "ralph/core/text.h"
 #include "ralph/core/try.h"
@@ -249,6 +250,43 @@ Result<void> apply_folder_changes(const fs::path& before, const fs::path& after,
     if (ec) {
       return fail(ErrorKind::io, fmt::format("applying {}: {}", to.string(), ec.message()));
     }
+  }
+  return {};
+}
+
+Result<void> push_branch(ProcessRunner& runner, const IsolatedWorkspace& workspace,
+                         const std::string& remote, const CancelToken& cancel) {
+  if (workspace.branch.empty()) {
+    return fail(ErrorKind::usage, fmt::format("{}: a copy, not a git worktree; it has no branch "
+                                              "to push",
+                                              workspace.root.string()));
+  }
+  const std::string ref = "refs/heads/" + workspace.branch;
+  const auto pushed = git(runner, workspace.root,
+                          GitCommand{.args = {"push", "--quiet", "--force", "--end-of-options",
+                                              remote, ref + ":" + ref},
+                                     .timeout = std::chrono::minutes(30)},
+                          cancel);
+  if (!pushed) {
+    Error error = without_credentials(pushed.error(), remote);
+    error.message = fmt::format("pushing branch {} to {}: {}", workspace.branch,
+                                shown_remote(remote), error.message);
+    return fail(std::move(error));
+  }
+  return {};
+}
+
+Result<void> apply_patch(ProcessRunner& runner, const fs::path& dir, const std::string& patch,
+                         const CancelToken& cancel) {
+  if (patch.empty()) {
+    return {}; // git apply calls no patch at all an error
+  }
+  // git apply is all or nothing: one hunk that does not fit and no file is touched.
+  const auto applied = git(runner, dir, GitCommand{.args = {"apply", "-"}, .input = patch}, cancel);
+  if (!applied) {
+    return fail(applied.error().kind,
+                fmt::format("the patch does not apply to {}; nothing was changed: {}",
+                            dir.string(), applied.error().message));
   }
   return {};
 }

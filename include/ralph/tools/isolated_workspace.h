@@ -11,8 +11,8 @@
 namespace ralph::tools {
 
 // A workspace of its own for one goal or one attempt, so that its changes never reach another's:
-// a git worktree on a branch of its own when the source is inside a git repository, otherwise a
-// copy of the source folder.
+// a git worktree on a branch of its own when the source is inside a git repository or is a bare
+// one (a RepoCache clone), otherwise a copy of the source folder.
 struct IsolatedWorkspace {
   std::filesystem::path path; // the source's counterpart (a subfolder when the source is one)
   std::filesystem::path root; // the worktree's top folder, or the copy (then == path)
@@ -26,7 +26,7 @@ struct IsolationRequest {
   std::string branch;           // the new branch's name (git only), e.g. "ralph/batch/7"
   // What a worktree starts from: a commit-ish of the source's repository. Empty: the source as it
   // is now, HEAD plus its uncommitted changes to tracked files and its untracked files (not the
-  // ignored ones).
+  // ignored ones); a bare repository's HEAD.
   std::string ref;
 };
 

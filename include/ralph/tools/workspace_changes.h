@@ -62,4 +62,17 @@ Result<void> apply_folder_changes(const std::filesystem::path& before,
                                   const WorkspaceChanges& changes,
                                   const std::filesystem::path& target);
 
+// Pushes the worktree's branch to `remote` (a URL or a remote name), as the same branch name,
+// forced (a goal's branch is its own). Errors (kind io; usage for a workspace that is a copy)
+// name the remote without credentials.
+Result<void> push_branch(ProcessRunner& runner, const IsolatedWorkspace& workspace,
+                         const std::string& remote, const CancelToken& cancel);
+
+// Applies `patch` (as made by changes_between_commits: `git diff --binary`) to the work tree
+// whose top is `dir` (IsolatedWorkspace::root), untracked result files included, the index left
+// alone; refuses, changing nothing, when it does not apply (an error, kind io, saying where).
+// Restores the last checkpoint of a goal's workspace on the worker that takes the goal over.
+Result<void> apply_patch(ProcessRunner& runner, const std::filesystem::path& dir,
+                         const std::string& patch, const CancelToken& cancel);
+
 } // namespace ralph::tools
