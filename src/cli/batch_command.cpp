@@ -17,6 +17,7 @@
 #include "ralph/engine/engine.h"
 #include "ralph/store/event_log.h"
 #include "ralph/tools/isolated_workspace.h"
+#include "ralph/tools/repo_cache.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -144,7 +145,7 @@ private:
   std::unique_ptr<JsonlJournal> m_results;
   std::unique_ptr<store::EventLog> m_events;
   engine::BlockingIo m_main_io; // the git commands that make workspaces, on this thread
-  std::map<std::string, Result<fs::path>> m_clones;
+  std::map<std::pair<std::string, std::string>, Result<fs::path>> m_clones; // by URL and ref
 
   std::vector<std::unique_ptr<Slot>> m_slots;
   std::deque<Slot*> m_pending;
@@ -254,35 +255,19 @@ Result<void> Batch::sort_goals() {
   return {};
 }
 
-// Where the goal's workspace is made from: its `workspace` or local `repo`, a clone of its
-// `repo` URL (made once per URL), or the batch's workspace.
+// Where the goal's workspace is made from: its `workspace` or local `repo`, the batch's clone of
+// its `repo` URL (cloned once, fetched at most once per ref in a run), or the batch's workspace.
 Result<fs::path> Batch::source_of(const BatchGoal& goal) {
   if (goal.repo_url.empty()) {
     return goal.source.empty() ? m_workspace : goal.source;
   }
-  if (const auto found = m_clones.find(goal.repo_url); found != m_clones.end()) {
+  const std::pair<std::string, std::string> key(goal.repo_url, goal.ref);
+  if (const auto found = m_clones.find(key); found != m_clones.end()) {
     return found->second;
   }
-  const fs::path into = m_dir / "repos" / batch_id_of(goal.repo_url);
-  Result<fs::path> clone = into;
-  std::error_code ec;
-  if (!fs::exists(into / ".git", ec)) {
-    fs::remove_all(into, ec); // a clone cut short by a crash
-    fs::create_directories(into.parent_path(), ec);
-    tools::ProcessSpec spec;
-    spec.argv = {"git", "clone", "--quiet", "--", goal.repo_url, into.string()};
-    spec.timeout = std::chrono::minutes(30);
-    spec.merge_stderr = false;
-    spec.env = {{"GIT_TERMINAL_PROMPT", "0"}};
-    const auto ran = m_main_io.runner().run(spec, m_stop);
-    if (!ran) {
-      clone = tl::unexpected(ran.error());
-    } else if (ran->exit_code != 0) {
-      clone = fail(ErrorKind::io, fmt::format("git clone {}: {}", goal.repo_url,
-                                              first_line(trim(ran->err_output), 300)));
-    }
-  }
-  return m_clones.insert_or_assign(goal.repo_url, clone).first->second;
+  tools::RepoCache cache(m_dir / "repos");
+  auto clone = cache.clone_of(m_main_io.runner(), goal.repo_url, goal.ref, m_stop);
+  return m_clones.insert_or_assign(key, std::move(clone)).first->second;
 }
 
 Result<tools::IsolatedWorkspace> Batch::workspace_for(const BatchGoal& goal) {

@@ -95,11 +95,11 @@ Result<void> clone(ProcessRunner& runner, const fs::path& home, const fs::path& 
   const fs::path partial = home / "clone.tmp";
   std::error_code ec;
   fs::remove_all(partial, ec);
-  TRY(git(runner, home,
-          GitCommand{.args = {"clone", "--bare", "--quiet", "--end-of-options", url,
-                              partial.string()},
-                     .timeout = k_transfer_timeout},
-          cancel));
+  TRY(git(
+      runner, home,
+      GitCommand{.args = {"clone", "--bare", "--quiet", "--end-of-options", url, partial.string()},
+                 .timeout = k_transfer_timeout},
+      cancel));
   // The URL may hold a password; fetches are given it again instead.
   TRY(git(runner, partial, {"remote", "remove", "origin"}, cancel));
   fs::rename(partial, repo, ec);

@@ -283,10 +283,13 @@ Result<void> apply_patch(ProcessRunner& runner, const fs::path& dir, const std::
   }
   // git apply is all or nothing: one hunk that does not fit and no file is touched.
   const auto applied = git(runner, dir, GitCommand{.args = {"apply", "-"}, .input = patch}, cancel);
+  if (!applied && applied.error().kind == ErrorKind::cancelled) {
+    return fail(applied.error());
+  }
   if (!applied) {
-    return fail(applied.error().kind,
-                fmt::format("the patch does not apply to {}; nothing was changed: {}",
-                            dir.string(), applied.error().message));
+    return fail(ErrorKind::io,
+                fmt::format("the patch does not apply to {}; nothing was changed: {}", dir.string(),
+                            applied.error().message));
   }
   return {};
 }

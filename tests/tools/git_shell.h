@@ -34,8 +34,10 @@ public:
 private:
   static ProcessSpec spec(const std::filesystem::path& dir, const std::string& line) {
     ProcessSpec spec{.argv = {"/bin/sh", "-c", line}, .cwd = dir};
-    spec.env = {{"GIT_AUTHOR_NAME", "t"},      {"GIT_AUTHOR_EMAIL", "t@t"},
-                {"GIT_COMMITTER_NAME", "t"},   {"GIT_COMMITTER_EMAIL", "t@t"},
+    spec.env = {{"GIT_AUTHOR_NAME", "t"},
+                {"GIT_AUTHOR_EMAIL", "t@t"},
+                {"GIT_COMMITTER_NAME", "t"},
+                {"GIT_COMMITTER_EMAIL", "t@t"},
                 {"GIT_CONFIG_GLOBAL", "/dev/null"}};
     return spec;
   }

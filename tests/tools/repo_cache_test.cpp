@@ -173,8 +173,7 @@ TEST_F(RepoCacheTest, ManyCallersAtOnceShareOneClone) {
     distinct.insert(*clones[i]);
   }
   EXPECT_EQ(distinct.size(), 1U);
-  EXPECT_EQ(std::distance(fs::directory_iterator(m_cache_dir.path()), fs::directory_iterator()),
-            1);
+  EXPECT_EQ(std::distance(fs::directory_iterator(m_cache_dir.path()), fs::directory_iterator()), 1);
   EXPECT_EQ(m_git.out(*clones[0], "git fsck --no-dangling 2>&1 && git for-each-ref | wc -l"), "4");
 }
 

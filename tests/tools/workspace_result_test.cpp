@@ -121,8 +121,7 @@ TEST_F(WorkspaceResultTest, APatchThatDoesNotApplyChangesNothing) {
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.error().kind, ErrorKind::io);
   EXPECT_NE(refused.error().message.find(other.root.string()), std::string::npos);
-  EXPECT_NE(refused.error().message.find("keep.txt"), std::string::npos)
-      << refused.error().message;
+  EXPECT_NE(refused.error().message.find("keep.txt"), std::string::npos) << refused.error().message;
   EXPECT_FALSE(fs::exists(other.root / "added.txt")); // the file that did fit was not made
   EXPECT_EQ(m_git.out(other.root, "cat keep.txt"), "one\nzwei\nthree");
   EXPECT_EQ(m_git.out(other.root, "git status --porcelain"), " M keep.txt");
