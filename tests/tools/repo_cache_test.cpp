@@ -134,6 +134,15 @@ TEST_F(RepoCacheTest, ACredentialInTheUrlIsNeverShownNorStored) {
   EXPECT_EQ(everything_in_cache().find("s3cr3t-token"), std::string::npos);
 }
 
+TEST_F(RepoCacheTest, ARelativeFolderIsTheOneUnderTheCurrentFolder) {
+  RepoCache relative(fs::relative(m_cache_dir.path()));
+  const auto clone = relative.clone_of(m_git.runner(), url(), "main", {});
+  ASSERT_TRUE(clone) << clone.error().message;
+  EXPECT_TRUE(clone->is_absolute());
+  EXPECT_EQ(clone->parent_path().parent_path(), m_cache_dir.path());
+  EXPECT_TRUE(worktree(*clone, "main", "w"));
+}
+
 TEST_F(RepoCacheTest, ACloneCutShortByACrashIsRedone) {
   const auto clone = m_cache.clone_of(m_git.runner(), url(), "main", {});
   ASSERT_TRUE(clone) << clone.error().message;

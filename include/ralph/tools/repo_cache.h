@@ -18,13 +18,13 @@ class RepoCache {
 public:
   explicit RepoCache(std::filesystem::path dir);
 
-  // A local clone of `url` in which `ref` resolves: cloned on first use, fetched when `ref` does
-  // not resolve yet (a new commit or branch) or names a branch (so it is the remote's newest).
-  // An empty `ref` means the remote's default branch, which the clone's HEAD follows. The path is
-  // what IsolationRequest::source takes. Errors (kind io; usage for a ref that does not exist
-  // even after fetching) name the URL with any password removed. Blocks the calling thread while
-  // another process or thread clones or fetches the same URL; the git commands run through
-  // `runner`. Thread-safe.
+  // A local clone of `url` (a URL, or an absolute path) in which `ref` resolves: cloned on first
+  // use, fetched when `ref` does not resolve yet (a new commit or branch) or names a branch (so it
+  // is the remote's newest). An empty `ref` means the remote's default branch, which the clone's
+  // HEAD follows. The path is what IsolationRequest::source takes. Errors (kind io; usage for a ref
+  // that does not exist even after fetching) name the URL with any password removed. Blocks the
+  // calling thread while another process or thread clones or fetches the same URL; the git commands
+  // run through `runner`. Thread-safe.
   Result<std::filesystem::path> clone_of(ProcessRunner& runner, const std::string& url,
                                          const std::string& ref, const CancelToken& cancel);
 
