@@ -1,0 +1,157 @@
+#pragma once
+
+#include "ralph/core/error.h"
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+namespace ralph::store {
+
+namespace pg {
+class Connection;
+}
+
+// Where a queued goal is: waiting, claimed by a worker under a lease, or finished (`done`: its
+// session completed; `failed`: it ended any other way, the result says how).
+enum class GoalState { queued, running, done, failed };
+
+std::string_view to_string(GoalState state);
+
+// A goal to enqueue: its id (unique in its batch) and its line of the goals file as JSON.
+struct GoalSpec {
+  std::string id;
+  std::string spec_json;
+};
+
+// One goal of the queue as its row holds it.
+struct QueuedGoal {
+  std::string batch;
+  std::string id;
+  std::int64_t seq = 0;      // enqueue order, over every batch
+  std::string spec_json;     // the goal's line
+  std::string settings_json; // its batch's (claim only)
+  GoalState state = GoalState::queued;
+  std::string worker;      // who holds (or held) it
+  std::string lease_until; // the server's time; empty when not running
+  int tries = 0;           // claims so far: the fencing token of the current one
+  std::string session_id;  // its session, set by the first worker that ran it
+  std::string status;      // the session's final status (finished goals)
+  std::string result_json; // its results line (finished goals)
+  bool verified = false;
+  std::int64_t tokens = 0;
+  double cost_usd = 0;
+};
+
+// The claim a worker holds on a goal: only it may renew, finish or release the goal, and only
+// while no later claim (a takeover after its lease ran out) was made.
+struct GoalClaim {
+  std::string batch;
+  std::string id;
+  int tries = 0;
+  bool operator<(const GoalClaim& other) const {
+    return std::tie(batch, id, tries) < std::tie(other.batch, other.id, other.tries);
+  }
+  bool operator==(const GoalClaim& other) const = default;
+};
+
+GoalClaim claim_of(const QueuedGoal& goal);
+
+// What an enqueue did: ids added, ids there already with the same line, ids there already with
+// another line (left as they were).
+struct EnqueueOutcome {
+  std::vector<std::string> added;
+  std::vector<std::string> already;
+  std::vector<std::string> conflicts;
+};
+
+// How a finished goal ended.
+struct GoalOutcome {
+  bool completed = false; // `done`; otherwise `failed`
+  std::string status;     // the session's final status
+  std::string session_id;
+  std::string result_json;
+  bool verified = false;
+  std::int64_t tokens = 0;
+  double cost_usd = 0;
+};
+
+// A batch of the queue, its goals counted.
+struct QueueStatus {
+  std::string batch;
+  std::string created_at;
+  int queued = 0;
+  int running = 0;
+  int stale = 0; // running under a lease that ran out (its worker gone?): claimable again
+  int done = 0;
+  int failed = 0;
+  int verified = 0;
+  std::int64_t tokens = 0;
+  double cost_usd = 0;
+  std::map<std::string, int> running_by_worker;
+  std::map<std::string, int> statuses; // finished goals by their session's status
+  int goals() const { return queued + running + done + failed; }
+};
+
+// The goal queue of distributed batches in PostgreSQL (tables `queue_batches` and
+// `queue_goals`, migration track "queue"). Lease times are the server's clock, never the
+// workers'. Every operation is one transaction, retried after a connection fault within the
+// connection's retry policy, and written to be safe to run twice. Thread-safe (one connection
+// behind a mutex).
+class GoalQueue {
+public:
+  // Connects to `url` and brings the tables up to date.
+  static Result<std::unique_ptr<GoalQueue>> open(const std::string& url,
+                                                 std::chrono::milliseconds retry_for);
+  ~GoalQueue();
+  GoalQueue(const GoalQueue&) = delete;
+  GoalQueue& operator=(const GoalQueue&) = delete;
+
+  // Adds the goals missing from `batch` (made with `settings_json` when new; an existing
+  // batch keeps its settings), in order. Idempotent by (batch, id).
+  Result<EnqueueOutcome> enqueue(const std::string& batch, const std::string& settings_json,
+                                 const std::vector<GoalSpec>& goals);
+
+  // Up to `max` goals for `worker`, oldest first: queued ones, and running ones whose lease
+  // ran out (taken over: their session is kept to resume). Each is leased for `lease`.
+  // Concurrent claims never return the same goal.
+  Result<std::vector<QueuedGoal>> claim(const std::string& worker, int max,
+                                        std::chrono::milliseconds lease);
+  // Extends the leases of `claims` by `lease` from now; returns those `worker` no longer holds.
+  Result<std::vector<GoalClaim>> renew(const std::string& worker,
+                                       const std::vector<GoalClaim>& claims,
+                                       std::chrono::milliseconds lease);
+  // Records the goal as finished when `worker` still holds `claim`: true; false (nothing
+  // written) when the goal was taken over or is finished already by another claim.
+  Result<bool> finish(const std::string& worker, const GoalClaim& claim,
+                      const GoalOutcome& outcome);
+  // Gives the goal back to the queue (its session kept, to resume); false when not held.
+  Result<bool> release(const std::string& worker, const GoalClaim& claim);
+  // Notes the goal's session so that whoever takes it over resumes it; false when not held.
+  Result<bool> set_session(const std::string& worker, const GoalClaim& claim,
+                           const std::string& session_id);
+
+  // The batch's goals counted; nullopt when there is no such batch.
+  Result<std::optional<QueueStatus>> status(const std::string& batch);
+  // Every batch's counts, oldest batch first.
+  Result<std::vector<QueueStatus>> batches();
+  // The batch's goals, in enqueue order; only finished ones when `finished_only`.
+  Result<std::vector<QueuedGoal>> goals(const std::string& batch, bool finished_only = false);
+  // Whether any goal of any batch is queued or running (a worker may still get work).
+  Result<bool> has_work();
+
+private:
+  explicit GoalQueue(std::unique_ptr<pg::Connection> db);
+
+  std::mutex m_mutex;
+  std::unique_ptr<pg::Connection> m_db;
+};
+
+} // namespace ralph::store

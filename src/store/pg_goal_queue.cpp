@@ -1,0 +1,387 @@
+#include "store/pg_db.h"
+
+#include "ralph/core/try.h"
+#include "ralph/store/goal_queue.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <array>
+#include <set>
+
+namespace ralph::store {
+namespace {
+
+using pg::Connection;
+using pg::Params;
+using pg::Rows;
+
+constexpr std::array<std::string_view, 1> k_steps{
+    "CREATE TABLE queue_batches ("
+    " name text PRIMARY KEY,"
+    " settings_json text NOT NULL,"
+    " created_at timestamptz NOT NULL DEFAULT now());"
+    "CREATE TABLE queue_goals ("
+    " batch text NOT NULL REFERENCES queue_batches (name) ON DELETE CASCADE,"
+    " id text NOT NULL,"
+    " seq bigserial NOT NULL,"
+    " spec_json text NOT NULL,"
+    " state text NOT NULL DEFAULT 'queued'"
+    "  CHECK (state IN ('queued', 'running', 'done', 'failed')),"
+    " worker text NOT NULL DEFAULT '',"
+    " lease_until timestamptz,"
+    " tries integer NOT NULL DEFAULT 0,"
+    " session_id text NOT NULL DEFAULT '',"
+    " status text NOT NULL DEFAULT '',"
+    " result_json text NOT NULL DEFAULT '',"
+    " verified boolean NOT NULL DEFAULT false,"
+    " tokens bigint NOT NULL DEFAULT 0,"
+    " cost_usd double precision NOT NULL DEFAULT 0,"
+    " finished_at timestamptz,"
+    " PRIMARY KEY (batch, id));"
+    // What claim() scans: only the goals not finished, in order.
+    "CREATE INDEX queue_goals_open ON queue_goals (seq) WHERE state IN ('queued', 'running');"};
+
+// The columns read_goal() reads, in its order.
+constexpr std::string_view k_columns =
+    "g.batch, g.id, g.seq, g.spec_json, g.state, g.worker, "
+    "coalesce(to_char(g.lease_until AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'), ''), "
+    "g.tries, g.session_id, g.status, g.result_json, g.verified, g.tokens, g.cost_usd";
+
+GoalState state_of(std::string_view text) {
+  if (text == "running") {
+    return GoalState::running;
+  }
+  if (text == "done") {
+    return GoalState::done;
+  }
+  if (text == "failed") {
+    return GoalState::failed;
+  }
+  return GoalState::queued;
+}
+
+QueuedGoal read_goal(const Rows& rows, int row) {
+  return QueuedGoal{.batch = rows.text(row, 0),
+                    .id = rows.text(row, 1),
+                    .seq = rows.integer(row, 2),
+                    .spec_json = rows.text(row, 3),
+                    .state = state_of(rows.text(row, 4)),
+                    .worker = rows.text(row, 5),
+                    .lease_until = rows.text(row, 6),
+                    .tries = static_cast<int>(rows.integer(row, 7)),
+                    .session_id = rows.text(row, 8),
+                    .status = rows.text(row, 9),
+                    .result_json = rows.text(row, 10),
+                    .verified = rows.boolean(row, 11),
+                    .tokens = rows.integer(row, 12),
+                    .cost_usd = rows.real(row, 13)};
+}
+
+// Claims as one JSON array parameter: [[batch, id, tries], ...].
+std::string claims_json(const std::vector<GoalClaim>& claims) {
+  nlohmann::json array = nlohmann::json::array();
+  for (const GoalClaim& claim : claims) {
+    array.push_back({claim.batch, claim.id, claim.tries});
+  }
+  return array.dump();
+}
+
+} // namespace
+
+std::string_view to_string(GoalState state) {
+  switch (state) {
+  case GoalState::queued:
+    return "queued";
+  case GoalState::running:
+    return "running";
+  case GoalState::done:
+    return "done";
+  case GoalState::failed:
+    return "failed";
+  }
+  return "queued";
+}
+
+GoalClaim claim_of(const QueuedGoal& goal) {
+  return GoalClaim{.batch = goal.batch, .id = goal.id, .tries = goal.tries};
+}
+
+GoalQueue::GoalQueue(std::unique_ptr<pg::Connection> db) : m_db(std::move(db)) {}
+
+GoalQueue::~GoalQueue() = default;
+
+Result<std::unique_ptr<GoalQueue>> GoalQueue::open(const std::string& url,
+                                                   std::chrono::milliseconds retry_for) {
+  pg::RetryPolicy retry;
+  retry.give_up_after = retry_for;
+  TRY_ASSIGN(auto db, Connection::open(url, retry));
+  TRY(pg::migrate(*db, "queue", k_steps));
+  return std::unique_ptr<GoalQueue>(new GoalQueue(std::move(db)));
+}
+
+Result<EnqueueOutcome> GoalQueue::enqueue(const std::string& batch,
+                                          const std::string& settings_json,
+                                          const std::vector<GoalSpec>& goals) {
+  nlohmann::json lines = nlohmann::json::array();
+  for (const GoalSpec& goal : goals) {
+    lines.push_back({goal.id, goal.spec_json});
+  }
+  const std::string array = lines.dump();
+  std::lock_guard lock(m_mutex);
+  // Run again after a fault in COMMIT, the goals the first run added read as already there.
+  return m_db->transaction("enqueue goals", [&](Connection& c) -> Result<EnqueueOutcome> {
+    TRY(c.query("INSERT INTO queue_batches (name, settings_json) VALUES ($1, $2) "
+                "ON CONFLICT (name) DO NOTHING",
+                Params().add(batch).add(settings_json), "enqueue goals"));
+    // One statement for the whole file; WITH ORDINALITY keeps the file's order in `seq`.
+    TRY_ASSIGN(const Rows added,
+               c.query("INSERT INTO queue_goals (batch, id, spec_json) "
+                       "SELECT $1, line->>0, line->>1 "
+                       "FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS t(line, n) "
+                       "ORDER BY n ON CONFLICT (batch, id) DO NOTHING RETURNING id",
+                       Params().add(batch).add(array), "enqueue goals"));
+    std::set<std::string> new_ids;
+    for (int row = 0; row < added.size(); ++row) {
+      new_ids.insert(added.text(row, 0));
+    }
+    TRY_ASSIGN(const Rows existing,
+               c.query("SELECT g.id, g.spec_json FROM queue_goals g "
+                       "JOIN jsonb_array_elements($2::jsonb) AS t(line) ON g.id = line->>0 "
+                       "WHERE g.batch = $1",
+                       Params().add(batch).add(array), "enqueue goals"));
+    std::map<std::string, std::string> specs;
+    for (int row = 0; row < existing.size(); ++row) {
+      specs.emplace(existing.text(row, 0), existing.text(row, 1));
+    }
+    EnqueueOutcome outcome;
+    for (const GoalSpec& goal : goals) {
+      if (new_ids.count(goal.id) != 0) {
+        outcome.added.push_back(goal.id);
+      } else if (specs[goal.id] == goal.spec_json) {
+        outcome.already.push_back(goal.id);
+      } else {
+        outcome.conflicts.push_back(goal.id);
+      }
+    }
+    return outcome;
+  });
+}
+
+Result<std::vector<QueuedGoal>> GoalQueue::claim(const std::string& worker, int max,
+                                                 std::chrono::milliseconds lease) {
+  const std::string sql = fmt::format(
+      "WITH picked AS ("
+      " SELECT batch, id FROM queue_goals"
+      " WHERE state = 'queued' OR (state = 'running' AND lease_until < now())"
+      " ORDER BY seq LIMIT $2 FOR UPDATE SKIP LOCKED) "
+      "UPDATE queue_goals g SET state = 'running', worker = $1, tries = g.tries + 1,"
+      " lease_until = now() + $3 * interval '1 millisecond' "
+      "FROM picked WHERE g.batch = picked.batch AND g.id = picked.id "
+      "RETURNING {}, (SELECT settings_json FROM queue_batches b WHERE b.name = g.batch)",
+      k_columns);
+  std::lock_guard lock(m_mutex);
+  // A claim whose COMMIT was cut off may have been made: run again, it claims others, and the
+  // first ones come back to the queue when their lease runs out.
+  return m_db->transaction("claim goals", [&](Connection& c) -> Result<std::vector<QueuedGoal>> {
+    TRY_ASSIGN(const Rows rows,
+               c.query(sql,
+                       Params().add(worker).add(max).add(static_cast<std::int64_t>(lease.count())),
+                       "claim goals"));
+    std::vector<QueuedGoal> goals;
+    for (int row = 0; row < rows.size(); ++row) {
+      goals.push_back(read_goal(rows, row));
+      goals.back().settings_json = rows.text(row, 14);
+    }
+    std::sort(goals.begin(), goals.end(),
+              [](const QueuedGoal& a, const QueuedGoal& b) { return a.seq < b.seq; });
+    return goals;
+  });
+}
+
+Result<std::vector<GoalClaim>> GoalQueue::renew(const std::string& worker,
+                                                const std::vector<GoalClaim>& claims,
+                                                std::chrono::milliseconds lease) {
+  if (claims.empty()) {
+    return std::vector<GoalClaim>{};
+  }
+  const std::string array = claims_json(claims);
+  std::lock_guard lock(m_mutex);
+  return m_db->transaction("renew leases", [&](Connection& c) -> Result<std::vector<GoalClaim>> {
+    TRY_ASSIGN(
+        const Rows held,
+        c.query("UPDATE queue_goals g SET lease_until = now() + $3 * interval '1 "
+                "millisecond' FROM jsonb_array_elements($2::jsonb) AS t(k) "
+                "WHERE g.batch = k->>0 AND g.id = k->>1 AND g.tries = (k->>2)::int "
+                "AND g.worker = $1 AND g.state = 'running' RETURNING g.batch, g.id",
+                Params().add(worker).add(array).add(static_cast<std::int64_t>(lease.count())),
+                "renew leases"));
+    std::set<std::pair<std::string, std::string>> kept;
+    for (int row = 0; row < held.size(); ++row) {
+      kept.emplace(held.text(row, 0), held.text(row, 1));
+    }
+    std::vector<GoalClaim> lost;
+    for (const GoalClaim& claim : claims) {
+      if (kept.count({claim.batch, claim.id}) == 0) {
+        lost.push_back(claim);
+      }
+    }
+    return lost;
+  });
+}
+
+Result<bool> GoalQueue::finish(const std::string& worker, const GoalClaim& claim,
+                               const GoalOutcome& outcome) {
+  std::lock_guard lock(m_mutex);
+  return m_db->transaction("finish a goal", [&](Connection& c) -> Result<bool> {
+    TRY_ASSIGN(const Rows updated,
+               c.query("UPDATE queue_goals SET state = $5, status = $6, session_id = $7, "
+                       "result_json = $8, verified = $9, tokens = $10, cost_usd = $11, "
+                       "lease_until = NULL, finished_at = now() "
+                       "WHERE batch = $1 AND id = $2 AND tries = $3 AND worker = $4 "
+                       "AND state = 'running'",
+                       Params()
+                           .add(claim.batch)
+                           .add(claim.id)
+                           .add(claim.tries)
+                           .add(worker)
+                           .add(outcome.completed ? "done" : "failed")
+                           .add(outcome.status)
+                           .add(outcome.session_id)
+                           .add(outcome.result_json)
+                           .add(outcome.verified)
+                           .add(outcome.tokens)
+                           .add(outcome.cost_usd),
+                       "finish a goal"));
+    if (updated.affected() == 1) {
+      return true;
+    }
+    // Run again after a fault in COMMIT: finished by this very claim is finished.
+    TRY_ASSIGN(const Rows row, c.query("SELECT 1 FROM queue_goals WHERE batch = $1 AND id = $2 "
+                                       "AND tries = $3 AND worker = $4 "
+                                       "AND state IN ('done', 'failed') AND result_json = $5",
+                                       Params()
+                                           .add(claim.batch)
+                                           .add(claim.id)
+                                           .add(claim.tries)
+                                           .add(worker)
+                                           .add(outcome.result_json),
+                                       "finish a goal"));
+    return !row.empty();
+  });
+}
+
+Result<bool> GoalQueue::release(const std::string& worker, const GoalClaim& claim) {
+  std::lock_guard lock(m_mutex);
+  return m_db->transaction("release a goal", [&](Connection& c) -> Result<bool> {
+    TRY_ASSIGN(const Rows updated,
+               c.query("UPDATE queue_goals SET state = 'queued', lease_until = NULL "
+                       "WHERE batch = $1 AND id = $2 AND tries = $3 AND worker = $4 "
+                       "AND state = 'running'",
+                       Params().add(claim.batch).add(claim.id).add(claim.tries).add(worker),
+                       "release a goal"));
+    return updated.affected() == 1;
+  });
+}
+
+Result<bool> GoalQueue::set_session(const std::string& worker, const GoalClaim& claim,
+                                    const std::string& session_id) {
+  std::lock_guard lock(m_mutex);
+  return m_db->transaction("note a goal's session", [&](Connection& c) -> Result<bool> {
+    TRY_ASSIGN(
+        const Rows updated,
+        c.query(
+            "UPDATE queue_goals SET session_id = $5 "
+            "WHERE batch = $1 AND id = $2 AND tries = $3 AND worker = $4 "
+            "AND state = 'running'",
+            Params().add(claim.batch).add(claim.id).add(claim.tries).add(worker).add(session_id),
+            "note a goal's session"));
+    return updated.affected() == 1;
+  });
+}
+
+Result<std::vector<QueueStatus>> GoalQueue::batches() {
+  std::lock_guard lock(m_mutex);
+  return m_db->transaction("count goals", [&](Connection& c) -> Result<std::vector<QueueStatus>> {
+    TRY_ASSIGN(const Rows rows,
+               c.query("SELECT b.name, to_char(b.created_at AT TIME ZONE 'UTC', "
+                       "'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), g.state, g.worker, g.status, "
+                       "count(g.id), coalesce(sum(g.verified::int), 0), "
+                       "coalesce(sum(g.tokens), 0), coalesce(sum(g.cost_usd), 0), "
+                       "count(g.id) FILTER (WHERE g.lease_until < now()) "
+                       "FROM queue_batches b LEFT JOIN queue_goals g ON g.batch = b.name "
+                       "GROUP BY b.name, b.created_at, g.state, g.worker, g.status "
+                       "ORDER BY b.created_at, b.name",
+                       "count goals"));
+    std::vector<QueueStatus> out;
+    for (int row = 0; row < rows.size(); ++row) {
+      if (out.empty() || out.back().batch != rows.text(row, 0)) {
+        out.push_back(QueueStatus{.batch = rows.text(row, 0), .created_at = rows.text(row, 1)});
+      }
+      QueueStatus& status = out.back();
+      if (rows.is_null(row, 2)) {
+        continue; // a batch without goals
+      }
+      const int count = static_cast<int>(rows.integer(row, 5));
+      switch (state_of(rows.text(row, 2))) {
+      case GoalState::queued:
+        status.queued += count;
+        break;
+      case GoalState::running:
+        status.running += count;
+        status.running_by_worker[rows.text(row, 3)] += count;
+        status.stale += static_cast<int>(rows.integer(row, 9));
+        break;
+      case GoalState::done:
+      case GoalState::failed:
+        (state_of(rows.text(row, 2)) == GoalState::done ? status.done : status.failed) += count;
+        status.statuses[rows.text(row, 4)] += count;
+        break;
+      }
+      status.verified += static_cast<int>(rows.integer(row, 6));
+      status.tokens += rows.integer(row, 7);
+      status.cost_usd += rows.real(row, 8);
+    }
+    return out;
+  });
+}
+
+Result<std::optional<QueueStatus>> GoalQueue::status(const std::string& batch) {
+  // Every batch is counted: a queue holds few batches, and one query serves both commands.
+  TRY_ASSIGN(const auto all, batches());
+  for (const QueueStatus& status : all) {
+    if (status.batch == batch) {
+      return status;
+    }
+  }
+  return std::nullopt;
+}
+
+Result<std::vector<QueuedGoal>> GoalQueue::goals(const std::string& batch, bool finished_only) {
+  const std::string sql =
+      fmt::format("SELECT {} FROM queue_goals g WHERE g.batch = $1 {} ORDER BY g.seq", k_columns,
+                  finished_only ? "AND g.state IN ('done', 'failed')" : "");
+  std::lock_guard lock(m_mutex);
+  return m_db->transaction("read goals", [&](Connection& c) -> Result<std::vector<QueuedGoal>> {
+    TRY_ASSIGN(const Rows rows, c.query(sql, Params().add(batch), "read goals"));
+    std::vector<QueuedGoal> goals;
+    goals.reserve(static_cast<std::size_t>(rows.size()));
+    for (int row = 0; row < rows.size(); ++row) {
+      goals.push_back(read_goal(rows, row));
+    }
+    return goals;
+  });
+}
+
+Result<bool> GoalQueue::has_work() {
+  std::lock_guard lock(m_mutex);
+  return m_db->transaction("look for goals", [&](Connection& c) -> Result<bool> {
+    TRY_ASSIGN(const Rows rows, c.query("SELECT EXISTS (SELECT 1 FROM queue_goals "
+                                        "WHERE state IN ('queued', 'running'))",
+                                        "look for goals"));
+    return rows.boolean(0, 0);
+  });
+}
+
+} // namespace ralph::store

@@ -1,0 +1,240 @@
+#include "support/pg_cluster.h"
+
+#include "ralph/store/goal_queue.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace ralph::store {
+namespace {
+
+using testing::PgCluster;
+using namespace std::chrono_literals;
+
+std::vector<GoalSpec> specs(int count, const std::string& prefix = "g") {
+  std::vector<GoalSpec> out;
+  for (int i = 0; i < count; ++i) {
+    const std::string id = prefix + std::to_string(i);
+    out.push_back({.id = id, .spec_json = R"({"goal":"do )" + id + R"(","id":")" + id + "\"}"});
+  }
+  return out;
+}
+
+std::unique_ptr<GoalQueue> open_queue(const std::string& url) {
+  auto queue = GoalQueue::open(url, 10s);
+  EXPECT_TRUE(queue) << queue.error().message;
+  return queue ? std::move(*queue) : nullptr;
+}
+
+GoalOutcome completed(const std::string& session) {
+  return GoalOutcome{.completed = true,
+                     .status = "completed",
+                     .session_id = session,
+                     .result_json = R"({"status":"completed"})",
+                     .verified = true,
+                     .tokens = 10,
+                     .cost_usd = 0.5};
+}
+
+TEST(GoalQueue, EnqueueIsIdempotentByGoalIdAndReportsAChangedGoal) {
+  PgCluster& cluster = PgCluster::shared();
+  RALPH_REQUIRE_PG(cluster);
+  auto queue = open_queue(cluster.fresh_database());
+  ASSERT_TRUE(queue);
+  auto first = queue->enqueue("b", R"({"model":"m"})", specs(3));
+  ASSERT_TRUE(first) << first.error().message;
+  EXPECT_EQ(first->added, (std::vector<std::string>{"g0", "g1", "g2"}));
+  EXPECT_TRUE(first->already.empty());
+
+  std::vector<GoalSpec> again = specs(4);
+  again[1].spec_json = R"({"goal":"something else","id":"g1"})";
+  auto second = queue->enqueue("b", R"({"model":"other"})", again);
+  ASSERT_TRUE(second) << second.error().message;
+  EXPECT_EQ(second->added, (std::vector<std::string>{"g3"}));
+  EXPECT_EQ(second->already, (std::vector<std::string>{"g0", "g2"}));
+  EXPECT_EQ(second->conflicts, (std::vector<std::string>{"g1"}));
+
+  auto goals = queue->goals("b");
+  ASSERT_TRUE(goals) << goals.error().message;
+  ASSERT_EQ(goals->size(), 4u);
+  EXPECT_EQ((*goals)[1].spec_json, specs(2)[1].spec_json); // not overwritten
+  // The file's order is the claim order; the batch keeps its first settings.
+  auto claimed = queue->claim("w", 10, 60s);
+  ASSERT_TRUE(claimed) << claimed.error().message;
+  ASSERT_EQ(claimed->size(), 4u);
+  EXPECT_EQ((*claimed)[0].id, "g0");
+  EXPECT_EQ((*claimed)[3].id, "g3");
+  EXPECT_EQ((*claimed)[0].settings_json, R"({"model":"m"})");
+  // A goal of another batch with the same id is its own goal.
+  auto other = queue->enqueue("c", "{}", specs(1));
+  ASSERT_TRUE(other);
+  EXPECT_EQ(other->added.size(), 1u);
+}
+
+TEST(GoalQueue, ConcurrentWorkersClaimEveryGoalExactlyOnce) {
+  PgCluster& cluster = PgCluster::shared();
+  RALPH_REQUIRE_PG(cluster);
+  const std::string url = cluster.fresh_database();
+  auto setup = open_queue(url);
+  ASSERT_TRUE(setup);
+  ASSERT_TRUE(setup->enqueue("big", "{}", specs(1000)));
+
+  constexpr int k_workers = 8;
+  std::mutex mutex;
+  std::map<std::string, int> claimed;
+  std::atomic<int> errors{0};
+  std::vector<std::thread> threads;
+  for (int w = 0; w < k_workers; ++w) {
+    threads.emplace_back([&, w] {
+      auto queue = GoalQueue::open(url, 10s);
+      if (!queue) {
+        ++errors;
+        return;
+      }
+      const std::string name = "w" + std::to_string(w);
+      for (;;) {
+        auto got = (*queue)->claim(name, 7, 60s);
+        if (!got) {
+          ++errors;
+          return;
+        }
+        if (got->empty()) {
+          return;
+        }
+        for (const QueuedGoal& goal : *got) {
+          {
+            std::lock_guard lock(mutex);
+            ++claimed[goal.id];
+          }
+          auto done = (*queue)->finish(name, claim_of(goal), completed("s-" + goal.id));
+          if (!done || !*done) {
+            ++errors;
+          }
+        }
+      }
+    });
+  }
+  for (std::thread& thread : threads) {
+    thread.join();
+  }
+  EXPECT_EQ(errors.load(), 0);
+  ASSERT_EQ(claimed.size(), 1000u);
+  for (const auto& [id, times] : claimed) {
+    EXPECT_EQ(times, 1) << id;
+  }
+  auto status = setup->status("big");
+  ASSERT_TRUE(status && *status);
+  EXPECT_EQ((*status)->done, 1000);
+  EXPECT_EQ((*status)->queued + (*status)->running, 0);
+  EXPECT_EQ((*status)->tokens, 10000);
+}
+
+TEST(GoalQueue, AnExpiredLeaseIsTakenOverAndTheOldWorkersFinishIsRefused) {
+  PgCluster& cluster = PgCluster::shared();
+  RALPH_REQUIRE_PG(cluster);
+  auto queue = open_queue(cluster.fresh_database());
+  ASSERT_TRUE(queue);
+  ASSERT_TRUE(queue->enqueue("b", "{}", specs(1)));
+  auto first = queue->claim("old", 1, 0ms);
+  ASSERT_TRUE(first && first->size() == 1u);
+  ASSERT_TRUE(*queue->set_session("old", claim_of((*first)[0]), "session-1"));
+  // A lease of 0 ms has run out once the server's clock moved on.
+  std::vector<QueuedGoal> second;
+  for (int tries = 0; second.empty() && tries < 10000; ++tries) {
+    auto got = queue->claim("new", 1, 60s);
+    ASSERT_TRUE(got) << got.error().message;
+    second = *got;
+  }
+  ASSERT_EQ(second.size(), 1u);
+  EXPECT_EQ(second[0].worker, "new");
+  EXPECT_EQ(second[0].tries, 2);
+  EXPECT_EQ(second[0].session_id, "session-1"); // to resume
+  EXPECT_EQ(second[0].state, GoalState::running);
+
+  // The old worker lost it: renew says so, and its finish, release and session are refused.
+  auto lost = queue->renew("old", {claim_of((*first)[0])}, 60s);
+  ASSERT_TRUE(lost);
+  EXPECT_EQ(*lost, std::vector<GoalClaim>{claim_of((*first)[0])});
+  EXPECT_FALSE(*queue->finish("old", claim_of((*first)[0]), completed("session-1")));
+  EXPECT_FALSE(*queue->release("old", claim_of((*first)[0])));
+  EXPECT_FALSE(*queue->set_session("old", claim_of((*first)[0]), "other"));
+  // The new holder renews and finishes; a finished goal is never claimed again, and finishing
+  // the same claim twice (a retried COMMIT) is still one result.
+  auto kept = queue->renew("new", {claim_of(second[0])}, 60s);
+  ASSERT_TRUE(kept);
+  EXPECT_TRUE(kept->empty());
+  EXPECT_TRUE(*queue->finish("new", claim_of(second[0]), completed("session-1")));
+  EXPECT_TRUE(*queue->finish("new", claim_of(second[0]), completed("session-1")));
+  auto none = queue->claim("late", 5, 1ms);
+  ASSERT_TRUE(none);
+  EXPECT_TRUE(none->empty());
+  auto results = queue->goals("b", true);
+  ASSERT_TRUE(results);
+  ASSERT_EQ(results->size(), 1u);
+  EXPECT_EQ((*results)[0].worker, "new");
+  EXPECT_EQ((*results)[0].state, GoalState::done);
+  EXPECT_FALSE(*queue->has_work());
+}
+
+TEST(GoalQueue, AReleasedGoalIsClaimedAgainWithItsSession) {
+  PgCluster& cluster = PgCluster::shared();
+  RALPH_REQUIRE_PG(cluster);
+  auto queue = open_queue(cluster.fresh_database());
+  ASSERT_TRUE(queue);
+  ASSERT_TRUE(queue->enqueue("b", "{}", specs(1)));
+  auto first = queue->claim("a", 1, 60s);
+  ASSERT_TRUE(first && first->size() == 1u);
+  ASSERT_TRUE(*queue->set_session("a", claim_of((*first)[0]), "s1"));
+  EXPECT_TRUE(*queue->has_work());
+  ASSERT_TRUE(*queue->release("a", claim_of((*first)[0])));
+  auto again = queue->claim("b", 1, 60s);
+  ASSERT_TRUE(again && again->size() == 1u);
+  EXPECT_EQ((*again)[0].session_id, "s1");
+  EXPECT_EQ((*again)[0].worker, "b");
+}
+
+TEST(GoalQueue, StatusCountsGoalsByStateWorkerAndOutcome) {
+  PgCluster& cluster = PgCluster::shared();
+  RALPH_REQUIRE_PG(cluster);
+  auto queue = open_queue(cluster.fresh_database());
+  ASSERT_TRUE(queue);
+  ASSERT_TRUE(queue->enqueue("b", "{}", specs(6)));
+  ASSERT_TRUE(queue->enqueue("empty", "{}", {}));
+  auto a = queue->claim("a", 3, 60s);
+  auto b = queue->claim("b", 1, 60s);
+  ASSERT_TRUE(a && b && a->size() == 3u && b->size() == 1u);
+  ASSERT_TRUE(*queue->finish("a", claim_of((*a)[0]), completed("s0")));
+  ASSERT_TRUE(*queue->finish(
+      "a", claim_of((*a)[1]),
+      GoalOutcome{
+          .completed = false, .status = "budget_exhausted", .result_json = "{}", .tokens = 5}));
+  auto status = queue->status("b");
+  ASSERT_TRUE(status && *status) << (status ? "" : status.error().message);
+  EXPECT_EQ((*status)->goals(), 6);
+  EXPECT_EQ((*status)->queued, 2);
+  EXPECT_EQ((*status)->running, 2);
+  EXPECT_EQ((*status)->done, 1);
+  EXPECT_EQ((*status)->failed, 1);
+  EXPECT_EQ((*status)->verified, 1);
+  EXPECT_EQ((*status)->tokens, 15);
+  EXPECT_DOUBLE_EQ((*status)->cost_usd, 0.5);
+  EXPECT_EQ((*status)->running_by_worker, (std::map<std::string, int>{{"a", 1}, {"b", 1}}));
+  EXPECT_EQ((*status)->statuses,
+            (std::map<std::string, int>{{"budget_exhausted", 1}, {"completed", 1}}));
+  auto all = queue->batches();
+  ASSERT_TRUE(all);
+  ASSERT_EQ(all->size(), 2u);
+  EXPECT_EQ((*all)[1].batch, "empty");
+  EXPECT_EQ((*all)[1].goals(), 0);
+  auto missing = queue->status("nope");
+  ASSERT_TRUE(missing);
+  EXPECT_FALSE(*missing);
+}
+
+} // namespace
+} // namespace ralph::store
