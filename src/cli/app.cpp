@@ -7,9 +7,12 @@
 #include "cli/document_command.h"
 #include "cli/heartbeat_command.h"
 #include "cli/hook_command.h"
+#include "cli/queue_enqueue.h"
+#include "cli/queue_status.h"
 #include "cli/run_command.h"
 #include "cli/session_setup.h"
 #include "cli/sessions_command.h"
+#include "cli/worker_command.h"
 
 #include <cstdio>
 #include <exception>
@@ -45,7 +48,14 @@ Result<int> run(const ParsedCommand& command) {
   case CommandName::heartbeat:
     return heartbeat_command(command.run, command.heartbeat);
   case CommandName::batch:
-    return batch_command(command.run, command.batch);
+    return command.batch.queue.empty() ? batch_command(command.run, command.batch)
+                                       : enqueue_command(command.run, command.batch);
+  case CommandName::batch_status:
+    return queue_status_command(command.run, command.batch);
+  case CommandName::batch_export:
+    return queue_export_command(command.batch);
+  case CommandName::worker:
+    return worker_command(command.run, command.worker);
   case CommandName::none:
     break;
   }

@@ -39,22 +39,6 @@ using SteadyClock = std::chrono::steady_clock;
 
 constexpr auto k_redraw = std::chrono::milliseconds(250);
 
-// "goals-1a2b3c4d": the file's name and a hash of its absolute path, so running the same file
-// again is the same batch, and two files of one name are not.
-std::string batch_id_of(const fs::path& file) {
-  std::uint64_t hash = 1469598103934665603ULL; // FNV-1a
-  for (const char c : file.string()) {
-    hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
-  }
-  std::string stem = file.stem().string().substr(0, 40);
-  for (char& c : stem) {
-    const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                       c == '_' || c == '-';
-    c = plain ? c : '-';
-  }
-  return fmt::format("{}-{:08x}", stem.empty() ? "goals" : stem, hash & 0xffffffffU);
-}
-
 // The statuses a goal is done with; `interrupted` (and `active`, a run killed) go on next time.
 bool finished_status(Status status) {
   return status != Status::active && status != Status::interrupted;

@@ -213,6 +213,20 @@ BatchGoal parse_goal(const nlohmann::json& object, const std::string& where, con
 
 } // namespace
 
+std::string batch_id_of(const fs::path& file) {
+  std::uint64_t hash = 1469598103934665603ULL; // FNV-1a
+  for (const char c : file.string()) {
+    hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+  }
+  std::string stem = file.stem().string().substr(0, 40);
+  for (char& c : stem) {
+    const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                       c == '_' || c == '-';
+    c = plain ? c : '-';
+  }
+  return fmt::format("{}-{:08x}", stem.empty() ? "goals" : stem, hash & 0xffffffffU);
+}
+
 std::vector<std::string> goal_key_names() {
   return all_key_names();
 }
@@ -222,6 +236,21 @@ Result<Config> goal_config(Config base, const BatchGoal& goal) {
     TRY(set_config_value(base, key.key, key.value, key.flag));
   }
   return base;
+}
+
+Result<BatchGoal> goal_from_spec(const std::string& spec_json, const std::string& where,
+                                 const Config& base) {
+  TRY_ASSIGN(const nlohmann::json object, parse_json(spec_json, "goal"));
+  if (!object.is_object()) {
+    return fail(ErrorKind::usage, fmt::format("{}: a goal is a JSON object", where));
+  }
+  std::vector<std::string> problems;
+  BatchGoal goal = parse_goal(object, where, fs::current_path(), base, problems);
+  if (!problems.empty()) {
+    return fail(ErrorKind::usage, fmt::format("{}", fmt::join(problems, "; ")));
+  }
+  goal.spec_json = spec_json;
+  return goal;
 }
 
 Result<GoalsFile> read_goals_file(const fs::path& path, const Config& base) {
@@ -250,6 +279,7 @@ Result<GoalsFile> read_goals_file(const fs::path& path, const Config& base) {
     }
     BatchGoal goal = parse_goal(*parsed, where, folder, base, file.problems);
     goal.line = number;
+    goal.spec_json = parsed->dump();
     if (!goal.id.empty() && !ids.insert(goal.id).second) {
       const auto first = std::find_if(file.goals.begin(), file.goals.end(),
                                       [&](const BatchGoal& g) { return g.id == goal.id; });

@@ -22,6 +22,7 @@ struct BatchGoal {
   std::string repo_url; // a `repo` to clone (URL), empty otherwise
   std::string ref;      // what a worktree starts from; empty: the source as it is now
   std::vector<ConfigOverride> overrides;
+  std::string spec_json; // the line's object, as `ralph batch --queue` stores it
 };
 
 // A goals file read whole: every goal when all lines were good, else every problem, each as
@@ -39,8 +40,17 @@ struct GoalsFile {
 // when the file cannot be read.
 Result<GoalsFile> read_goals_file(const std::filesystem::path& path, const Config& base);
 
+// One goal from its line's object as `spec_json` holds it (a queued goal), checked as
+// read_goals_file checks a line; its problems are prefixed with `where`.
+Result<BatchGoal> goal_from_spec(const std::string& spec_json, const std::string& where,
+                                 const Config& base);
+
 // `base` with the goal's keys over it.
 Result<Config> goal_config(Config base, const BatchGoal& goal);
+
+// "goals-1a2b3c4d": the file's name and a hash of its absolute path, so running the same file
+// again is the same batch, and two files of one name are not.
+std::string batch_id_of(const std::filesystem::path& file);
 
 // The goal keys a goals file takes besides dotted configuration keys, for documentation.
 std::vector<std::string> goal_key_names();

@@ -356,6 +356,9 @@ std::optional<std::string> check_values(const std::string& words, const std::str
     }
     parsed.sessions.older_than = *age;
   }
+  if (parsed.name == CommandName::batch && parsed.batch.goals_file.empty()) {
+    return usage_problem(words, "the goals file is required");
+  }
   if (parsed.name == CommandName::batch) {
     const std::pair<const std::string*, const char*> budgets[] = {
         {&parsed.batch.token_budget, "budget.max_tokens"},
@@ -597,9 +600,16 @@ ParsedCommand parse_command_line(int argc, char** argv) {
                 "Exit codes: 0 every goal completed; 1 some goal ended otherwise (see the "
                 "results); 2 usage error or bad lines in FILE (nothing run); 3 a batch budget ran "
                 "out first; 130 interrupted. Run the same command again to go on.");
+  // Required unless a command of `batch` is given: checked in check_values.
   batch->add_option("goals", parsed.batch.goals_file, "the goals file (JSON lines)")
-      ->type_name("FILE")
-      ->required();
+      ->type_name("FILE");
+  batch->add_option("--queue", parsed.batch.queue,
+                    "enqueue the goals in this PostgreSQL queue (postgresql://...) for `ralph "
+                    "worker`s on any machine, instead of running them here; idempotent by goal id")
+      ->type_name("URL");
+  batch->add_option("--name", parsed.batch.name,
+                    "the queued batch's name (default: the file's name and a hash of its path)")
+      ->type_name("NAME");
   batch->add_option("--concurrency,-j", parsed.batch.concurrency, "goals running at once")
       ->type_name("N")
       ->check(CLI::Range(1, 4096));
@@ -626,6 +636,65 @@ ParsedCommand parse_command_line(int argc, char** argv) {
   for (const char* name : {"--out", "--no-store"}) {
     batch->remove_option(batch->get_option(name));
   }
+
+  const auto add_queue_options = [&](CLI::App* command) {
+    command
+        ->add_option("--queue", parsed.batch.queue, "the PostgreSQL queue (postgresql://...)")
+        ->type_name("URL")
+        ->envname("RALPH_QUEUE_URL")
+        ->required();
+  };
+  CLI::App* batch_status = batch->add_subcommand(
+      "status", "a queued batch: queued / running (by worker) / done / failed / verified, "
+                "tokens, cost (every batch of the queue without --name)");
+  add_queue_options(batch_status);
+  batch_status->add_option("--name", parsed.batch.name, "the batch")->type_name("NAME");
+  batch_status->add_flag("--json", parsed.run.json, "the counts as JSON");
+  CLI::App* batch_export = batch->add_subcommand(
+      "export", "a queued batch's results: one line per finished goal, as results.jsonl");
+  add_queue_options(batch_export);
+  batch_export->add_option("--name", parsed.batch.name, "the batch")->type_name("NAME")->required();
+  batch_export->add_option("--output,-o", parsed.batch.output_file, "the file (default: stdout)")
+      ->type_name("FILE");
+
+  CLI::App* worker = app.add_subcommand(
+      "worker", "run the goals of queued batches (`ralph batch FILE --queue URL`): claims up to "
+                "--concurrency goals under a lease it renews, runs each as a session, records "
+                "its result; a goal whose worker died is taken over and resumed");
+  worker->footer(
+      "Each goal works in a worktree of its `repo` at its `ref` under --workdir (an empty folder "
+      "without one); its result is its branch pushed to --push, or else the patch in its result. "
+      "README: \"Batches across machines\".\nExit codes: 0 nothing left to do "
+      "(--exit-when-empty); 1 the queue or the session store could not be reached (its goals "
+      "come back to the queue when their leases run out); 2 usage or configuration error; 130 "
+      "stopped by SIGINT or SIGTERM, its running goals interrupted and given back to the queue.");
+  worker->add_option("--queue", parsed.worker.queue, "the PostgreSQL queue (postgresql://...)")
+      ->type_name("URL")
+      ->envname("RALPH_QUEUE_URL")
+      ->required();
+  worker->add_option("--concurrency,-j", parsed.worker.concurrency, "goals running at once")
+      ->type_name("N")
+      ->check(CLI::Range(1, 4096));
+  worker
+      ->add_option("--workdir", parsed.worker.workdir,
+                   "the goals' workspaces and the repositories' clones (default .ralph/worker)")
+      ->type_name("DIR");
+  worker->add_option("--push", parsed.worker.push, "push each goal's result branch to REMOTE")
+      ->type_name("REMOTE");
+  std::string lease;
+  worker->add_option("--lease", lease, "a claim's lease, renewed every third of it (default 60s)")
+      ->type_name("DURATION");
+  worker->add_flag("--exit-when-empty", parsed.worker.exit_when_empty,
+                   "exit once no goal is queued or running (default: wait for new goals)");
+  {
+    OverrideFlags flags(*worker, parsed.run);
+    flags.add("--store", "store.path", "LOCATION",
+              "the session store every worker records to (default .ralph/ralph.db in --workdir)");
+  }
+  worker->add_option("--config", parsed.run.config_file,
+                     "an extra configuration file (the batch's settings go over it)")
+      ->type_name("FILE");
+  worker->add_flag("--quiet,-q", parsed.run.quiet, "no progress on stderr");
 
   std::optional<std::string> parse_error;
   try {
@@ -662,6 +731,9 @@ ParsedCommand parse_command_line(int argc, char** argv) {
       {chat, CommandName::chat},
       {heartbeat, CommandName::heartbeat},
       {batch, CommandName::batch},
+      {batch_status, CommandName::batch_status},
+      {batch_export, CommandName::batch_export},
+      {worker, CommandName::worker},
   };
   for (const auto& [command, name] : commands) {
     if (command->parsed()) {
@@ -671,6 +743,15 @@ ParsedCommand parse_command_line(int argc, char** argv) {
   if (!problem) {
     problem = check_values(command_words(command_chain(app)), older_than, every, parallel_attempts,
                            parsed);
+  }
+  if (!problem && parsed.name == CommandName::worker && !lease.empty()) {
+    const auto duration = parse_duration(lease);
+    if (!duration || duration->count() < 300) {
+      problem = fmt::format("ralph worker: --lease '{}': expected {}, at least 0.3s", lease,
+                            k_duration_forms);
+    } else {
+      parsed.worker.lease = *duration;
+    }
   }
   if (problem) {
     std::fprintf(stderr, "%s\n", problem->c_str());

@@ -50,6 +50,9 @@ enum class CommandName {
   chat,
   heartbeat,
   batch,
+  batch_status,
+  batch_export,
+  worker,
 };
 
 // Options of `ralph batch` besides those of a run (which every goal starts from).
@@ -61,6 +64,21 @@ struct BatchArgs {
   std::string token_budget;
   std::string cost_budget;
   std::string time_budget;
+  // --queue URL (or RALPH_QUEUE_URL): enqueue FILE there for `ralph worker`s, or read a queued
+  // batch (status, export).
+  std::string queue;
+  std::string name;        // --name: the queued batch; default: as the local batch's id
+  std::string output_file; // export -o; empty: stdout
+};
+
+// Options of `ralph worker`.
+struct WorkerArgs {
+  std::string queue;           // --queue URL or RALPH_QUEUE_URL
+  int concurrency = 8;         // goals running at once
+  std::string workdir;         // workspaces and clones; default .ralph/worker under the cwd
+  std::string push;            // --push REMOTE: each result branch pushed there
+  std::chrono::milliseconds lease{std::chrono::seconds(60)}; // renewed every third of it
+  bool exit_when_empty = false; // exit once no goal is queued or running
 };
 
 // Options of `ralph chat` besides those of a run.
@@ -100,6 +118,7 @@ struct ParsedCommand {
   ChatArgs chat;
   HeartbeatArgs heartbeat;
   BatchArgs batch;
+  WorkerArgs worker;
   // Set when parsing already decided the outcome (help printed: 0; bad usage, its one line
   // printed: 2).
   int exit_code = -1;

@@ -11,7 +11,7 @@ namespace {
 
 // Commands of the design (docs/design.md) that this version does not have yet: a person who
 // read about them is told so, not that they mistyped.
-constexpr std::string_view k_planned[] = {"worker", "serve"};
+constexpr std::string_view k_planned[] = {"serve"};
 
 std::string_view without_dashes(std::string_view name) {
   while (!name.empty() && name.front() == '-') {

@@ -43,8 +43,8 @@ TEST(UsageHint, UnknownCommandSuggestsTheClosest) {
 }
 
 TEST(UsageHint, APlannedCommandIsSaidToBeNotYetThere) {
-  EXPECT_EQ(unknown_command("ralph", "worker", k_commands),
-            "ralph: 'worker' is planned but not in this version of ralph yet (commands: run, qa, "
+  EXPECT_EQ(unknown_command("ralph", "serve", k_commands),
+            "ralph: 'serve' is planned but not in this version of ralph yet (commands: run, qa, "
             "task, demo, sessions). See 'ralph --help'.");
   EXPECT_EQ(
       unknown_command("ralph sessions", "chat", {"list"}),

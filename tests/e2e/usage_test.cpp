@@ -48,10 +48,14 @@ TEST_F(UsageEndToEnd, UnknownCommandsAreNamedWithTheClosestOne) {
                                               "mean 'list'? See 'ralph sessions --help'.\n");
 }
 
-TEST_F(UsageEndToEnd, WorkerIsSaidToBeNotThereYet) {
-  EXPECT_EQ(usage_error({"worker"}),
-            "ralph: 'worker' is planned but not in this version of ralph yet (commands: run, chat, "
-            "qa, task, demo, sessions, hook, heartbeat, batch). See 'ralph --help'.\n");
+TEST_F(UsageEndToEnd, ServeIsSaidToBeNotThereYet) {
+  EXPECT_EQ(usage_error({"serve"}),
+            "ralph: 'serve' is planned but not in this version of ralph yet (commands: run, chat, "
+            "qa, task, demo, sessions, hook, heartbeat, batch, worker). See 'ralph --help'.\n");
+}
+
+TEST_F(UsageEndToEnd, WorkerWithoutAQueueSaysSo) {
+  EXPECT_EQ(usage_error({"worker"}), "ralph worker: --queue is required. See 'ralph worker --help'.\n");
 }
 
 TEST_F(UsageEndToEnd, UnknownOptionIsNamedInItsCommandWithTheClosestOne) {

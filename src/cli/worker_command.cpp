@@ -1,0 +1,460 @@
+#include "cli/worker_command.h"
+
+#include "cli/batch_goal_run.h"
+#include "cli/batch_goals.h"
+#include "cli/batch_store.h"
+#include "cli/interrupt.h"
+#include "cli/run_context.h"
+#include "cli/run_report.h"
+#include "cli/session_setup.h"
+#include "cli/worker_repos.h"
+#include "store/pg_db.h"
+
+#include "ralph/core/config.h"
+#include "ralph/core/ids.h"
+#include "ralph/core/text.h"
+#include "ralph/core/try.h"
+#include "ralph/engine/engine.h"
+#include "ralph/store/goal_queue.h"
+#include "ralph/tools/workspace_changes.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <condition_variable>
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <unistd.h>
+
+namespace ralph::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using SteadyClock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+constexpr milliseconds k_first_poll{100};
+constexpr milliseconds k_last_poll{2000};
+
+// A goal's events go nowhere: its record is in the store, its result in the queue.
+class NoEvents final : public EventSink {
+public:
+  void on_event(const Event& /*event*/) override {}
+};
+
+// A goal this worker holds.
+struct Held {
+  store::QueuedGoal row;
+  BatchGoal goal;
+  std::string session_id;
+  CancelToken cancel; // the worker's stop, and this goal's lease lost
+  std::optional<tools::IsolatedWorkspace> worktree;
+  fs::path workspace;
+  std::string base_commit; // where the worktree started, for the patch
+  bool lost = false;       // another worker has it now
+  NoEvents events;
+};
+
+// "host:pid:1a2b": unique among the workers of a queue, and says where each runs.
+std::string worker_name() {
+  std::array<char, 256> host{};
+  gethostname(host.data(), host.size() - 1);
+  return fmt::format("{}:{}:{}", host.data(), getpid(), new_session_id().substr(0, 4));
+}
+
+class Worker {
+public:
+  Worker(const RunArgs& args, const WorkerArgs& worker) : m_args(args), m_worker(worker) {}
+
+  Result<int> run();
+
+private:
+  Result<void> open();
+  Result<void> claim();
+  Result<void> renew();
+  void start(store::QueuedGoal row);
+  Result<Config> batch_config(const store::QueuedGoal& row);
+  Result<void> make_workspace(Held& held);
+  Result<void> finish(Held& held, RunReport report);
+  nlohmann::json result_of(Held& held, const RunReport& report);
+  void say(const std::string& line) const;
+
+  RunArgs m_args;
+  WorkerArgs m_worker;
+  fs::path m_workdir;
+  Config m_local; // this machine's configuration: its store, its files
+  std::string m_name = worker_name();
+  std::unique_ptr<store::GoalQueue> m_queue;
+  std::unique_ptr<store::SessionStore> m_owned_store;
+  std::unique_ptr<BatchStore> m_store;
+  std::map<std::string, Config> m_configs; // by batch
+  std::map<std::string, Result<fs::path>> m_clones;
+  CancelToken m_interrupt;
+  std::optional<InterruptHandler> m_handler;
+  engine::BlockingIo m_main_io; // git, on this thread
+
+  std::map<std::pair<std::string, std::string>, std::unique_ptr<Held>> m_held;
+  std::mutex m_mutex; // guards m_done
+  std::condition_variable m_changed;
+  std::vector<std::pair<Held*, RunReport>> m_done;
+  int m_finished = 0;
+  bool m_claimed_last = false; // the last claim got goals
+  // Last: destroyed first, waiting for every goal before what they use goes.
+  std::unique_ptr<engine::Engine> m_engine;
+};
+
+void Worker::say(const std::string& line) const {
+  if (!m_args.quiet) {
+    std::fprintf(stderr, "%s\n", line.c_str());
+    std::fflush(stderr);
+  }
+}
+
+Result<void> Worker::open() {
+  if (!store::pg::is_url(m_worker.queue)) {
+    return fail(ErrorKind::usage,
+                fmt::format("--queue '{}': expected a PostgreSQL URL (postgresql://...)",
+                            store::pg::shown_url(m_worker.queue)));
+  }
+  std::error_code ec;
+  m_workdir = fs::absolute(m_worker.workdir.empty() ? fs::path(".ralph") / "worker"
+                                                    : fs::path(m_worker.workdir));
+  fs::create_directories(m_workdir, ec);
+  if (ec) {
+    return fail(ErrorKind::io,
+                fmt::format("--workdir {}: cannot create it: {}", m_workdir.string(), ec.message()));
+  }
+  TRY_ASSIGN(m_local, load_config(m_args, m_workdir));
+  m_local.store.enabled = true; // a goal taken over resumes from its record
+  m_local.store.path = store_file(m_local, m_workdir).string();
+  // Faults are retried for as long as a lease lasts: past it, the goals are another's anyway.
+  TRY_ASSIGN(m_queue, store::GoalQueue::open(m_worker.queue,
+                                             std::max(m_worker.lease, milliseconds(10000))));
+  TRY_ASSIGN(m_owned_store, open_store(m_local, m_workdir));
+  m_store = std::make_unique<BatchStore>(*m_owned_store, BudgetSettings{}, m_interrupt);
+  return {};
+}
+
+// The batch's configuration (its settings, resolved where it was queued) over this machine's,
+// with this machine's store.
+Result<Config> Worker::batch_config(const store::QueuedGoal& row) {
+  if (const auto found = m_configs.find(row.batch); found != m_configs.end()) {
+    return found->second;
+  }
+  Config config = m_local;
+  const auto settings = nlohmann::json::parse(row.settings_json, nullptr, false);
+  if (!settings.is_discarded() && settings.contains("config")) {
+    TRY(apply_config_json(config, settings["config"].dump(), "batch " + row.batch));
+  }
+  config.store = m_local.store;
+  return m_configs.insert_or_assign(row.batch, std::move(config)).first->second;
+}
+
+// A worktree of the goal's repo at its ref, or an empty folder; made before a crash of this
+// worker (same --workdir), it is found again.
+Result<void> Worker::make_workspace(Held& held) {
+  const fs::path path = m_workdir / "goals" / held.row.batch / held.goal.id;
+  std::error_code ec;
+  if (held.goal.repo_url.empty()) {
+    fs::create_directories(path, ec);
+    if (ec) {
+      return fail(ErrorKind::io, fmt::format("{}: {}", path.string(), ec.message()));
+    }
+    held.workspace = path;
+    return {};
+  }
+  auto& clone = m_clones.try_emplace(held.goal.repo_url, fs::path()).first->second;
+  if (!clone || clone->empty()) {
+    clone = worker_clone_of(m_main_io.runner(), m_workdir / "repos", held.goal.repo_url,
+                            held.cancel);
+  }
+  TRY_ASSIGN(const fs::path source, clone);
+  const tools::IsolationRequest request{
+      .source = source,
+      .path = path,
+      .branch = fmt::format("ralph/queue/{}/{}", held.row.batch, held.goal.id),
+      // A ref of the remote: the clone has it as origin/REF when it is a branch.
+      .ref = held.goal.ref.empty() ? std::string("HEAD") : held.goal.ref};
+  TRY_ASSIGN(auto found, tools::find_isolated_workspace(m_main_io.runner(), request, held.cancel));
+  if (!found) {
+    auto made = tools::make_isolated_workspace(m_main_io.runner(), request, held.cancel);
+    if (!made && !held.goal.ref.empty()) {
+      tools::IsolationRequest remote = request;
+      remote.ref = "origin/" + held.goal.ref;
+      made = tools::make_isolated_workspace(m_main_io.runner(), remote, held.cancel);
+    }
+    TRY_ASSIGN(found, std::move(made));
+  }
+  held.worktree = std::move(*found);
+  held.workspace = held.worktree->path;
+  tools::ProcessSpec spec;
+  spec.argv = {"git", "rev-parse", "HEAD"};
+  spec.cwd = held.worktree->root;
+  spec.merge_stderr = false;
+  TRY_ASSIGN(const auto head, m_main_io.runner().run(spec, held.cancel));
+  held.base_commit = std::string(trim(head.output));
+  return {};
+}
+
+void Worker::start(store::QueuedGoal row) {
+  auto owned = std::make_unique<Held>();
+  Held& held = *owned;
+  held.row = std::move(row);
+  held.cancel = m_interrupt.child();
+  m_held[{held.row.batch, held.row.id}] = std::move(owned);
+  const store::GoalClaim claim = store::claim_of(held.row);
+  const bool resume = !held.row.session_id.empty();
+  held.session_id = resume ? held.row.session_id : new_session_id();
+  const auto prepared = [&]() -> Result<Config> {
+    TRY_ASSIGN(Config config, batch_config(held.row));
+    TRY_ASSIGN(held.goal, goal_from_spec(held.row.spec_json,
+                                         fmt::format("goal {}/{}", held.row.batch, held.row.id),
+                                         config));
+    TRY_ASSIGN(config, goal_config(std::move(config), held.goal));
+    if (!resume) {
+      // Before anything runs: whoever takes the goal over resumes this session.
+      TRY_ASSIGN(const bool noted, m_queue->set_session(m_name, claim, held.session_id));
+      if (!noted) {
+        held.lost = true;
+      }
+    }
+    TRY(make_workspace(held));
+    return config;
+  }();
+  if (prepared && resume) {
+    // Its session ended before the worker that ran it could record the result.
+    auto found = m_store->find_session(held.session_id);
+    if (found && *found && (*found)->status != Status::active &&
+        (*found)->status != Status::interrupted) {
+      if (auto record = m_store->load(held.session_id); record && *record) {
+        std::lock_guard lock(m_mutex);
+        m_done.emplace_back(&held, report_from_record(**record));
+        return;
+      }
+    }
+  }
+  if (!prepared || held.lost) {
+    RunReport report;
+    if (!prepared) {
+      report.reason = fmt::format("the goal could not start: {}", prepared.error().message);
+      report.error = prepared.error();
+    }
+    std::lock_guard lock(m_mutex);
+    m_done.emplace_back(&held, std::move(report));
+    return;
+  }
+  say(fmt::format("ralph worker: {} {}/{} · try {} · {}", resume ? "resumed" : "started",
+                  held.row.batch, held.row.id, held.row.tries, held.workspace.string()));
+  RunArgs args = m_args;
+  args.events_file.clear();
+  args.out_dir.clear();
+  GoalLaunch launch{.args = std::move(args),
+                    .goal = &held.goal,
+                    .config = std::move(*prepared),
+                    .workspace = held.workspace,
+                    .session_id = held.session_id,
+                    .resume = resume,
+                    .store = m_store.get(),
+                    .parent = &held.cancel,
+                    .events = &held.events};
+  m_engine->spawn([this, &held, launch = std::move(launch)](engine::Io& io) {
+    RunReport report = run_batch_goal(io, launch);
+    {
+      std::lock_guard lock(m_mutex);
+      m_done.emplace_back(&held, std::move(report));
+    }
+    m_changed.notify_all();
+  });
+}
+
+// The goal's line of results.jsonl, with where its changes are: a pushed branch, or the patch.
+nlohmann::json Worker::result_of(Held& held, const RunReport& report) {
+  nlohmann::json line = report_json(report);
+  line["id"] = held.goal.id;
+  line["batch"] = held.row.batch;
+  line["worker"] = m_name;
+  line["tries"] = held.row.tries;
+  line["session_id"] = held.session_id;
+  if (!held.worktree) {
+    return line;
+  }
+  const CancelToken cancel; // the result is kept even while stopping
+  auto& runner = m_main_io.runner();
+  auto commit = tools::commit_worktree(
+      runner, *held.worktree, fmt::format("ralph: {} ({})", held.goal.id, to_string(report.status)),
+      cancel);
+  if (!commit) {
+    line["result_error"] = commit.error().message;
+    return line;
+  }
+  line["branch"] = held.worktree->branch;
+  line["commit"] = *commit;
+  if (!m_worker.push.empty()) {
+    if (auto pushed = worker_push_branch(runner, *held.worktree, m_worker.push, cancel); pushed) {
+      line["pushed_to"] = m_worker.push;
+      return line;
+    } else {
+      line["result_error"] = pushed.error().message; // the patch below keeps the work
+    }
+  }
+  auto changes = tools::changes_between_commits(runner, held.worktree->root, held.base_commit,
+                                                *commit, cancel);
+  if (changes) {
+    line["patch"] = changes->patch;
+    line["files"] = changes->files;
+  } else {
+    line["result_error"] = changes.error().message;
+  }
+  return line;
+}
+
+Result<void> Worker::finish(Held& held, RunReport report) {
+  const store::GoalClaim claim = store::claim_of(held.row);
+  const std::string label = fmt::format("{}/{}", held.row.batch, held.row.id);
+  if (held.lost) {
+    say(fmt::format("ralph worker: {} · lease lost, another worker has it now", label));
+    return {};
+  }
+  if (report.status == Status::interrupted || report.status == Status::active) {
+    // Stopping: the goal goes back to the queue, its session kept to resume.
+    TRY(m_queue->release(m_name, claim));
+    say(fmt::format("ralph worker: {} · interrupted, given back to the queue", label));
+    return {};
+  }
+  const nlohmann::json line = result_of(held, report);
+  const store::GoalOutcome outcome{
+      .completed = report.status == Status::completed,
+      .status = std::string(to_string(report.status)),
+      .session_id = held.session_id,
+      .result_json = line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
+      .verified = report.verified,
+      .tokens = report.usage.input_tokens + report.usage.output_tokens,
+      .cost_usd = report.cost_usd.value_or(0)};
+  TRY_ASSIGN(const bool recorded, m_queue->finish(m_name, claim, outcome));
+  ++m_finished;
+  say(fmt::format("ralph worker: {} {}{}{}", label, to_string(report.status),
+                  report.verified ? ", verified" : "",
+                  recorded ? std::string() : " · not recorded: another worker has it now"));
+  return {};
+}
+
+Result<void> Worker::claim() {
+  const int free = m_worker.concurrency - static_cast<int>(m_held.size());
+  if (free <= 0) {
+    return {};
+  }
+  TRY_ASSIGN(auto rows, m_queue->claim(m_name, free, m_worker.lease));
+  for (store::QueuedGoal& row : rows) {
+    start(std::move(row));
+  }
+  m_claimed_last = !rows.empty();
+  return {};
+}
+
+Result<void> Worker::renew() {
+  std::vector<store::GoalClaim> claims;
+  for (const auto& [key, held] : m_held) {
+    if (!held->lost) {
+      claims.push_back(store::claim_of(held->row));
+    }
+  }
+  TRY_ASSIGN(const auto lost, m_queue->renew(m_name, claims, m_worker.lease));
+  for (const store::GoalClaim& claim : lost) {
+    const auto found = m_held.find({claim.batch, claim.id});
+    if (found != m_held.end()) {
+      found->second->lost = true;
+      found->second->cancel.cancel();
+    }
+  }
+  return {};
+}
+
+Result<int> Worker::run() {
+  TRY(open());
+  say(fmt::format("ralph {} · worker {} · {} · concurrency {} · lease {} · {}", RALPH_VERSION,
+                  m_name, store::pg::shown_url(m_worker.queue), m_worker.concurrency,
+                  fmt::format("{:.1f}s", static_cast<double>(m_worker.lease.count()) / 1000.0),
+                  m_workdir.string()));
+  m_handler.emplace(m_interrupt);
+  m_engine = std::make_unique<engine::Engine>();
+  milliseconds poll = k_first_poll;
+  auto next_claim = SteadyClock::now();
+  auto next_renew = SteadyClock::now() + m_worker.lease / 3;
+  Result<void> fault;
+  for (;;) {
+    const auto now = SteadyClock::now();
+    if (!m_interrupt.cancelled() && now >= next_claim) {
+      m_claimed_last = false;
+      fault = claim();
+      if (!fault) {
+        break;
+      }
+      // Claimed some: look again at once for the rest; none: back off.
+      poll = m_claimed_last ? k_first_poll : std::min(poll * 2, k_last_poll);
+      next_claim = now + (m_claimed_last ? milliseconds(0) : poll);
+    }
+    if (!m_held.empty() && now >= next_renew) {
+      fault = renew();
+      if (!fault) {
+        break;
+      }
+      next_renew = now + m_worker.lease / 3;
+    }
+    std::vector<std::pair<Held*, RunReport>> done;
+    {
+      std::unique_lock lock(m_mutex);
+      const auto until = std::min(m_held.empty() ? next_claim : std::min(next_claim, next_renew),
+                                  SteadyClock::now() + milliseconds(200));
+      m_changed.wait_until(lock, until, [this] { return !m_done.empty(); });
+      done.swap(m_done);
+    }
+    for (auto& [held, report] : done) {
+      fault = finish(*held, std::move(report));
+      m_held.erase({held->row.batch, held->row.id});
+      if (!fault) {
+        break;
+      }
+      next_claim = SteadyClock::now(); // a free slot
+    }
+    if (!fault) {
+      break;
+    }
+    if (m_held.empty()) {
+      if (m_interrupt.cancelled()) {
+        break;
+      }
+      if (m_worker.exit_when_empty && !m_claimed_last) {
+        TRY_ASSIGN(const bool work, m_queue->has_work());
+        if (!work) {
+          break;
+        }
+      }
+    }
+  }
+  if (!fault) {
+    // The goals left cannot be recorded: stopped now, they come back when their leases run out.
+    m_interrupt.cancel();
+  }
+  m_engine.reset();
+  for (auto& [held, report] : m_done) {
+    if (fault) {
+      (void)finish(*held, std::move(report));
+    }
+  }
+  say(fmt::format("ralph worker: {} goal(s) finished{}", m_finished,
+                  m_interrupt.cancelled() && fault ? " · stopped" : ""));
+  if (!fault) {
+    return tl::unexpected(fault.error());
+  }
+  return m_interrupt.cancelled() ? 130 : 0;
+}
+
+} // namespace
+
+Result<int> worker_command(const RunArgs& args, const WorkerArgs& worker) {
+  Worker run(args, worker);
+  return run.run();
+}
+
+} // namespace ralph::cli
