@@ -603,12 +603,14 @@ ParsedCommand parse_command_line(int argc, char** argv) {
   // Required unless a command of `batch` is given: checked in check_values.
   batch->add_option("goals", parsed.batch.goals_file, "the goals file (JSON lines)")
       ->type_name("FILE");
-  batch->add_option("--queue", parsed.batch.queue,
-                    "enqueue the goals in this PostgreSQL queue (postgresql://...) for `ralph "
-                    "worker`s on any machine, instead of running them here; idempotent by goal id")
+  batch
+      ->add_option("--queue", parsed.batch.queue,
+                   "enqueue the goals in this PostgreSQL queue (postgresql://...) for `ralph "
+                   "worker`s on any machine, instead of running them here; idempotent by goal id")
       ->type_name("URL");
-  batch->add_option("--name", parsed.batch.name,
-                    "the queued batch's name (default: the file's name and a hash of its path)")
+  batch
+      ->add_option("--name", parsed.batch.name,
+                   "the queued batch's name (default: the file's name and a hash of its path)")
       ->type_name("NAME");
   batch->add_option("--concurrency,-j", parsed.batch.concurrency, "goals running at once")
       ->type_name("N")
@@ -638,8 +640,7 @@ ParsedCommand parse_command_line(int argc, char** argv) {
   }
 
   const auto add_queue_options = [&](CLI::App* command) {
-    command
-        ->add_option("--queue", parsed.batch.queue, "the PostgreSQL queue (postgresql://...)")
+    command->add_option("--queue", parsed.batch.queue, "the PostgreSQL queue (postgresql://...)")
         ->type_name("URL")
         ->envname("RALPH_QUEUE_URL")
         ->required();
@@ -691,8 +692,9 @@ ParsedCommand parse_command_line(int argc, char** argv) {
     flags.add("--store", "store.path", "LOCATION",
               "the session store every worker records to (default .ralph/ralph.db in --workdir)");
   }
-  worker->add_option("--config", parsed.run.config_file,
-                     "an extra configuration file (the batch's settings go over it)")
+  worker
+      ->add_option("--config", parsed.run.config_file,
+                   "an extra configuration file (the batch's settings go over it)")
       ->type_name("FILE");
   worker->add_flag("--quiet,-q", parsed.run.quiet, "no progress on stderr");
 

@@ -73,10 +73,10 @@ struct BatchArgs {
 
 // Options of `ralph worker`.
 struct WorkerArgs {
-  std::string queue;           // --queue URL or RALPH_QUEUE_URL
-  int concurrency = 8;         // goals running at once
-  std::string workdir;         // workspaces and clones; default .ralph/worker under the cwd
-  std::string push;            // --push REMOTE: each result branch pushed there
+  std::string queue;   // --queue URL or RALPH_QUEUE_URL
+  int concurrency = 8; // goals running at once
+  std::string workdir; // workspaces and clones; default .ralph/worker under the cwd
+  std::string push;    // --push REMOTE: each result branch pushed there
   std::chrono::milliseconds lease{std::chrono::seconds(60)}; // renewed every third of it
   bool exit_when_empty = false; // exit once no goal is queued or running
 };

@@ -85,9 +85,8 @@ Result<int> enqueue_command(const RunArgs& args, const BatchArgs& batch) {
   }
   // The configuration as resolved here (files and flags): workers run every goal with it,
   // their own store and credentials aside. It holds no secrets (config_to_json).
-  const nlohmann::json settings = {
-      {"config", nlohmann::json::parse(config_to_json(config))},
-      {"goals_file", fs::absolute(batch.goals_file).string()}};
+  const nlohmann::json settings = {{"config", nlohmann::json::parse(config_to_json(config))},
+                                   {"goals_file", fs::absolute(batch.goals_file).string()}};
   TRY_ASSIGN(auto queue, store::GoalQueue::open(batch.queue, std::chrono::seconds(30)));
   TRY_ASSIGN(const store::EnqueueOutcome outcome, queue->enqueue(name, settings.dump(), specs));
   for (const std::string& id : outcome.conflicts) {
@@ -98,13 +97,12 @@ Result<int> enqueue_command(const RunArgs& args, const BatchArgs& batch) {
                  "(give the goal a new id to queue it)\n",
                  batch.goals_file.c_str(), goal->line, id.c_str(), name.c_str());
   }
-  const std::string line =
-      fmt::format("ralph batch: {} · {} added, {} queued already{} · {}", name,
-                  outcome.added.size(), outcome.already.size(),
-                  outcome.conflicts.empty()
-                      ? std::string()
-                      : fmt::format(", {} with another line", outcome.conflicts.size()),
-                  store::pg::shown_url(batch.queue));
+  const std::string line = fmt::format(
+      "ralph batch: {} · {} added, {} queued already{} · {}", name, outcome.added.size(),
+      outcome.already.size(),
+      outcome.conflicts.empty() ? std::string()
+                                : fmt::format(", {} with another line", outcome.conflicts.size()),
+      store::pg::shown_url(batch.queue));
   if (args.json) {
     std::printf("%s\n", nlohmann::json{{"batch", name},
                                        {"added", outcome.added.size()},

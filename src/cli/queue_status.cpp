@@ -36,10 +36,10 @@ std::string queue_status_table(const store::QueueStatus& status) {
   std::string out = fmt::format("batch {}: {} goal(s), queued {}\n", status.batch, status.goals(),
                                 status.created_at);
   out += fmt::format("  {:<18}{:>6}\n", "queued", status.queued);
-  out += fmt::format("  {:<18}{:>6}{}\n", "running", status.running,
-                     status.stale > 0
-                         ? fmt::format("   ({} with a lease run out: taken over next)", status.stale)
-                         : std::string());
+  out += fmt::format(
+      "  {:<18}{:>6}{}\n", "running", status.running,
+      status.stale > 0 ? fmt::format("   ({} with a lease run out: taken over next)", status.stale)
+                       : std::string());
   for (const auto& [worker, n] : status.running_by_worker) {
     out += fmt::format("    {:<16}{:>6}\n", worker, n);
   }

@@ -60,7 +60,8 @@ struct Held {
 std::string worker_name() {
   std::array<char, 256> host{};
   gethostname(host.data(), host.size() - 1);
-  return fmt::format("{}:{}:{}", host.data(), getpid(), new_session_id().substr(0, 4));
+  const std::string random = new_session_id(); // its tail is random, its head the time
+  return fmt::format("{}:{}:{}", host.data(), getpid(), random.substr(random.size() - 4));
 }
 
 class Worker {
@@ -122,15 +123,15 @@ Result<void> Worker::open() {
                                                     : fs::path(m_worker.workdir));
   fs::create_directories(m_workdir, ec);
   if (ec) {
-    return fail(ErrorKind::io,
-                fmt::format("--workdir {}: cannot create it: {}", m_workdir.string(), ec.message()));
+    return fail(ErrorKind::io, fmt::format("--workdir {}: cannot create it: {}", m_workdir.string(),
+                                           ec.message()));
   }
   TRY_ASSIGN(m_local, load_config(m_args, m_workdir));
   m_local.store.enabled = true; // a goal taken over resumes from its record
   m_local.store.path = store_file(m_local, m_workdir).string();
   // Faults are retried for as long as a lease lasts: past it, the goals are another's anyway.
-  TRY_ASSIGN(m_queue, store::GoalQueue::open(m_worker.queue,
-                                             std::max(m_worker.lease, milliseconds(10000))));
+  TRY_ASSIGN(m_queue,
+             store::GoalQueue::open(m_worker.queue, std::max(m_worker.lease, milliseconds(10000))));
   TRY_ASSIGN(m_owned_store, open_store(m_local, m_workdir));
   m_store = std::make_unique<BatchStore>(*m_owned_store, BudgetSettings{}, m_interrupt);
   return {};
@@ -166,8 +167,8 @@ Result<void> Worker::make_workspace(Held& held) {
   }
   auto& clone = m_clones.try_emplace(held.goal.repo_url, fs::path()).first->second;
   if (!clone || clone->empty()) {
-    clone = worker_clone_of(m_main_io.runner(), m_workdir / "repos", held.goal.repo_url,
-                            held.cancel);
+    clone =
+        worker_clone_of(m_main_io.runner(), m_workdir / "repos", held.goal.repo_url, held.cancel);
   }
   TRY_ASSIGN(const fs::path source, clone);
   const tools::IsolationRequest request{
@@ -208,9 +209,9 @@ void Worker::start(store::QueuedGoal row) {
   held.session_id = resume ? held.row.session_id : new_session_id();
   const auto prepared = [&]() -> Result<Config> {
     TRY_ASSIGN(Config config, batch_config(held.row));
-    TRY_ASSIGN(held.goal, goal_from_spec(held.row.spec_json,
-                                         fmt::format("goal {}/{}", held.row.batch, held.row.id),
-                                         config));
+    TRY_ASSIGN(held.goal,
+               goal_from_spec(held.row.spec_json,
+                              fmt::format("goal {}/{}", held.row.batch, held.row.id), config));
     TRY_ASSIGN(config, goal_config(std::move(config), held.goal));
     if (!resume) {
       // Before anything runs: whoever takes the goal over resumes this session.

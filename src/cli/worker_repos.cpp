@@ -42,7 +42,8 @@ Result<fs::path> worker_clone_of(tools::ProcessRunner& runner, const fs::path& c
   const fs::path into = cache_dir / folder_of(url);
   std::error_code ec;
   if (fs::exists(into / ".git", ec)) {
-    TRY(git(runner, {"git", "fetch", "--quiet", "--prune", "origin", "+refs/heads/*:refs/remotes/origin/*"},
+    TRY(git(runner,
+            {"git", "fetch", "--quiet", "--prune", "origin", "+refs/heads/*:refs/remotes/origin/*"},
             into, cancel));
     return into;
   }

@@ -55,7 +55,8 @@ TEST_F(UsageEndToEnd, ServeIsSaidToBeNotThereYet) {
 }
 
 TEST_F(UsageEndToEnd, WorkerWithoutAQueueSaysSo) {
-  EXPECT_EQ(usage_error({"worker"}), "ralph worker: --queue is required. See 'ralph worker --help'.\n");
+  EXPECT_EQ(usage_error({"worker"}),
+            "ralph worker: --queue is required. See 'ralph worker --help'.\n");
 }
 
 TEST_F(UsageEndToEnd, UnknownOptionIsNamedInItsCommandWithTheClosestOne) {

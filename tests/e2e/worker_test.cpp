@@ -72,8 +72,9 @@ public:
       if (second && m_held.count(id) != 0) {
         m_gate.wait_for(std::chrono::seconds(120));
       }
-      const FakeTurn turn = second ? text_turn("Done.")
-                                   : tool_turn("write_file", {{"path", id + ".txt"}, {"content", id}});
+      const FakeTurn turn = second
+                                ? text_turn("Done.")
+                                : tool_turn("write_file", {{"path", id + ".txt"}, {"content", id}});
       std::lock_guard lock(m_mutex);
       --m_answering;
       m_seen.notify_all();
@@ -130,21 +131,18 @@ std::int64_t goal_tokens(const json& record) {
 
 class WorkerEndToEnd : public ::testing::Test {
 protected:
-  fs::path goals_file(const std::vector<std::string>& ids, const std::string& extra_key = "") const {
+  fs::path goals_file(const std::vector<std::string>& ids) const {
     std::string text;
     for (const std::string& id : ids) {
-      json line{{"id", id}, {"goal", "write " + id + ".txt"}};
-      if (!extra_key.empty()) {
-        line[extra_key] = "x";
-      }
-      text += line.dump() + "\n";
+      text += json{{"id", id}, {"goal", "write " + id + ".txt"}}.dump() + "\n";
     }
     return dir.write("goals.jsonl", text);
   }
   RalphOutput enqueue(const std::string& url, const fs::path& goals,
                       std::vector<std::string> extra = {}) const {
-    std::vector<std::string> args{"batch",      goals.string(), "--queue",
-                                  url,          "--name",       "b",
+    std::vector<std::string> args{"batch",      goals.string(),
+                                  "--queue",    url,
+                                  "--name",     "b",
                                   "--model",    "openai-compat/agent-model",
                                   "--base-url", server.base_url() + "/v1"};
     args.insert(args.end(), extra.begin(), extra.end());
@@ -173,13 +171,14 @@ protected:
     return goals ? *goals : std::vector<store::QueuedGoal>{};
   }
   // Every goal finished once, completed, by its last claim.
-  static void expect_each_done_once(const std::vector<store::QueuedGoal>& goals, std::size_t count) {
+  static void expect_each_done_once(const std::vector<store::QueuedGoal>& goals,
+                                    std::size_t count) {
     ASSERT_EQ(goals.size(), count);
     std::set<std::string> ids;
     for (const store::QueuedGoal& goal : goals) {
       ids.insert(goal.id);
       EXPECT_EQ(goal.state, store::GoalState::done) << goal.id;
-      EXPECT_EQ(goal.status, "completed") << goal.id;
+      EXPECT_EQ(goal.status, "completed") << goal.id << " " << goal.result_json;
       const json result = json::parse(goal.result_json);
       EXPECT_EQ(result["id"], goal.id);
       EXPECT_EQ(result["status"], "completed");
@@ -228,8 +227,8 @@ TEST_F(WorkerEndToEnd, EnqueueingTwiceQueuesEachGoalOnce) {
   EXPECT_THAT(local.err, HasSubstr("local.jsonl:1: a queued goal names its workspace with 'repo'"));
   EXPECT_THAT(local.err, HasSubstr("nothing was queued"));
 
-  const auto status = run_ralph({"batch", "status", "--queue", url, "--name", "b", "--json"},
-                                dir.path());
+  const auto status =
+      run_ralph({"batch", "status", "--queue", url, "--name", "b", "--json"}, dir.path());
   ASSERT_EQ(status.exit_code, 0) << status.err;
   const json counts = parse_output(status);
   EXPECT_EQ(counts["queued"], 4);
@@ -310,9 +309,8 @@ TEST_F(WorkerEndToEnd, AKilledWorkersGoalIsTakenOverAndResumedOnceByAnother) {
               fs::exists(dir.path() / "worker2" / "goals" / "b" / "g1" / "g1.txt"));
 
   const fs::path exported = dir.path() / "results.jsonl";
-  const auto out =
-      run_ralph({"batch", "export", "--queue", url, "--name", "b", "-o", exported.string()},
-                dir.path());
+  const auto out = run_ralph(
+      {"batch", "export", "--queue", url, "--name", "b", "-o", exported.string()}, dir.path());
   ASSERT_EQ(out.exit_code, 0) << out.err;
   std::ifstream in(exported);
   std::set<std::string> lines;
@@ -320,6 +318,41 @@ TEST_F(WorkerEndToEnd, AKilledWorkersGoalIsTakenOverAndResumedOnceByAnother) {
     EXPECT_TRUE(lines.insert(json::parse(line)["id"].get<std::string>()).second) << line;
   }
   EXPECT_EQ(lines.size(), ids.size());
+}
+
+TEST_F(WorkerEndToEnd, SigtermGivesTheRunningGoalsBackWithTheirSessions) {
+  PgCluster& cluster = PgCluster::shared();
+  RALPH_REQUIRE_PG(cluster);
+  const std::string url = cluster.fresh_database();
+  QueueModel model(server, {"held"});
+  // Verified, so the interrupted attempt is followed by another (the batch's flag, carried to
+  // the worker in its settings, leaves room for it).
+  const fs::path file = dir.write(
+      "goals.jsonl", R"({"id": "held", "goal": "write held.txt", "verify": "test -f held.txt"})"
+                     "\n");
+  ASSERT_EQ(enqueue(url, file, {"--max-iterations", "2"}).exit_code, 0);
+  std::string session;
+  {
+    RalphProcess worker(worker_args(url, 0, "60s"), dir.path());
+    ASSERT_TRUE(model.wait_for_held());
+    worker.signal(SIGTERM);
+    const RalphOutput out = worker.wait();
+    EXPECT_EQ(out.exit_code, 130) << out.err;
+    EXPECT_THAT(out.err, HasSubstr("b/held · interrupted, given back to the queue"));
+    const auto goals = queued(url, false);
+    ASSERT_EQ(goals.size(), 1u);
+    EXPECT_EQ(goals[0].state, store::GoalState::queued); // not waiting for a lease to run out
+    session = goals[0].session_id;
+    EXPECT_FALSE(session.empty());
+  }
+  model.release();
+  const RalphOutput next = run_ralph(worker_args(url, 1, "60s"), dir.path());
+  ASSERT_EQ(next.exit_code, 0) << next.err;
+  EXPECT_THAT(next.err, HasSubstr("resumed b/held · try 2"));
+  const auto goals = queued(url, true);
+  expect_each_done_once(goals, 1);
+  EXPECT_EQ(goals[0].session_id, session);
+  EXPECT_EQ(json::parse(goals[0].result_json)["iterations"], 2);
 }
 
 TEST_F(WorkerEndToEnd, APostgresRestartMidBatchLosesAndDoublesNothing) {
@@ -362,8 +395,7 @@ TEST_F(WorkerEndToEnd, AThousandGoalsThroughThreeWorkersEachFinishOnce) {
   ASSERT_EQ(enqueue(url, goals_file(ids)).exit_code, 0);
   std::vector<std::unique_ptr<RalphProcess>> workers;
   for (int n = 0; n < 3; ++n) {
-    workers.push_back(
-        std::make_unique<RalphProcess>(worker_args(url, n, "30s", 16), dir.path()));
+    workers.push_back(std::make_unique<RalphProcess>(worker_args(url, n, "30s", 16), dir.path()));
   }
   for (auto& worker : workers) {
     const RalphOutput out = worker->wait();
