@@ -77,7 +77,7 @@ private:
   void start(store::QueuedGoal row);
   Result<Config> batch_config(const store::QueuedGoal& row);
   Result<void> make_workspace(Held& held);
-  Result<void> finish(Held& held, RunReport report);
+  Result<void> finish(Held& held, const RunReport& report);
   nlohmann::json result_of(Held& held, const RunReport& report);
   void say(const std::string& line) const;
 
@@ -171,19 +171,19 @@ Result<void> Worker::make_workspace(Held& held) {
         worker_clone_of(m_main_io.runner(), m_workdir / "repos", held.goal.repo_url, held.cancel);
   }
   TRY_ASSIGN(const fs::path source, clone);
-  const tools::IsolationRequest request{
+  // A branch of the remote is origin/REF in the clone (its local branch may be stale); a tag or
+  // a commit is REF.
+  tools::IsolationRequest request{
       .source = source,
       .path = path,
       .branch = fmt::format("ralph/queue/{}/{}", held.row.batch, held.goal.id),
-      // A ref of the remote: the clone has it as origin/REF when it is a branch.
-      .ref = held.goal.ref.empty() ? std::string("HEAD") : held.goal.ref};
+      .ref = held.goal.ref.empty() ? std::string("origin/HEAD") : "origin/" + held.goal.ref};
   TRY_ASSIGN(auto found, tools::find_isolated_workspace(m_main_io.runner(), request, held.cancel));
   if (!found) {
     auto made = tools::make_isolated_workspace(m_main_io.runner(), request, held.cancel);
     if (!made && !held.goal.ref.empty()) {
-      tools::IsolationRequest remote = request;
-      remote.ref = "origin/" + held.goal.ref;
-      made = tools::make_isolated_workspace(m_main_io.runner(), remote, held.cancel);
+      request.ref = held.goal.ref;
+      made = tools::make_isolated_workspace(m_main_io.runner(), request, held.cancel);
     }
     TRY_ASSIGN(found, std::move(made));
   }
@@ -252,7 +252,7 @@ void Worker::start(store::QueuedGoal row) {
   args.out_dir.clear();
   GoalLaunch launch{.args = std::move(args),
                     .goal = &held.goal,
-                    .config = std::move(*prepared),
+                    .config = *prepared,
                     .workspace = held.workspace,
                     .session_id = held.session_id,
                     .resume = resume,
@@ -292,12 +292,12 @@ nlohmann::json Worker::result_of(Held& held, const RunReport& report) {
   line["branch"] = held.worktree->branch;
   line["commit"] = *commit;
   if (!m_worker.push.empty()) {
-    if (auto pushed = worker_push_branch(runner, *held.worktree, m_worker.push, cancel); pushed) {
+    auto pushed = worker_push_branch(runner, *held.worktree, m_worker.push, cancel);
+    if (pushed) {
       line["pushed_to"] = m_worker.push;
       return line;
-    } else {
-      line["result_error"] = pushed.error().message; // the patch below keeps the work
     }
+    line["result_error"] = pushed.error().message; // the patch below keeps the work
   }
   auto changes = tools::changes_between_commits(runner, held.worktree->root, held.base_commit,
                                                 *commit, cancel);
@@ -310,7 +310,7 @@ nlohmann::json Worker::result_of(Held& held, const RunReport& report) {
   return line;
 }
 
-Result<void> Worker::finish(Held& held, RunReport report) {
+Result<void> Worker::finish(Held& held, const RunReport& report) {
   const store::GoalClaim claim = store::claim_of(held.row);
   const std::string label = fmt::format("{}/{}", held.row.batch, held.row.id);
   if (held.lost) {
@@ -411,7 +411,7 @@ Result<int> Worker::run() {
       done.swap(m_done);
     }
     for (auto& [held, report] : done) {
-      fault = finish(*held, std::move(report));
+      fault = finish(*held, report);
       m_held.erase({held->row.batch, held->row.id});
       if (!fault) {
         break;
@@ -440,7 +440,7 @@ Result<int> Worker::run() {
   m_engine.reset();
   for (auto& [held, report] : m_done) {
     if (fault) {
-      (void)finish(*held, std::move(report));
+      (void)finish(*held, report);
     }
   }
   say(fmt::format("ralph worker: {} goal(s) finished{}", m_finished,

@@ -320,6 +320,60 @@ TEST_F(WorkerEndToEnd, AKilledWorkersGoalIsTakenOverAndResumedOnceByAnother) {
   EXPECT_EQ(lines.size(), ids.size());
 }
 
+TEST_F(WorkerEndToEnd, AGoalOfARepoWorksInAWorktreeAndItsResultIsAPushedBranchOrAPatch) {
+  PgCluster& cluster = PgCluster::shared();
+  RALPH_REQUIRE_PG(cluster);
+  const std::string url = cluster.fresh_database();
+  QueueModel model(server);
+  const fs::path source = dir.path() / "source";
+  const fs::path remote = dir.path() / "remote.git";
+  dir.write("source/README.md", "the source\n");
+  const std::string git = "git -c user.email=t@t -c user.name=t ";
+  ASSERT_EQ(
+      std::system(("cd " + source.string() + " && git init -q -b main . && " + git + "add -A && " +
+                   git + "commit -qm start && git init -q --bare " + remote.string())
+                      .c_str()),
+      0);
+  const auto line = [&](const std::string& id) {
+    return json{{"id", id},
+                {"goal", "write " + id + ".txt"},
+                {"repo", "file://" + source.string()},
+                {"ref", "main"}}
+               .dump() +
+           "\n";
+  };
+  ASSERT_EQ(enqueue(url, dir.write("goals.jsonl", line("pushed"))).exit_code, 0);
+  std::vector<std::string> args = worker_args(url, 0, "60s");
+  args.insert(args.end(), {"--push", remote.string()});
+  const RalphOutput pushed_run = run_ralph(args, dir.path());
+  ASSERT_EQ(pushed_run.exit_code, 0) << pushed_run.err;
+  // Its branch, with its file on the source's commit, is in the remote.
+  const std::string branch = "ralph/queue/b/pushed";
+  EXPECT_EQ(std::system(("git --git-dir=" + remote.string() + " cat-file -e " + branch +
+                         ":pushed.txt && git --git-dir=" + remote.string() + " cat-file -e " +
+                         branch + ":README.md")
+                            .c_str()),
+            0);
+  auto goals = queued(url, true);
+  ASSERT_EQ(goals.size(), 1u);
+  json result = json::parse(goals[0].result_json);
+  EXPECT_EQ(result["branch"], branch);
+  EXPECT_EQ(result["pushed_to"], remote.string());
+  EXPECT_EQ(result.count("patch"), 0u);
+
+  // Without --push the patch is the result.
+  ASSERT_EQ(enqueue(url, dir.write("goals.jsonl", line("pushed") + line("patched"))).exit_code, 0);
+  const RalphOutput patched_run = run_ralph(worker_args(url, 1, "60s"), dir.path());
+  ASSERT_EQ(patched_run.exit_code, 0) << patched_run.err;
+  goals = queued(url, true);
+  ASSERT_EQ(goals.size(), 2u);
+  result = json::parse(goals[1].result_json);
+  EXPECT_EQ(result["id"], "patched");
+  EXPECT_THAT(result["patch"].get<std::string>(), HasSubstr("+++ b/patched.txt"));
+  EXPECT_EQ(result["files"], json::array({"patched.txt"}));
+  EXPECT_TRUE(fs::exists(dir.path() / "worker1" / "goals" / "b" / "patched" / "patched.txt"));
+}
+
 TEST_F(WorkerEndToEnd, SigtermGivesTheRunningGoalsBackWithTheirSessions) {
   PgCluster& cluster = PgCluster::shared();
   RALPH_REQUIRE_PG(cluster);
