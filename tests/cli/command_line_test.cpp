@@ -170,10 +170,46 @@ TEST(CommandLine, BatchTakesTheGoalsFileItsOwnBudgetsAndTheRunFlags) {
   EXPECT_EQ(parse({"batch"}).command.exit_code, 2);
 }
 
+TEST(CommandLine, BatchQueueStatusExportAndWorkerTakeTheirFlags) {
+  const auto queued = parse({"batch", "g.jsonl", "--queue", "postgresql://db/q", "--name", "n"});
+  ASSERT_EQ(queued.command.exit_code, -1) << queued.err;
+  EXPECT_EQ(queued.command.name, CommandName::batch);
+  EXPECT_EQ(queued.command.batch.queue, "postgresql://db/q");
+  EXPECT_EQ(queued.command.batch.name, "n");
+  EXPECT_EQ(parse({"batch"}).err,
+            "ralph batch: the goals file is required. See 'ralph batch --help'.\n");
+
+  const auto status = parse({"batch", "status", "--queue", "postgresql://db/q", "--json"});
+  ASSERT_EQ(status.command.exit_code, -1) << status.err;
+  EXPECT_EQ(status.command.name, CommandName::batch_status);
+  EXPECT_TRUE(status.command.run.json);
+  const auto exported =
+      parse({"batch", "export", "--queue", "postgresql://db/q", "--name", "n", "-o", "r.jsonl"});
+  ASSERT_EQ(exported.command.exit_code, -1) << exported.err;
+  EXPECT_EQ(exported.command.name, CommandName::batch_export);
+  EXPECT_EQ(exported.command.batch.output_file, "r.jsonl");
+  EXPECT_EQ(parse({"batch", "export", "--queue", "postgresql://db/q"}).command.exit_code, 2);
+
+  const auto worker =
+      parse({"worker", "--queue", "postgresql://db/q", "-j", "64", "--lease", "2s", "--push",
+             "origin", "--workdir", "/w", "--exit-when-empty", "--store", "/s/ralph.db"});
+  ASSERT_EQ(worker.command.exit_code, -1) << worker.err;
+  EXPECT_EQ(worker.command.name, CommandName::worker);
+  EXPECT_EQ(worker.command.worker.concurrency, 64);
+  EXPECT_EQ(worker.command.worker.lease, std::chrono::seconds(2));
+  EXPECT_EQ(worker.command.worker.push, "origin");
+  EXPECT_TRUE(worker.command.worker.exit_when_empty);
+  ASSERT_EQ(worker.command.run.overrides.size(), 1u);
+  EXPECT_EQ(worker.command.run.overrides[0].key, "store.path");
+  EXPECT_EQ(parse({"worker", "--queue", "postgresql://db/q", "--lease", "soon"}).err,
+            "ralph worker: --lease 'soon': expected a duration like 90s, 1.5m, 2h, at least "
+            "0.3s\n");
+}
+
 TEST(CommandLine, MissingCommandListsTheCommands) {
   EXPECT_EQ(parse({}).err,
             "ralph: a command is required (run, chat, qa, task, demo, sessions, hook, "
-            "heartbeat, batch). See 'ralph --help'.\n");
+            "heartbeat, batch, worker). See 'ralph --help'.\n");
   EXPECT_EQ(parse({"sessions"}).err,
             "ralph sessions: a command is required (list, show, resume, export, rm, prune). See "
             "'ralph sessions --help'.\n");
