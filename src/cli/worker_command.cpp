@@ -95,7 +95,9 @@ private:
   std::optional<InterruptHandler> m_handler;
   engine::BlockingIo m_main_io; // git, on this thread
 
-  std::map<std::pair<std::string, std::string>, std::unique_ptr<Held>> m_held;
+  // By claim: a goal this worker claims again (its own lease ran out) is another Held while the
+  // first one's run winds down.
+  std::map<store::GoalClaim, std::unique_ptr<Held>> m_held;
   std::mutex m_mutex; // guards m_done
   std::condition_variable m_changed;
   std::vector<std::pair<Held*, RunReport>> m_done;
@@ -203,7 +205,7 @@ void Worker::start(store::QueuedGoal row) {
   Held& held = *owned;
   held.row = std::move(row);
   held.cancel = m_interrupt.child();
-  m_held[{held.row.batch, held.row.id}] = std::move(owned);
+  m_held[store::claim_of(held.row)] = std::move(owned);
   const store::GoalClaim claim = store::claim_of(held.row);
   const bool resume = !held.row.session_id.empty();
   held.session_id = resume ? held.row.session_id : new_session_id();
@@ -362,7 +364,7 @@ Result<void> Worker::renew() {
   }
   TRY_ASSIGN(const auto lost, m_queue->renew(m_name, claims, m_worker.lease));
   for (const store::GoalClaim& claim : lost) {
-    const auto found = m_held.find({claim.batch, claim.id});
+    const auto found = m_held.find(claim);
     if (found != m_held.end()) {
       found->second->lost = true;
       found->second->cancel.cancel();
@@ -412,7 +414,7 @@ Result<int> Worker::run() {
     }
     for (auto& [held, report] : done) {
       fault = finish(*held, report);
-      m_held.erase({held->row.batch, held->row.id});
+      m_held.erase(store::claim_of(held->row));
       if (!fault) {
         break;
       }
@@ -438,11 +440,6 @@ Result<int> Worker::run() {
     m_interrupt.cancel();
   }
   m_engine.reset();
-  for (auto& [held, report] : m_done) {
-    if (fault) {
-      (void)finish(*held, report);
-    }
-  }
   say(fmt::format("ralph worker: {} goal(s) finished{}", m_finished,
                   m_interrupt.cancelled() && fault ? " · stopped" : ""));
   if (!fault) {
