@@ -7,7 +7,6 @@
 #include "cli/run_context.h"
 #include "cli/run_report.h"
 #include "cli/session_setup.h"
-#include "cli/worker_repos.h"
 #include "store/pg_db.h"
 
 #include "ralph/core/config.h"
@@ -16,6 +15,7 @@
 #include "ralph/core/try.h"
 #include "ralph/engine/engine.h"
 #include "ralph/store/goal_queue.h"
+#include "ralph/tools/repo_cache.h"
 #include "ralph/tools/workspace_changes.h"
 
 #include <fmt/format.h>
@@ -84,13 +84,13 @@ private:
   RunArgs m_args;
   WorkerArgs m_worker;
   fs::path m_workdir;
-  Config m_local; // this machine's configuration: its store, its files
+  std::optional<tools::RepoCache> m_repos; // in the workdir, shared by its workers
+  Config m_local;                          // this machine's configuration: its store, its files
   std::string m_name = worker_name();
   std::unique_ptr<store::GoalQueue> m_queue;
   std::unique_ptr<store::SessionStore> m_owned_store;
   std::unique_ptr<BatchStore> m_store;
   std::map<std::string, Config> m_configs; // by batch
-  std::map<std::string, Result<fs::path>> m_clones;
   CancelToken m_interrupt;
   std::optional<InterruptHandler> m_handler;
   engine::BlockingIo m_main_io; // git, on this thread
@@ -128,6 +128,7 @@ Result<void> Worker::open() {
     return fail(ErrorKind::io, fmt::format("--workdir {}: cannot create it: {}", m_workdir.string(),
                                            ec.message()));
   }
+  m_repos.emplace(m_workdir / "repos");
   TRY_ASSIGN(m_local, load_config(m_args, m_workdir));
   m_local.store.enabled = true; // a goal taken over resumes from its record
   m_local.store.path = store_file(m_local, m_workdir).string();
@@ -167,27 +168,18 @@ Result<void> Worker::make_workspace(Held& held) {
     held.workspace = path;
     return {};
   }
-  auto& clone = m_clones.try_emplace(held.goal.repo_url, fs::path()).first->second;
-  if (!clone || clone->empty()) {
-    clone =
-        worker_clone_of(m_main_io.runner(), m_workdir / "repos", held.goal.repo_url, held.cancel);
-  }
-  TRY_ASSIGN(const fs::path source, clone);
-  // A branch of the remote is origin/REF in the clone (its local branch may be stale); a tag or
-  // a commit is REF.
-  tools::IsolationRequest request{
+  // Fetched for every goal whose ref names a branch: a worker that runs for days starts each goal
+  // from the branch as it is then.
+  TRY_ASSIGN(const fs::path source,
+             m_repos->clone_of(m_main_io.runner(), held.goal.repo_url, held.goal.ref, held.cancel));
+  const tools::IsolationRequest request{
       .source = source,
       .path = path,
       .branch = fmt::format("ralph/queue/{}/{}", held.row.batch, held.goal.id),
-      .ref = held.goal.ref.empty() ? std::string("origin/HEAD") : "origin/" + held.goal.ref};
+      .ref = held.goal.ref};
   TRY_ASSIGN(auto found, tools::find_isolated_workspace(m_main_io.runner(), request, held.cancel));
   if (!found) {
-    auto made = tools::make_isolated_workspace(m_main_io.runner(), request, held.cancel);
-    if (!made && !held.goal.ref.empty()) {
-      request.ref = held.goal.ref;
-      made = tools::make_isolated_workspace(m_main_io.runner(), request, held.cancel);
-    }
-    TRY_ASSIGN(found, std::move(made));
+    TRY_ASSIGN(found, tools::make_isolated_workspace(m_main_io.runner(), request, held.cancel));
   }
   held.worktree = std::move(*found);
   held.workspace = held.worktree->path;
@@ -294,7 +286,7 @@ nlohmann::json Worker::result_of(Held& held, const RunReport& report) {
   line["branch"] = held.worktree->branch;
   line["commit"] = *commit;
   if (!m_worker.push.empty()) {
-    auto pushed = worker_push_branch(runner, *held.worktree, m_worker.push, cancel);
+    auto pushed = tools::push_branch(runner, *held.worktree, m_worker.push, cancel);
     if (pushed) {
       line["pushed_to"] = m_worker.push;
       return line;
