@@ -84,6 +84,19 @@ Result<ResumedRun> resume_from_record(const store::SessionRecord& record) {
     out.conversation = std::move(point.conversation);
     return out;
   }
+  const auto last_row = std::find_if(attempts.rbegin(), attempts.rend(), [&](const auto& a) {
+    return a.finished && a.iteration == last_finished;
+  });
+  if (session.status == Status::interrupted && last_row != attempts.rend() && !last_row->passed) {
+    // Stopped during the attempt or its verification (Ctrl-C, SIGTERM, a batch's budget): it
+    // never had its chance, so it runs again from where it started; what it spent still counts.
+    out.state.attempts.pop_back();
+    out.state.next_iteration = last_row->iteration;
+    TRY_ASSIGN(out.conversation, messages_from_json(last_row->start_json,
+                                                    fmt::format("session {} attempt {}", session.id,
+                                                                last_row->iteration)));
+    return out;
+  }
   // The last attempt ended the run: the next one needs the feedback it never got.
   const store::AttemptRow& last = attempts.back();
   TRY_ASSIGN(out.conversation,

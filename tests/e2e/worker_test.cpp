@@ -379,12 +379,12 @@ TEST_F(WorkerEndToEnd, SigtermGivesTheRunningGoalsBackWithTheirSessions) {
   RALPH_REQUIRE_PG(cluster);
   const std::string url = cluster.fresh_database();
   QueueModel model(server, {"held"});
-  // Verified, so the interrupted attempt is followed by another (the batch's flag, carried to
-  // the worker in its settings, leaves room for it).
+  // One attempt allowed (the batch's flag, carried to the worker in its settings): the attempt
+  // SIGTERM cut short runs again on the next worker instead of counting as spent.
   const fs::path file = dir.write(
       "goals.jsonl", R"({"id": "held", "goal": "write held.txt", "verify": "test -f held.txt"})"
                      "\n");
-  ASSERT_EQ(enqueue(url, file, {"--max-iterations", "2"}).exit_code, 0);
+  ASSERT_EQ(enqueue(url, file, {"--max-iterations", "1"}).exit_code, 0);
   std::string session;
   {
     RalphProcess worker(worker_args(url, 0, "60s"), dir.path());
@@ -406,7 +406,8 @@ TEST_F(WorkerEndToEnd, SigtermGivesTheRunningGoalsBackWithTheirSessions) {
   const auto goals = queued(url, true);
   expect_each_done_once(goals, 1);
   EXPECT_EQ(goals[0].session_id, session);
-  EXPECT_EQ(json::parse(goals[0].result_json)["iterations"], 2);
+  EXPECT_EQ(json::parse(goals[0].result_json)["iterations"], 1);
+  EXPECT_EQ(json::parse(goals[0].result_json)["status"], "completed");
 }
 
 TEST_F(WorkerEndToEnd, APostgresRestartMidBatchLosesAndDoublesNothing) {

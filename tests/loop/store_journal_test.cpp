@@ -160,6 +160,46 @@ TEST_F(StoreJournalTest, KilledAttemptResumesFromItsStartWithTheCountersItSpent)
   EXPECT_FALSE(resumed->state.feedback_pending);
 }
 
+TEST_F(StoreJournalTest, AnAttemptCutShortByCtrlCRunsAgainWhenResumed) {
+  // One attempt allowed; Ctrl-C stopped it before it answered. Resuming must run it again, not
+  // count it as spent and end `budget_exhausted` with nothing done.
+  options.loop.max_iterations = 1;
+  const auto session = new_session();
+  StoreJournal journal(*db, session, redactor, nullptr, sink);
+  const std::vector<Message> start{Message{.role = Role::user, .content = options.goal}};
+  journal.attempt_started(1, start);
+  BudgetCounters counters;
+  counters.usage = {.input_tokens = 100, .output_tokens = 10};
+  journal.model_call(
+      1, {.step = 1, .model = "stub/agent", .usage = {.input_tokens = 100, .output_tokens = 10}},
+      counters);
+  AttemptRecord cut;
+  cut.iteration = 1;
+  cut.stop = agent::AgentStop::cancelled;
+  journal.attempt_finished(cut, {}, counters, 0, std::nullopt);
+  LoopResult interrupted;
+  interrupted.status = Status::interrupted;
+  interrupted.reason = "stopped during attempt 1";
+  interrupted.usage = counters.usage;
+  journal.finished(interrupted);
+  ASSERT_FALSE(journal.failure());
+
+  const auto resumed = resume_from_record(load());
+  ASSERT_TRUE(resumed) << resumed.error().message;
+  EXPECT_EQ(resumed->state.next_iteration, 1);
+  EXPECT_EQ(resumed->conversation, start);
+  EXPECT_TRUE(resumed->state.attempts.empty());
+  EXPECT_FALSE(resumed->state.feedback_pending);
+  EXPECT_EQ(resumed->state.spent.usage.input_tokens, 100) << "what it spent still counts";
+
+  verifier->then(Outcome::pass);
+  agent.push(answer("done"));
+  const auto second_run = run(resumed->conversation, resumed->state, load().session);
+  EXPECT_EQ(second_run.status, Status::completed);
+  EXPECT_EQ(second_run.attempts.size(), 1u);
+  EXPECT_EQ(second_run.usage.input_tokens, 110);
+}
+
 TEST_F(StoreJournalTest, ExhaustedSessionResumedWithMoreIterationsGetsItsFeedbackAndGoesOn) {
   verifier->then(Outcome::fail, "test_failed", "still failing", "FAIL: test_b");
   agent.push(answer("one"));
