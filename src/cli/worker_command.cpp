@@ -23,6 +23,7 @@
 
 #include <condition_variable>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <unistd.h>
@@ -37,10 +38,17 @@ using std::chrono::milliseconds;
 constexpr milliseconds k_first_poll{100};
 constexpr milliseconds k_last_poll{2000};
 
-// A goal's events go nowhere: its record is in the store, its result in the queue.
-class NoEvents final : public EventSink {
+// A goal's events are not kept (its record is in the store, its result in the queue); the end
+// of each attempt saves a checkpoint of its workspace.
+class GoalEvents final : public EventSink {
 public:
-  void on_event(const Event& /*event*/) override {}
+  std::function<void()> attempt_finished; // called on the goal's engine thread
+
+  void on_event(const Event& event) override {
+    if (event.get<event::AttemptFinished>() != nullptr && attempt_finished) {
+      attempt_finished();
+    }
+  }
 };
 
 // A goal this worker holds.
@@ -53,7 +61,7 @@ struct Held {
   fs::path workspace;
   std::string base_commit; // where the worktree started, for the patch
   bool lost = false;       // another worker has it now
-  NoEvents events;
+  GoalEvents events;
 };
 
 // "host:pid:1a2b": unique among the workers of a queue, and says where each runs.
@@ -77,6 +85,7 @@ private:
   void start(store::QueuedGoal row);
   Result<Config> batch_config(const store::QueuedGoal& row);
   Result<void> make_workspace(Held& held);
+  void save_checkpoint(Held& held, tools::ProcessRunner& runner);
   Result<void> finish(Held& held, const RunReport& report);
   nlohmann::json result_of(Held& held, const RunReport& report);
   void say(const std::string& line) const;
@@ -170,16 +179,27 @@ Result<void> Worker::make_workspace(Held& held) {
   }
   // Fetched for every goal whose ref names a branch: a worker that runs for days starts each goal
   // from the branch as it is then.
+  // Taken over from a worker that saved a checkpoint: its base commit, then its changes, so the
+  // resumed session finds the files its record says it wrote (the ref may have moved since).
+  const auto checkpoint = nlohmann::json::parse(held.row.checkpoint, nullptr, false);
+  const bool restore = checkpoint.is_object() && checkpoint.value("base", "") != "";
+  const std::string ref = restore ? checkpoint["base"].get<std::string>() : held.goal.ref;
   TRY_ASSIGN(const fs::path source,
-             m_repos->clone_of(m_main_io.runner(), held.goal.repo_url, held.goal.ref, held.cancel));
+             m_repos->clone_of(m_main_io.runner(), held.goal.repo_url, ref, held.cancel));
   const tools::IsolationRequest request{
       .source = source,
       .path = path,
       .branch = fmt::format("ralph/queue/{}/{}", held.row.batch, held.goal.id),
-      .ref = held.goal.ref};
+      .ref = ref};
   TRY_ASSIGN(auto found, tools::find_isolated_workspace(m_main_io.runner(), request, held.cancel));
   if (!found) {
     TRY_ASSIGN(found, tools::make_isolated_workspace(m_main_io.runner(), request, held.cancel));
+    if (restore) {
+      TRY(tools::apply_patch(m_main_io.runner(), found->root, checkpoint.value("patch", ""),
+                             held.cancel));
+      say(fmt::format("ralph worker: {}/{} · workspace restored from its checkpoint",
+                      held.row.batch, held.row.id));
+    }
   }
   held.worktree = std::move(*found);
   held.workspace = held.worktree->path;
@@ -254,6 +274,8 @@ void Worker::start(store::QueuedGoal row) {
                     .parent = &held.cancel,
                     .events = &held.events};
   m_engine->spawn([this, &held, launch = std::move(launch)](engine::Io& io) {
+    // On the goal's own fiber, before its next attempt asks its model anything.
+    held.events.attempt_finished = [this, &held, &io] { save_checkpoint(held, io.runner()); };
     RunReport report = run_batch_goal(io, launch);
     {
       std::lock_guard lock(m_mutex);
@@ -261,6 +283,26 @@ void Worker::start(store::QueuedGoal row) {
     }
     m_changed.notify_all();
   });
+}
+
+// The goal's workspace as it is now, against the commit it started from, kept in the queue so
+// that a worker taking the goal over elsewhere starts from it. A failure costs only that.
+void Worker::save_checkpoint(Held& held, tools::ProcessRunner& runner) {
+  // A stopped attempt is run again from its start, which the last checkpoint already holds.
+  if (!held.worktree || held.cancel.cancelled()) {
+    return;
+  }
+  auto patch = tools::worktree_patch(runner, *held.worktree, held.base_commit, held.cancel);
+  Result<bool> saved = false;
+  if (patch) {
+    saved = m_queue->save_checkpoint(
+        m_name, store::claim_of(held.row),
+        nlohmann::json{{"base", held.base_commit}, {"patch", *patch}}.dump());
+  }
+  if (!patch || !saved) {
+    say(fmt::format("ralph worker: {}/{} · checkpoint not saved: {}", held.row.batch, held.row.id,
+                    (!patch ? patch.error() : saved.error()).message));
+  }
 }
 
 // The goal's line of results.jsonl, with where its changes are: a pushed branch, or the patch.

@@ -39,6 +39,7 @@ constexpr std::array<std::string_view, 1> k_steps{
     " tokens bigint NOT NULL DEFAULT 0,"
     " cost_usd double precision NOT NULL DEFAULT 0,"
     " finished_at timestamptz,"
+    " checkpoint text NOT NULL DEFAULT '',"
     " PRIMARY KEY (batch, id));"
     // What claim() scans: only the goals not finished, in order.
     "CREATE INDEX queue_goals_open ON queue_goals (seq) WHERE state IN ('queued', 'running');"};
@@ -179,7 +180,8 @@ Result<std::vector<QueuedGoal>> GoalQueue::claim(const std::string& worker, int 
       "UPDATE queue_goals g SET state = 'running', worker = $1, tries = g.tries + 1,"
       " lease_until = now() + $3 * interval '1 millisecond' "
       "FROM picked WHERE g.batch = picked.batch AND g.id = picked.id "
-      "RETURNING {}, (SELECT settings_json FROM queue_batches b WHERE b.name = g.batch)",
+      "RETURNING {}, (SELECT settings_json FROM queue_batches b WHERE b.name = g.batch),"
+      " g.checkpoint",
       k_columns);
   std::lock_guard lock(m_mutex);
   // A claim whose COMMIT was cut off may have been made: run again, it claims others, and the
@@ -193,6 +195,7 @@ Result<std::vector<QueuedGoal>> GoalQueue::claim(const std::string& worker, int 
     for (int row = 0; row < rows.size(); ++row) {
       goals.push_back(read_goal(rows, row));
       goals.back().settings_json = rows.text(row, 14);
+      goals.back().checkpoint = rows.text(row, 15);
     }
     std::sort(goals.begin(), goals.end(),
               [](const QueuedGoal& a, const QueuedGoal& b) { return a.seq < b.seq; });
@@ -297,6 +300,21 @@ Result<bool> GoalQueue::set_session(const std::string& worker, const GoalClaim& 
             "AND state = 'running'",
             Params().add(claim.batch).add(claim.id).add(claim.tries).add(worker).add(session_id),
             "note a goal's session"));
+    return updated.affected() == 1;
+  });
+}
+
+Result<bool> GoalQueue::save_checkpoint(const std::string& worker, const GoalClaim& claim,
+                                        const std::string& patch) {
+  std::lock_guard lock(m_mutex);
+  return m_db->transaction("save a goal's checkpoint", [&](Connection& c) -> Result<bool> {
+    TRY_ASSIGN(
+        const Rows updated,
+        c.query("UPDATE queue_goals SET checkpoint = $5 "
+                "WHERE batch = $1 AND id = $2 AND tries = $3 AND worker = $4 "
+                "AND state = 'running'",
+                Params().add(claim.batch).add(claim.id).add(claim.tries).add(worker).add(patch),
+                "save a goal's checkpoint"));
     return updated.affected() == 1;
   });
 }

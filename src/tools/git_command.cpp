@@ -29,7 +29,7 @@ Result<std::string> git(ProcessRunner& runner, const std::filesystem::path& dir,
     return fail(ErrorKind::io, fmt::format("git {} in {}: {}", command.args.front(), dir.string(),
                                            what.empty() ? "failed" : what));
   }
-  return std::string(trim(result.output));
+  return command.trim ? std::string(trim(result.output)) : result.output;
 }
 
 Result<std::string> git(ProcessRunner& runner, const std::filesystem::path& dir,

@@ -18,10 +18,11 @@ struct GitCommand {
   std::vector<std::pair<std::string, std::string>> env; // added to the child's environment
   std::string input;                                    // its stdin
   std::chrono::milliseconds timeout{120'000}; // clones and fetches of large repositories take more
+  bool trim = true; // false: stdout exactly as printed (a patch's last blank line matters)
 };
 
-// Runs git; its trimmed stdout, or an error (kind `io`) quoting the first line it printed on
-// stderr and where it ran.
+// Runs git; its stdout (trimmed unless the command says not to), or an error (kind `io`) quoting
+// the first line it printed on stderr and where it ran.
 Result<std::string> git(ProcessRunner& runner, const std::filesystem::path& dir,
                         const GitCommand& command, const CancelToken& cancel);
 

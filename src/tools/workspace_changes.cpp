@@ -93,6 +93,32 @@ Result<std::string> commit_worktree(ProcessRunner& runner, const IsolatedWorkspa
   return git(runner, workspace.root, {"rev-parse", "--verify", "HEAD"}, cancel);
 }
 
+Result<std::string> worktree_patch(ProcessRunner& runner, const IsolatedWorkspace& workspace,
+                                   const std::string& from, const CancelToken& cancel) {
+  TRY_ASSIGN(
+      const std::string index,
+      git(runner, workspace.root, {"rev-parse", "--git-path", "ralph-checkpoint.index"}, cancel));
+  const fs::path index_path = fs::absolute(workspace.root / index);
+  struct Remove {
+    fs::path path;
+    ~Remove() {
+      std::error_code ec;
+      fs::remove(path, ec);
+    }
+  } remove{index_path};
+  const std::vector<std::pair<std::string, std::string>> env{
+      {"GIT_INDEX_FILE", index_path.string()}};
+  TRY(git(runner, workspace.root, GitCommand{.args = {"read-tree", from}, .env = env}, cancel));
+  TRY(git(runner, workspace.root,
+          GitCommand{.args = {"add", "-A", "--", ".", ":(exclude,glob)**/.ralph/**"}, .env = env},
+          cancel));
+  return git(runner, workspace.root,
+             GitCommand{.args = {"diff", "--cached", "--no-renames", "--binary", from, "--"},
+                        .env = env,
+                        .trim = false},
+             cancel);
+}
+
 Result<WorkspaceChanges> changes_between_commits(ProcessRunner& runner, const fs::path& dir,
                                                  const std::string& from, const std::string& to,
                                                  const CancelToken& cancel) {
@@ -100,11 +126,12 @@ Result<WorkspaceChanges> changes_between_commits(ProcessRunner& runner, const fs
   TRY_ASSIGN(const std::string listed,
              git(runner, dir, {"diff", "--no-renames", "--numstat", "-z", from, to, "--"}, cancel));
   read_numstat(listed, changes);
-  TRY_ASSIGN(changes.patch,
-             git(runner, dir, {"diff", "--no-renames", "--binary", from, to, "--"}, cancel));
-  if (!changes.patch.empty()) {
-    changes.patch += '\n'; // trimmed by git(); git apply wants the last line whole
-  }
+  // Untrimmed: a binary file's patch ends in a blank line, without which git apply skips it.
+  TRY_ASSIGN(
+      changes.patch,
+      git(runner, dir,
+          GitCommand{.args = {"diff", "--no-renames", "--binary", from, to, "--"}, .trim = false},
+          cancel));
   return changes;
 }
 

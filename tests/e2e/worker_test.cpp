@@ -374,6 +374,78 @@ TEST_F(WorkerEndToEnd, AGoalOfARepoWorksInAWorktreeAndItsResultIsAPushedBranchOr
   EXPECT_TRUE(fs::exists(dir.path() / "worker1" / "goals" / "b" / "patched" / "patched.txt"));
 }
 
+TEST_F(WorkerEndToEnd, AGoalTakenOverStartsFromTheWorkspaceItsDeadWorkerCheckpointed) {
+  PgCluster& cluster = PgCluster::shared();
+  RALPH_REQUIRE_PG(cluster);
+  const std::string url = cluster.fresh_database();
+  // Attempt 1 writes ck.txt and is not verified (second.txt is missing); attempt 2's first request
+  // waits for the test, which kills the worker there. The worker that takes the goal over
+  // reruns attempt 2, which writes second.txt: verified only if ck.txt came back with the
+  // checkpoint, since no attempt writes it again.
+  std::promise<void> gate;
+  const std::shared_future<void> released = gate.get_future().share();
+  std::mutex mutex;
+  std::condition_variable arrived;
+  bool second_attempt = false;
+  server.set_responder([&](const RecordedRequest& request) -> std::optional<FakeTurn> {
+    const json body = json::parse(request.body);
+    if (body["messages"].back().value("role", "") == "tool") {
+      return text_turn("Done.");
+    }
+    int user_messages = 0;
+    for (const json& message : body["messages"]) {
+      user_messages += static_cast<int>(message.value("role", "") == "user");
+    }
+    if (user_messages == 1) {
+      return tool_turn("write_file", {{"path", "ck.txt"}, {"content", "first attempt"}});
+    }
+    {
+      std::lock_guard lock(mutex);
+      second_attempt = true;
+    }
+    arrived.notify_all();
+    released.wait_for(std::chrono::seconds(120));
+    return tool_turn("write_file", {{"path", "second.txt"}, {"content", "second attempt"}});
+  });
+  const fs::path source = dir.path() / "source";
+  dir.write("source/README.md", "the source\n");
+  const std::string git = "git -c user.email=t@t -c user.name=t ";
+  ASSERT_EQ(std::system(("cd " + source.string() + " && git init -q -b main . && " + git +
+                         "add -A && " + git + "commit -qm start")
+                            .c_str()),
+            0);
+  const std::string line = json{{"id", "ck"},
+                                {"goal", "write ck.txt and second.txt"},
+                                {"repo", "file://" + source.string()},
+                                {"ref", "main"},
+                                {"verify", "test -f ck.txt && test -f second.txt"}}
+                               .dump() +
+                           "\n";
+  ASSERT_EQ(enqueue(url, dir.write("goals.jsonl", line), {"--max-iterations", "2"}).exit_code, 0);
+  {
+    RalphProcess first(worker_args(url, 0, "2s", 1), dir.path());
+    std::unique_lock lock(mutex);
+    ASSERT_TRUE(arrived.wait_for(lock, std::chrono::seconds(60), [&] { return second_attempt; }));
+    lock.unlock();
+    first.signal(SIGKILL);
+    EXPECT_EQ(first.wait().exit_code, 128 + SIGKILL);
+  }
+  gate.set_value();
+  const RalphOutput next = run_ralph(worker_args(url, 1, "2s", 1), dir.path());
+  server.set_responder({});
+  ASSERT_EQ(next.exit_code, 0) << next.err;
+  EXPECT_THAT(next.err, HasSubstr("b/ck · workspace restored from its checkpoint"));
+  const auto goals = queued(url, true);
+  expect_each_done_once(goals, 1);
+  EXPECT_EQ(goals[0].tries, 2);
+  EXPECT_TRUE(goals[0].verified);
+  const fs::path taken = dir.path() / "worker1" / "goals" / "b" / "ck";
+  EXPECT_TRUE(fs::exists(taken / "ck.txt"));
+  EXPECT_TRUE(fs::exists(taken / "second.txt"));
+  // The result is the whole goal's work, both attempts', against the source's commit.
+  EXPECT_EQ(json::parse(goals[0].result_json)["files"], json::array({"ck.txt", "second.txt"}));
+}
+
 TEST_F(WorkerEndToEnd, SigtermGivesTheRunningGoalsBackWithTheirSessions) {
   PgCluster& cluster = PgCluster::shared();
   RALPH_REQUIRE_PG(cluster);

@@ -143,6 +143,7 @@ TEST(GoalQueue, AnExpiredLeaseIsTakenOverAndTheOldWorkersFinishIsRefused) {
   auto first = queue->claim("old", 1, 0ms);
   ASSERT_TRUE(first && first->size() == 1u);
   ASSERT_TRUE(*queue->set_session("old", claim_of((*first)[0]), "session-1"));
+  ASSERT_TRUE(*queue->save_checkpoint("old", claim_of((*first)[0]), "patch-1"));
   // A lease of 0 ms has run out once the server's clock moved on.
   std::vector<QueuedGoal> second;
   for (int tries = 0; second.empty() && tries < 10000; ++tries) {
@@ -154,6 +155,7 @@ TEST(GoalQueue, AnExpiredLeaseIsTakenOverAndTheOldWorkersFinishIsRefused) {
   EXPECT_EQ(second[0].worker, "new");
   EXPECT_EQ(second[0].tries, 2);
   EXPECT_EQ(second[0].session_id, "session-1"); // to resume
+  EXPECT_EQ(second[0].checkpoint, "patch-1");   // in the workspace the old worker left
   EXPECT_EQ(second[0].state, GoalState::running);
 
   // The old worker lost it: renew says so, and its finish, release and session are refused.
@@ -163,6 +165,7 @@ TEST(GoalQueue, AnExpiredLeaseIsTakenOverAndTheOldWorkersFinishIsRefused) {
   EXPECT_FALSE(*queue->finish("old", claim_of((*first)[0]), completed("session-1")));
   EXPECT_FALSE(*queue->release("old", claim_of((*first)[0])));
   EXPECT_FALSE(*queue->set_session("old", claim_of((*first)[0]), "other"));
+  EXPECT_FALSE(*queue->save_checkpoint("old", claim_of((*first)[0]), "patch-old"));
   // The new holder renews and finishes; a finished goal is never claimed again, and finishing
   // the same claim twice (a retried COMMIT) is still one result.
   auto kept = queue->renew("new", {claim_of(second[0])}, 60s);

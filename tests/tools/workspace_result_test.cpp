@@ -85,7 +85,9 @@ TEST_F(WorkspaceResultTest, APatchRestoresAWorkspaceWithBinaryNewAndDeletedFiles
   m_git.sh(before.root, "printf 'one\\nTWO\\nthree\\n' > keep.txt && rm gone.txt && "
                         "mkdir -p new && echo fresh > new/file.txt && "
                         "printf '\\211PNG\\000\\377\\376' > logo.bin && "
-                        "printf '\\000\\001binary' > new/data.bin");
+                        "printf '\\000\\001binary' > new/data.bin && "
+                        // Last in the patch: a binary file's hunk ends in a blank line.
+                        "printf '\\000last' > zz.bin");
   const auto head = commit_worktree(m_git.runner(), before, "checkpoint", {});
   ASSERT_TRUE(head) << head.error().message;
   const auto changes = changes_between_commits(m_git.runner(), before.root, base, *head, {});
@@ -94,7 +96,7 @@ TEST_F(WorkspaceResultTest, APatchRestoresAWorkspaceWithBinaryNewAndDeletedFiles
   const IsolatedWorkspace after = workspace("b");
   const auto applied = apply_patch(m_git.runner(), after.root, changes->patch, {});
   ASSERT_TRUE(applied) << applied.error().message;
-  for (const char* name : {"keep.txt", "logo.bin", "new/file.txt", "new/data.bin"}) {
+  for (const char* name : {"keep.txt", "logo.bin", "new/file.txt", "new/data.bin", "zz.bin"}) {
     EXPECT_EQ(m_git.out(after.root, std::string("od -c ") + name),
               m_git.out(before.root, std::string("od -c ") + name))
         << name;
@@ -102,8 +104,35 @@ TEST_F(WorkspaceResultTest, APatchRestoresAWorkspaceWithBinaryNewAndDeletedFiles
   EXPECT_FALSE(fs::exists(after.root / "gone.txt"));
   // In the work tree only: the next checkpoint commits them as the goal's work.
   EXPECT_EQ(m_git.out(after.root, "git status --porcelain"),
-            " D gone.txt\n M keep.txt\n M logo.bin\n?? new/");
+            " D gone.txt\n M keep.txt\n M logo.bin\n?? new/\n?? zz.bin");
   EXPECT_TRUE(apply_patch(m_git.runner(), after.root, "", {}));
+}
+
+TEST_F(WorkspaceResultTest, AWorktreePatchTakesTheFilesAsTheyAreAndLeavesTheIndexAndHeadAlone) {
+  const IsolatedWorkspace before = workspace("a");
+  const std::string base = m_git.out(before.root, "git rev-parse HEAD");
+  m_git.sh(before.root, "printf 'one\\nTWO\\nthree\\n' > keep.txt && rm gone.txt && "
+                        "echo staged > staged.txt && git add staged.txt && "
+                        "printf '\\000\\001binary' > untracked.bin && "
+                        "mkdir -p .ralph && echo session > .ralph/ralph.db");
+  const std::string status = m_git.out(before.root, "git status --porcelain");
+  const auto patch = worktree_patch(m_git.runner(), before, base, {});
+  ASSERT_TRUE(patch) << patch.error().message;
+  // An agent at work there sees nothing of it.
+  EXPECT_EQ(m_git.out(before.root, "git status --porcelain"), status);
+  EXPECT_EQ(m_git.out(before.root, "git rev-parse HEAD"), base);
+  EXPECT_EQ(patch->find(".ralph"), std::string::npos) << *patch;
+
+  const IsolatedWorkspace after = workspace("b");
+  const auto applied = apply_patch(m_git.runner(), after.root, *patch, {});
+  ASSERT_TRUE(applied) << applied.error().message;
+  for (const char* name : {"keep.txt", "staged.txt", "untracked.bin", "logo.bin"}) {
+    EXPECT_EQ(m_git.out(after.root, std::string("od -c ") + name),
+              m_git.out(before.root, std::string("od -c ") + name))
+        << name;
+  }
+  EXPECT_FALSE(fs::exists(after.root / "gone.txt"));
+  EXPECT_FALSE(fs::exists(after.root / ".ralph"));
 }
 
 TEST_F(WorkspaceResultTest, APatchThatDoesNotApplyChangesNothing) {

@@ -48,6 +48,9 @@ struct QueuedGoal {
   bool verified = false;
   std::int64_t tokens = 0;
   double cost_usd = 0;
+  // The patch of its workspace against its ref as last saved by a worker running it (claim
+  // only): a worker taking the goal over on another machine starts from it.
+  std::string checkpoint;
 };
 
 // The claim a worker holds on a goal: only it may renew, finish or release the goal, and only
@@ -137,6 +140,10 @@ public:
   // Notes the goal's session so that whoever takes it over resumes it; false when not held.
   Result<bool> set_session(const std::string& worker, const GoalClaim& claim,
                            const std::string& session_id);
+
+  // Keeps `patch` as the goal's workspace checkpoint; false when `worker` no longer holds it.
+  Result<bool> save_checkpoint(const std::string& worker, const GoalClaim& claim,
+                               const std::string& patch);
 
   // The batch's goals counted; nullopt when there is no such batch.
   Result<std::optional<QueueStatus>> status(const std::string& batch);

@@ -29,6 +29,12 @@ struct WorkspaceChanges {
 Result<std::string> commit_worktree(ProcessRunner& runner, const IsolatedWorkspace& workspace,
                                     const std::string& message, const CancelToken& cancel);
 
+// The patch (`git diff --binary`) from commit `from` to the worktree's files as they are now,
+// untracked files included and ralph's `.ralph` folders left out. Made with a scratch index:
+// HEAD, the index and the files are left as they are, so an agent at work there sees nothing.
+Result<std::string> worktree_patch(ProcessRunner& runner, const IsolatedWorkspace& workspace,
+                                   const std::string& from, const CancelToken& cancel);
+
 // The changes from commit `from` to commit `to` of the repository at `dir` (renames as a
 // deletion and an addition).
 Result<WorkspaceChanges> changes_between_commits(ProcessRunner& runner,
