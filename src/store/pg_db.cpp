@@ -1,6 +1,8 @@
 #include "store/pg_db.h"
 
+#include "ralph/core/text.h"
 #include "ralph/core/try.h"
+#include "ralph/core/url.h"
 
 #include <fmt/format.h>
 
@@ -8,7 +10,6 @@
 #include <array>
 #include <charconv>
 #include <libpq-fe.h>
-#include <regex>
 #include <thread>
 
 namespace ralph::store::pg {
@@ -61,24 +62,21 @@ bool is_url(std::string_view text) {
 }
 
 std::string shown_url(std::string_view url) {
-  std::string shown(url);
-  if (const auto scheme = shown.find("://"); scheme != std::string::npos) {
-    const auto authority = scheme + 3;
-    const auto end = shown.find_first_of("/?", authority);
-    const auto at = shown.rfind('@', end == std::string::npos ? shown.size() : end);
-    if (at != std::string::npos && at >= authority) {
-      const auto colon = shown.find(':', authority);
-      if (colon != std::string::npos && colon < at) {
-        shown.replace(colon + 1, at - colon - 1, "***");
-      }
-    }
-  }
-  static const std::regex k_password(R"((password\s*=\s*)('[^']*'|[^&\s]*))");
-  return std::regex_replace(shown, k_password, "$1***");
+  return url_without_password(url);
 }
 
 Params& Params::add(std::string_view text) {
-  m_values.emplace_back(std::string(text));
+  // PostgreSQL's text holds neither NUL nor invalid UTF-8 (in a UTF8 database) and refuses the
+  // whole statement: a run must not fail because a tool printed a binary byte.
+  if (text.find('\0') == std::string_view::npos && is_valid_utf8(text)) {
+    m_values.emplace_back(std::string(text));
+    return *this;
+  }
+  std::string clean = to_valid_utf8(text);
+  for (std::size_t at = clean.find('\0'); at != std::string::npos; at = clean.find('\0', at)) {
+    clean.replace(at, 1, "\uFFFD");
+  }
+  m_values.emplace_back(std::move(clean));
   return *this;
 }
 

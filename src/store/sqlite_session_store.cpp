@@ -1,5 +1,6 @@
 #include "ralph/store/sqlite_session_store.h"
 
+#include "store/owner_alive.h"
 #include "store/sqlite_db.h"
 #include "store/sqlite_schema.h"
 #include "store/sqlite_tables.h"
@@ -8,10 +9,7 @@
 
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <limits>
 #include <mutex>
-#include <signal.h>
 #include <utility>
 
 namespace ralph::store {
@@ -38,18 +36,6 @@ Result<void> require(Database& db, const Result<bool>& updated, std::string_view
     return fail(db.error_message(fmt::format("{}: no session {}", what, id)));
   }
   return {};
-}
-
-// A session is owned while its owner_pid names a live process. EPERM means the process exists
-// but belongs to another user; only ESRCH proves it is gone.
-bool owner_alive(std::int64_t pid) {
-  if (pid <= 0) {
-    return false;
-  }
-  if (pid > std::numeric_limits<pid_t>::max()) {
-    return false;
-  }
-  return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH;
 }
 
 } // namespace

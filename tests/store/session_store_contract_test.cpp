@@ -1,12 +1,17 @@
+#include "support/pg_cluster.h"
 #include "support/temp_dir.h"
 
+#include "ralph/store/open_session_store.h"
+#include "ralph/store/pg_session_store.h"
 #include "ralph/store/sqlite_session_store.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <string>
 #include <sys/wait.h>
+#include <thread>
 #include <tuple>
 #include <unistd.h>
 
@@ -62,14 +67,40 @@ SessionRow make_session(std::string id, std::string created_at) {
   return s;
 }
 
-std::unique_ptr<SqliteSessionStore> open_store(const std::filesystem::path& path) {
-  auto store = SqliteSessionStore::open(path);
-  if (!store) {
-    ADD_FAILURE() << store.error().message;
-    return nullptr;
+// The contract of SessionStore, one suite run against each backend: a fresh SQLite file, and a
+// fresh database on the PostgreSQL server the tests share.
+class SessionStoreContract : public ::testing::TestWithParam<std::string> {
+protected:
+  void SetUp() override {
+    if (GetParam() == "postgresql") {
+      ralph::testing::PgCluster& cluster = ralph::testing::PgCluster::shared();
+      RALPH_REQUIRE_PG(cluster);
+      m_location = cluster.fresh_database();
+    } else {
+      m_location = (m_dir.path() / ".ralph" / "ralph.db").string();
+    }
   }
-  return std::move(*store);
-}
+
+  // A new store object (a new connection) on the same file or database.
+  std::unique_ptr<SessionStore> open() const {
+    auto store = open_session_store(m_location, std::chrono::seconds(5));
+    if (!store) {
+      ADD_FAILURE() << store.error().message;
+      return nullptr;
+    }
+    return std::move(*store);
+  }
+  bool postgres() const { return GetParam() == "postgresql"; }
+  // How messages name the store: the file, or the URL (the test server's has no password).
+  const std::string& location() const { return m_location; }
+
+private:
+  ralph::testing::TempDir m_dir;
+  std::string m_location;
+};
+
+INSTANTIATE_TEST_SUITE_P(Backends, SessionStoreContract, ::testing::Values("sqlite", "postgresql"),
+                         [](const auto& backend) { return backend.param; });
 
 // A pid that no process has: a child that has exited and been reaped.
 pid_t dead_pid() {
@@ -219,9 +250,8 @@ struct FullSession {
   }
 };
 
-TEST(SqliteSessionStore, RecordsAWholeSessionAndLoadsItBack) {
-  testing::TempDir dir;
-  auto store = open_store(dir.path() / ".ralph" / "ralph.db");
+TEST_P(SessionStoreContract, RecordsAWholeSessionAndLoadsItBack) {
+  auto store = open();
   ASSERT_TRUE(store);
   FullSession full;
   full.record(*store);
@@ -234,25 +264,21 @@ TEST(SqliteSessionStore, RecordsAWholeSessionAndLoadsItBack) {
   EXPECT_TRUE((*loaded)->verdicts[1].evidence_json.empty());
 }
 
-TEST(SqliteSessionStore, ReopeningTheFileSeesEverything) {
-  testing::TempDir dir;
-  const auto path = dir.path() / ".ralph" / "ralph.db";
+TEST_P(SessionStoreContract, ReopeningTheFileSeesEverything) {
   FullSession full;
   {
-    auto store = open_store(path);
+    auto store = open();
     ASSERT_TRUE(store);
     full.record(*store);
   }
-  auto reopened = open_store(path);
+  auto reopened = open();
   ASSERT_TRUE(reopened);
   full.expect_loaded(*reopened);
 }
 
-TEST(SqliteSessionStore, AnotherConnectionSeesEachCommitAtOnce) {
-  testing::TempDir dir;
-  const auto path = dir.path() / "ralph.db";
-  auto writer = open_store(path);
-  auto reader = open_store(path);
+TEST_P(SessionStoreContract, AnotherConnectionSeesEachCommitAtOnce) {
+  auto writer = open();
+  auto reader = open();
   ASSERT_TRUE(writer && reader);
   ASSERT_TRUE(writer->create_session(make_session("s-1", "2026-01-01T00:00:00.000Z")));
   auto found = reader->find_session("s-1");
@@ -260,9 +286,8 @@ TEST(SqliteSessionStore, AnotherConnectionSeesEachCommitAtOnce) {
   EXPECT_TRUE(found->has_value());
 }
 
-TEST(SqliteSessionStore, KeepsUnicodeControlBytesAndEmptyStrings) {
-  testing::TempDir dir;
-  auto store = open_store(dir.path() / "ralph.db");
+TEST_P(SessionStoreContract, KeepsUnicodeControlBytesAndEmptyStrings) {
+  auto store = open();
   ASSERT_TRUE(store);
   SessionRow session = make_session("s-ünï", "2026-01-01T00:00:00.000Z");
   session.goal = "réparer 🐛 — 修复 \t\r\n\x01\x7f";
@@ -275,13 +300,18 @@ TEST(SqliteSessionStore, KeepsUnicodeControlBytesAndEmptyStrings) {
   ASSERT_TRUE(store->create_session(session));
   auto found = store->find_session(session.id);
   ASSERT_TRUE(found && *found);
-  EXPECT_EQ(fields(**found), fields(session));
-  EXPECT_EQ((*found)->reason.size(), 12u);
+  SessionRow expected = session;
+  if (postgres()) {
+    // PostgreSQL's text holds neither NUL nor invalid UTF-8: each such byte reads back as
+    // U+FFFD rather than failing the write (and the run).
+    expected.answer = "not utf-8: \uFFFD\uFFFD\uFFFD(";
+    expected.reason = "nul \uFFFD inside";
+  }
+  EXPECT_EQ(fields(**found), fields(expected));
 }
 
-TEST(SqliteSessionStore, FindsNothingForAnUnknownId) {
-  testing::TempDir dir;
-  auto store = open_store(dir.path() / "ralph.db");
+TEST_P(SessionStoreContract, FindsNothingForAnUnknownId) {
+  auto store = open();
   ASSERT_TRUE(store);
   auto found = store->find_session("nope");
   ASSERT_TRUE(found);
@@ -294,9 +324,8 @@ TEST(SqliteSessionStore, FindsNothingForAnUnknownId) {
   EXPECT_FALSE(*removed);
 }
 
-TEST(SqliteSessionStore, ListsNewestFirstThenByIdDescending) {
-  testing::TempDir dir;
-  auto store = open_store(dir.path() / "ralph.db");
+TEST_P(SessionStoreContract, ListsNewestFirstThenByIdDescending) {
+  auto store = open();
   ASSERT_TRUE(store);
   ASSERT_TRUE(store->create_session(make_session("a", "2026-01-02T00:00:00.000Z")));
   ASSERT_TRUE(store->create_session(make_session("c", "2026-01-01T00:00:00.000Z")));
@@ -311,9 +340,8 @@ TEST(SqliteSessionStore, ListsNewestFirstThenByIdDescending) {
   EXPECT_THAT(ids, ElementsAre("d", "b", "a", "c"));
 }
 
-TEST(SqliteSessionStore, UpdateKeepsIdAndCreationTime) {
-  testing::TempDir dir;
-  auto store = open_store(dir.path() / "ralph.db");
+TEST_P(SessionStoreContract, UpdateKeepsIdAndCreationTime) {
+  auto store = open();
   ASSERT_TRUE(store);
   const SessionRow original = make_session("s-1", "2026-01-01T00:00:00.000Z");
   ASSERT_TRUE(store->create_session(original));
@@ -332,50 +360,47 @@ TEST(SqliteSessionStore, UpdateKeepsIdAndCreationTime) {
   EXPECT_EQ(fields(**found), fields(changed));
 }
 
-TEST(SqliteSessionStore, UpdatingAMissingSessionIsAnErrorNamingIt) {
-  testing::TempDir dir;
-  const auto path = dir.path() / "ralph.db";
-  auto store = open_store(path);
+TEST_P(SessionStoreContract, UpdatingAMissingSessionIsAnErrorNamingIt) {
+  auto store = open();
   ASSERT_TRUE(store);
   auto updated = store->update_session(make_session("ghost", "2026-01-01T00:00:00.000Z"));
   ASSERT_FALSE(updated);
   EXPECT_EQ(updated.error().kind, ErrorKind::store);
-  EXPECT_EQ(updated.error().message, path.string() + ": update session: no session ghost");
+  EXPECT_EQ(updated.error().message, location() + ": update session: no session ghost");
   ModelCallRow call;
   call.session_id = "ghost";
   auto added = store->add_model_call(call, make_session("ghost", "x"));
   ASSERT_FALSE(added);
-  EXPECT_EQ(added.error().message, path.string() + ": add model call: no session ghost");
+  EXPECT_EQ(added.error().message, location() + ": add model call: no session ghost");
 }
 
-TEST(SqliteSessionStore, AToolCallForAMissingSessionFailsNamingFileAndOperation) {
-  testing::TempDir dir;
-  const auto path = dir.path() / "ralph.db";
-  auto store = open_store(path);
+TEST_P(SessionStoreContract, AToolCallForAMissingSessionFailsNamingFileAndOperation) {
+  auto store = open();
   ASSERT_TRUE(store);
   ToolCallRow call;
   call.session_id = "ghost";
   auto added = store->add_tool_call(call);
   ASSERT_FALSE(added);
   EXPECT_EQ(added.error().kind, ErrorKind::store);
-  EXPECT_EQ(added.error().message,
-            path.string() + ": insert tool call: FOREIGN KEY constraint failed");
+  EXPECT_THAT(added.error().message, ::testing::StartsWith(location() + ": insert tool call: "));
+  EXPECT_THAT(added.error().message,
+              HasSubstr(postgres() ? "violates foreign key constraint" : "FOREIGN KEY constraint"));
   EXPECT_FALSE(added.error().retryable);
 }
 
-TEST(SqliteSessionStore, CreatingASessionTwiceFails) {
-  testing::TempDir dir;
-  auto store = open_store(dir.path() / "ralph.db");
+TEST_P(SessionStoreContract, CreatingASessionTwiceFails) {
+  auto store = open();
   ASSERT_TRUE(store);
   ASSERT_TRUE(store->create_session(make_session("s-1", "2026-01-01T00:00:00.000Z")));
   auto again = store->create_session(make_session("s-1", "2026-01-01T00:00:00.000Z"));
   ASSERT_FALSE(again);
-  EXPECT_THAT(again.error().message, HasSubstr("create session: UNIQUE constraint failed"));
+  EXPECT_THAT(again.error().message,
+              HasSubstr(postgres() ? "create session: session s-1 already exists"
+                                   : "create session: UNIQUE constraint failed"));
 }
 
-TEST(SqliteSessionStore, SaveAttemptReplacesTheSameIteration) {
-  testing::TempDir dir;
-  auto store = open_store(dir.path() / "ralph.db");
+TEST_P(SessionStoreContract, SaveAttemptReplacesTheSameIteration) {
+  auto store = open();
   ASSERT_TRUE(store);
   ASSERT_TRUE(store->create_session(make_session("s-1", "2026-01-01T00:00:00.000Z")));
   AttemptRow attempt;
@@ -391,9 +416,8 @@ TEST(SqliteSessionStore, SaveAttemptReplacesTheSameIteration) {
   expect_rows((*loaded)->attempts, {attempt});
 }
 
-TEST(SqliteSessionStore, FinishingAnAttemptAgainReplacesItsVerdicts) {
-  testing::TempDir dir;
-  auto store = open_store(dir.path() / "ralph.db");
+TEST_P(SessionStoreContract, FinishingAnAttemptAgainReplacesItsVerdicts) {
+  auto store = open();
   ASSERT_TRUE(store);
   SessionRow session = make_session("s-1", "2026-01-01T00:00:00.000Z");
   ASSERT_TRUE(store->create_session(session));
@@ -414,9 +438,8 @@ TEST(SqliteSessionStore, FinishingAnAttemptAgainReplacesItsVerdicts) {
   expect_rows((*loaded)->verdicts, {verdict});
 }
 
-TEST(SqliteSessionStore, AFailedFinishWritesNothing) {
-  testing::TempDir dir;
-  auto store = open_store(dir.path() / "ralph.db");
+TEST_P(SessionStoreContract, AFailedFinishWritesNothing) {
+  auto store = open();
   ASSERT_TRUE(store);
   SessionRow session = make_session("s-1", "2026-01-01T00:00:00.000Z");
   ASSERT_TRUE(store->create_session(session));
@@ -446,9 +469,8 @@ TEST(SqliteSessionStore, AFailedFinishWritesNothing) {
   EXPECT_TRUE(store->finish_attempt(finished, {good}, changed));
 }
 
-TEST(SqliteSessionStore, AModelCallUpdatesTheCountersButNotTheJson) {
-  testing::TempDir dir;
-  auto store = open_store(dir.path() / "ralph.db");
+TEST_P(SessionStoreContract, AModelCallUpdatesTheCountersButNotTheJson) {
+  auto store = open();
   ASSERT_TRUE(store);
   SessionRow session = make_session("s-1", "2026-01-01T00:00:00.000Z");
   ASSERT_TRUE(store->create_session(session));
@@ -474,10 +496,8 @@ TEST(SqliteSessionStore, AModelCallUpdatesTheCountersButNotTheJson) {
   EXPECT_EQ(fields(**found), fields(expected));
 }
 
-TEST(SqliteSessionStore, RemovingASessionRemovesEverythingRecordedAboutIt) {
-  testing::TempDir dir;
-  const auto path = dir.path() / "ralph.db";
-  auto store = open_store(path);
+TEST_P(SessionStoreContract, RemovingASessionRemovesEverythingRecordedAboutIt) {
+  auto store = open();
   ASSERT_TRUE(store);
   FullSession full;
   full.record(*store);
@@ -499,9 +519,8 @@ TEST(SqliteSessionStore, RemovingASessionRemovesEverythingRecordedAboutIt) {
   EXPECT_TRUE(store->find_session("other")->has_value());
 }
 
-TEST(SqliteSessionStore, PruneRemovesOnlyOldSessionsNoLiveProcessOwns) {
-  testing::TempDir dir;
-  auto store = open_store(dir.path() / "ralph.db");
+TEST_P(SessionStoreContract, PruneRemovesOnlyOldSessionsNoLiveProcessOwns) {
+  auto store = open();
   ASSERT_TRUE(store);
   const auto add = [&](const std::string& id, const std::string& updated_at, std::int64_t pid) {
     SessionRow s = make_session(id, "2026-01-01T00:00:00.000Z");
@@ -536,9 +555,7 @@ TEST(SqliteSessionStore, PruneRemovesOnlyOldSessionsNoLiveProcessOwns) {
   EXPECT_TRUE(again->empty());
 }
 
-TEST(SqliteSessionStore, KeepsEachSessionsKindAndParent) {
-  testing::TempDir dir;
-  const auto path = dir.path() / "ralph.db";
+TEST_P(SessionStoreContract, KeepsEachSessionsKindAndParent) {
   SessionRow chat = make_session("s-chat", "2026-01-01T00:00:00.000Z");
   chat.kind = SessionKind::chat;
   SessionRow goal = make_session("s-goal", "2026-01-01T00:00:01.000Z");
@@ -547,7 +564,7 @@ TEST(SqliteSessionStore, KeepsEachSessionsKindAndParent) {
   SessionRow tick = make_session("s-tick", "2026-01-01T00:00:02.000Z");
   tick.kind = SessionKind::heartbeat;
   {
-    auto store = open_store(path);
+    auto store = open();
     ASSERT_TRUE(store);
     for (const SessionRow& row : {chat, goal, tick}) {
       ASSERT_TRUE(store->create_session(row));
@@ -555,15 +572,129 @@ TEST(SqliteSessionStore, KeepsEachSessionsKindAndParent) {
     tick.parent_id = "s-other"; // update_session replaces them like every other field
     ASSERT_TRUE(store->update_session(tick));
   }
-  auto reopened = open_store(path);
+  auto reopened = open();
   ASSERT_TRUE(reopened);
   auto listed = reopened->list_sessions();
   ASSERT_TRUE(listed);
   expect_rows(*listed, {tick, goal, chat});
 }
 
-TEST(SqliteSessionStore, ReportsTheSchemaVersionItWrites) {
+TEST_P(SessionStoreContract, StoresOfTheirOwnInThreadsWritingAtOnceLoseNothing) {
+  // Each thread is a writer with its own connection, as separate processes are.
+  constexpr int k_writers = 6;
+  constexpr int k_steps = 25;
+  std::vector<std::thread> threads;
+  std::vector<std::string> errors(k_writers);
+  for (int w = 0; w < k_writers; ++w) {
+    threads.emplace_back([&, w] {
+      auto store = open_session_store(location(), std::chrono::seconds(5));
+      if (!store) {
+        errors[static_cast<std::size_t>(w)] = store.error().message;
+        return;
+      }
+      SessionRow session = make_session("w" + std::to_string(w), "2026-01-01T00:00:00.000Z");
+      auto done = (*store)->create_session(session);
+      for (int step = 1; done && step <= k_steps; ++step) {
+        ModelCallRow call;
+        call.session_id = session.id;
+        call.iteration = 1;
+        call.step = step;
+        session.input_tokens += step;
+        done = (*store)->add_model_call(call, session);
+        ToolCallRow tool;
+        tool.session_id = session.id;
+        tool.iteration = 1;
+        tool.seq = step;
+        if (done) {
+          done = (*store)->add_tool_call(tool);
+        }
+      }
+      if (!done) {
+        errors[static_cast<std::size_t>(w)] = done.error().message;
+      }
+    });
+  }
+  for (auto& t : threads) {
+    t.join();
+  }
+  for (const auto& e : errors) {
+    EXPECT_EQ(e, "");
+  }
+  auto store = open();
+  ASSERT_TRUE(store);
+  for (int w = 0; w < k_writers; ++w) {
+    auto loaded = store->load("w" + std::to_string(w));
+    ASSERT_TRUE(loaded && *loaded) << w;
+    ASSERT_EQ((*loaded)->model_calls.size(), std::size_t{k_steps});
+    ASSERT_EQ((*loaded)->tool_calls.size(), std::size_t{k_steps});
+    for (int step = 1; step <= k_steps; ++step) {
+      EXPECT_EQ((*loaded)->model_calls[static_cast<std::size_t>(step - 1)].step, step);
+      EXPECT_EQ((*loaded)->tool_calls[static_cast<std::size_t>(step - 1)].seq, step);
+    }
+    EXPECT_EQ((*loaded)->session.input_tokens, k_steps * (k_steps + 1) / 2);
+  }
+}
+
+TEST_P(SessionStoreContract, ThreadsSharingOneStoreLoseNothing) {
+  auto store = open();
+  ASSERT_TRUE(store);
+  SessionRow session = make_session("shared", "2026-01-01T00:00:00.000Z");
+  ASSERT_TRUE(store->create_session(session));
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 1; i <= 20; ++i) {
+        ToolCallRow tool;
+        tool.session_id = session.id;
+        tool.iteration = t + 1;
+        tool.seq = i;
+        if (!store->add_tool_call(tool)) {
+          ++failures;
+        }
+      }
+    });
+  }
+  for (auto& t : threads) {
+    t.join();
+  }
+  EXPECT_EQ(failures.load(), 0);
+  auto loaded = store->load(session.id);
+  ASSERT_TRUE(loaded && *loaded);
+  EXPECT_EQ((*loaded)->tool_calls.size(), 80u);
+}
+
+TEST_P(SessionStoreContract, AStepWrittenAgainByAResumedAttemptIsKept) {
+  // A resumed run starts a killed attempt over: the same iteration and step numbers again.
+  auto store = open();
+  ASSERT_TRUE(store);
+  SessionRow session = make_session("s-1", "2026-01-01T00:00:00.000Z");
+  ASSERT_TRUE(store->create_session(session));
+  ModelCallRow call;
+  call.session_id = session.id;
+  call.iteration = 1;
+  call.step = 1;
+  call.at = "first";
+  ASSERT_TRUE(store->add_model_call(call, session));
+  call.at = "again";
+  ASSERT_TRUE(store->add_model_call(call, session));
+  ToolCallRow tool;
+  tool.session_id = session.id;
+  tool.iteration = 1;
+  tool.seq = 1;
+  ASSERT_TRUE(store->add_tool_call(tool));
+  ASSERT_TRUE(store->add_tool_call(tool));
+  auto loaded = store->load(session.id);
+  ASSERT_TRUE(loaded && *loaded);
+  ASSERT_EQ((*loaded)->model_calls.size(), 2u);
+  EXPECT_EQ((*loaded)->model_calls[0].at, "first");
+  EXPECT_EQ((*loaded)->model_calls[1].at, "again");
+  EXPECT_EQ((*loaded)->tool_calls.size(), 2u);
+}
+
+TEST(SessionStoreSchema, EachBackendReportsTheSchemaVersionItWrites) {
   EXPECT_GE(SqliteSessionStore::schema_version(), 1);
+  EXPECT_GE(PgSessionStore::schema_version(), 1);
 }
 
 } // namespace

@@ -1,0 +1,11 @@
+#pragma once
+
+#include <span>
+#include <string_view>
+
+namespace ralph::store::pg {
+
+// The session tables' migrations (track "sessions" of pg::migrate), version i + 1 at index i.
+std::span<const std::string_view> session_schema();
+
+} // namespace ralph::store::pg
