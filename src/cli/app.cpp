@@ -36,6 +36,7 @@ Result<int> run(const ParsedCommand& command) {
   case CommandName::sessions_export:
   case CommandName::sessions_rm:
   case CommandName::sessions_prune:
+  case CommandName::sessions_copy:
     return sessions_command(command);
   case CommandName::hook:
     return hook_command(command.run, command.hook);

@@ -157,7 +157,7 @@ Result<void> Batch::configure() {
                                    "must not be false");
   }
   // Every goal's session and its outputs go to the batch's store, wherever the goal works.
-  m_config.store.path = store_file(m_config, m_workspace).string();
+  m_config.store.url = store_location(m_config, m_workspace);
   return {};
 }
 

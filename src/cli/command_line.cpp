@@ -65,6 +65,14 @@ private:
   RunArgs& m_args;
 };
 
+// Where sessions are recorded, for every command that opens the store.
+void add_store_flag(CLI::App& command, RunArgs& args) {
+  OverrideFlags(command, args)
+      .add("--store", "store.url", "URL",
+           "the session store: postgresql://USER:PASSWORD@HOST/DB, or a SQLite file (default "
+           ".ralph/ralph.db; also RALPH_STORE_URL, store.url)");
+}
+
 // What --max-steps bounds: the ReAct agent's attempt, or a document's exploration (rlm).
 enum class StepsOf { agent, exploration };
 
@@ -137,6 +145,7 @@ void add_bounds_and_records(CLI::App& command, RunArgs& args) {
       ->type_name("DIR");
   flags.add_switch("--no-store", "store.enabled", "false",
                    "do not record the session in .ralph/ralph.db (no resume)");
+  add_store_flag(command, args);
 }
 
 // The verifiers `ralph run` and `ralph hook` share.
@@ -470,6 +479,7 @@ ParsedCommand parse_command_line(int argc, char** argv) {
         ->add_option("--config", parsed.run.config_file,
                      "an extra configuration file, above the workspace one")
         ->type_name("FILE");
+    add_store_flag(*command, parsed.run);
   };
   CLI::App* list =
       sessions->add_subcommand("list", "id, goal, status, attempts, tokens, cost, age");
@@ -519,6 +529,17 @@ ParsedCommand parse_command_line(int argc, char** argv) {
       ->type_name("AGE")
       ->required();
   add_store_options(prune);
+  CLI::App* copy = sessions->add_subcommand(
+      "copy", "copy sessions, with everything recorded about them, to another store (SQLite or "
+              "PostgreSQL)");
+  copy->add_option("ids", parsed.sessions.ids, "the sessions (ids or unique prefixes; none: all)");
+  copy->add_option("--to", parsed.sessions.copy_to,
+                   "the store to copy to: postgresql://USER:PASSWORD@HOST/DB or a SQLite file")
+      ->type_name("URL")
+      ->required();
+  copy->add_flag("--replace", parsed.sessions.replace,
+                 "replace sessions already there (default: skip them, saying so)");
+  add_store_options(copy);
 
   CLI::App* hook = app.add_subcommand(
       "hook", "ralph's verifiers as the Stop hook of Claude Code, Codex or Gemini CLI: reads the "
@@ -542,6 +563,7 @@ ParsedCommand parse_command_line(int argc, char** argv) {
   hook->add_option("--config", parsed.run.config_file,
                    "an extra configuration file, above the workspace one")
       ->type_name("FILE");
+  add_store_flag(*hook, parsed.run);
   const auto add_install_options = [&](CLI::App* command) {
     command->add_option("agent", parsed.hook.target, "claude, codex or gemini")
         ->required()
@@ -727,6 +749,7 @@ ParsedCommand parse_command_line(int argc, char** argv) {
       {exported, CommandName::sessions_export},
       {rm, CommandName::sessions_rm},
       {prune, CommandName::sessions_prune},
+      {copy, CommandName::sessions_copy},
       {hook, CommandName::hook},
       {install, CommandName::hook_install},
       {uninstall, CommandName::hook_uninstall},

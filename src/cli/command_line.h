@@ -44,6 +44,7 @@ enum class CommandName {
   sessions_export,
   sessions_rm,
   sessions_prune,
+  sessions_copy,
   hook,
   hook_install,
   hook_uninstall,
@@ -108,6 +109,9 @@ struct SessionsArgs {
   std::string out_dir;                     // export
   std::chrono::milliseconds older_than{0}; // prune: sessions not updated for this long
   bool heartbeat = false;                  // list: heartbeat ticks only, with their summary
+  std::string copy_to;                     // copy: the store to copy to
+  std::vector<std::string> ids;            // copy: the sessions (ids or prefixes); none: all
+  bool replace = false;                    // copy: replace sessions already there
 };
 
 struct ParsedCommand {

@@ -4,7 +4,7 @@
 #include "ralph/core/time.h"
 #include "ralph/core/try.h"
 #include "ralph/loop/store_journal.h"
-#include "ralph/store/sqlite_session_store.h"
+#include "ralph/store/open_session_store.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -35,9 +35,16 @@ void keep_out_of_git(const std::filesystem::path& folder) {
 } // namespace
 
 std::filesystem::path store_file(const Config& config, const std::filesystem::path& workspace) {
-  return std::filesystem::path(config.store.path).is_absolute()
-             ? std::filesystem::path(config.store.path)
-             : workspace / config.store.path;
+  std::filesystem::path file(config.store.url.empty() ? config.store.path : config.store.url);
+  if (store::is_server_url(config.store.url)) {
+    file = StoreSettings().path;
+  }
+  return file.is_absolute() ? file : workspace / file;
+}
+
+std::string store_location(const Config& config, const std::filesystem::path& workspace) {
+  return store::is_server_url(config.store.url) ? config.store.url
+                                                : store_file(config, workspace).string();
 }
 
 Result<std::unique_ptr<store::SessionStore>> open_store(const Config& config,
@@ -45,10 +52,12 @@ Result<std::unique_ptr<store::SessionStore>> open_store(const Config& config,
   if (!config.store.enabled) {
     return std::unique_ptr<store::SessionStore>();
   }
-  const std::filesystem::path path = store_file(config, workspace);
-  TRY_ASSIGN(auto opened, store::SqliteSessionStore::open(path));
-  keep_out_of_git(path.parent_path());
-  return std::unique_ptr<store::SessionStore>(std::move(opened));
+  const std::string location = store_location(config, workspace);
+  TRY_ASSIGN(auto opened, store::open_session_store(location, config.store.retry));
+  if (!store::is_server_url(location)) {
+    keep_out_of_git(std::filesystem::path(location).parent_path());
+  }
+  return opened;
 }
 
 Redactor run_redactor() {

@@ -14,8 +14,13 @@
 
 namespace ralph::cli {
 
-// The session store's file: `store.path`, relative to the workspace unless absolute.
+// The session store's file: `store.url` when it names a file, else `store.path`, relative to the
+// workspace unless absolute. With a PostgreSQL store, the default file's place: its folder
+// (.ralph/) still holds what a run keeps beside the record (outputs/).
 std::filesystem::path store_file(const Config& config, const std::filesystem::path& workspace);
+
+// Where sessions go: a PostgreSQL URL (`store.url`), or store_file.
+std::string store_location(const Config& config, const std::filesystem::path& workspace);
 
 // Where whole verify outputs too large for the record go, beside the store:
 // `.ralph/outputs/<session>/<attempt>-command-<command>.log`.
@@ -23,7 +28,7 @@ std::filesystem::path session_outputs_dir(const Config& config,
                                           const std::filesystem::path& workspace,
                                           const std::string& session_id);
 
-// The session store the configuration names (store_file). Null when `store.enabled` is off.
+// The session store the configuration names (store_location). Null when `store.enabled` is off.
 Result<std::unique_ptr<store::SessionStore>> open_store(const Config& config,
                                                         const std::filesystem::path& workspace);
 

@@ -12,6 +12,8 @@
 #include "ralph/core/saturating.h"
 #include "ralph/core/time.h"
 #include "ralph/core/try.h"
+#include "ralph/core/url.h"
+#include "ralph/store/open_session_store.h"
 #include "ralph/store/record_json.h"
 #include "ralph/store/trace_writer.h"
 
@@ -191,12 +193,57 @@ Result<int> export_traces(const ParsedCommand& command, store::SessionStore& sto
   return 0;
 }
 
+// `ralph sessions copy --to URL [ID...]`: each session in one transaction of the target.
+Result<int> copy_sessions(const ParsedCommand& command, const Config& config,
+                          store::SessionStore& from) {
+  const auto& args = command.sessions;
+  const std::string to = store::is_server_url(args.copy_to)
+                             ? args.copy_to
+                             : fs::absolute(args.copy_to).lexically_normal().string();
+  const std::string shown = url_without_password(to);
+  std::vector<std::string> ids;
+  if (args.ids.empty()) {
+    TRY_ASSIGN(const std::vector<store::SessionRow> rows, from.list_sessions());
+    // Oldest first, so the target's list reads as the source's.
+    std::transform(rows.rbegin(), rows.rend(), std::back_inserter(ids),
+                   [](const store::SessionRow& row) { return row.id; });
+  } else {
+    for (const auto& id : args.ids) {
+      TRY_ASSIGN(const store::SessionRow row, find(from, id));
+      ids.push_back(row.id);
+    }
+  }
+  TRY_ASSIGN(const std::unique_ptr<store::SessionStore> target,
+             store::open_session_store(to, config.store.retry));
+  int copied = 0;
+  int skipped = 0;
+  for (const auto& id : ids) {
+    TRY_ASSIGN(std::optional<store::SessionRecord> record, from.load(id));
+    if (!record) {
+      continue; // removed since it was listed
+    }
+    TRY_ASSIGN(const bool written, target->put_record(*record, args.replace));
+    if (written) {
+      ++copied;
+    } else {
+      ++skipped;
+      std::fprintf(stderr, "skipped session %s: already in %s (--replace to overwrite it)\n",
+                   id.c_str(), shown.c_str());
+    }
+  }
+  std::printf("copied %d session(s) to %s%s\n", copied, shown.c_str(),
+              skipped > 0 ? fmt::format(", skipped {} already there", skipped).c_str() : "");
+  return 0;
+}
+
 } // namespace
 
 Result<int> sessions_command(const ParsedCommand& command) {
   TRY_ASSIGN(const fs::path workspace, resolve_workspace(command.run.workspace));
   RunArgs files_only = command.run;
-  files_only.overrides.clear(); // budget flags are for the resumed run, not for finding the store
+  // Budget flags are for the resumed run, not for finding the store; --store is.
+  std::erase_if(files_only.overrides,
+                [](const ConfigOverride& o) { return !o.key.starts_with("store."); });
   TRY_ASSIGN(const Config config, load_config(files_only, workspace));
   TRY_ASSIGN(const std::unique_ptr<store::SessionStore> opened, open_store(config, workspace));
   if (!opened) {
@@ -249,6 +296,8 @@ Result<int> sessions_command(const ParsedCommand& command) {
     std::printf("removed session %s\n", row.id.c_str());
     return 0;
   }
+  case CommandName::sessions_copy:
+    return copy_sessions(command, config, store);
   case CommandName::sessions_prune: {
     const std::string cutoff = iso8601_utc(std::chrono::system_clock::now() - sessions.older_than);
     TRY_ASSIGN(const std::vector<std::string> removed, store.prune(cutoff));

@@ -9,6 +9,7 @@
 #include "ralph/core/json.h"
 #include "ralph/core/text.h"
 #include "ralph/core/try.h"
+#include "ralph/core/url.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -338,6 +339,8 @@ std::string config_to_json(const Config& config) {
         *value);
   }
   out[std::string(k_agents_table)] = config_detail::agent_presets_json(config.agents);
+  // Stored with every session: a server's password must not be.
+  out["store.url"] = url_without_password(config.store.url);
   return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 

@@ -176,4 +176,38 @@ Result<void> PgSessionStore::add_tool_call(const ToolCallRow& call) {
       "add tool call", [&](Connection& db) { return pg::insert_tool_call(db, call, key); });
 }
 
+Result<bool> PgSessionStore::put_record(const SessionRecord& record, bool replace) {
+  const std::scoped_lock lock(m_impl->mutex);
+  std::vector<std::int64_t> keys;
+  for (std::size_t i = 0; i < record.model_calls.size() + record.tool_calls.size(); ++i) {
+    keys.push_back(m_impl->write_key());
+  }
+  int runs = 0;
+  return m_impl->db->transaction("copy session", [&](Connection& db) -> Result<bool> {
+    ++runs;
+    if (replace) {
+      TRY(pg::delete_session(db, record.session.id));
+    }
+    TRY_ASSIGN(const bool created, pg::insert_session(db, record.session));
+    if (!created) {
+      // On a rerun, the session found is the one the first run committed.
+      return runs > 1;
+    }
+    for (const AttemptRow& attempt : record.attempts) {
+      TRY(pg::upsert_attempt(db, attempt));
+    }
+    std::size_t key = 0;
+    for (const ModelCallRow& call : record.model_calls) {
+      TRY(pg::insert_model_call(db, call, keys[key++]));
+    }
+    for (const ToolCallRow& call : record.tool_calls) {
+      TRY(pg::insert_tool_call(db, call, keys[key++]));
+    }
+    for (const VerdictRow& verdict : record.verdicts) {
+      TRY(pg::insert_verdict(db, verdict));
+    }
+    return true;
+  });
+}
+
 } // namespace ralph::store

@@ -176,4 +176,31 @@ Result<void> SqliteSessionStore::add_tool_call(const ToolCallRow& call) {
   return in_write<void>(db, Sync::page_cache, [&] { return sqlite::insert_tool_call(db, call); });
 }
 
+Result<bool> SqliteSessionStore::put_record(const SessionRecord& record, bool replace) {
+  const std::scoped_lock lock(m_impl->mutex);
+  Database& db = *m_impl->db;
+  return in_write<bool>(db, Sync::disk, [&]() -> Result<bool> {
+    TRY_ASSIGN(const std::optional<SessionRow> there,
+               sqlite::select_session(db, record.session.id));
+    if (there && !replace) {
+      return false;
+    }
+    TRY(sqlite::delete_session(db, record.session.id));
+    TRY(sqlite::insert_session(db, record.session));
+    for (const AttemptRow& attempt : record.attempts) {
+      TRY(sqlite::upsert_attempt(db, attempt));
+    }
+    for (const ModelCallRow& call : record.model_calls) {
+      TRY(sqlite::insert_model_call(db, call));
+    }
+    for (const ToolCallRow& call : record.tool_calls) {
+      TRY(sqlite::insert_tool_call(db, call));
+    }
+    for (const VerdictRow& verdict : record.verdicts) {
+      TRY(sqlite::insert_verdict(db, verdict));
+    }
+    return true;
+  });
+}
+
 } // namespace ralph::store

@@ -161,7 +161,12 @@ struct DisplaySettings {
 // Where sessions are recorded.
 struct StoreSettings {
   std::string path = ".ralph/ralph.db"; // relative to the workspace
+  // Where sessions go when set: a postgresql:// URL, or a SQLite file as `path` is. It wins over
+  // `path` (`--store`, RALPH_STORE_URL, `store.url`).
+  std::string url;
   bool enabled = true;
+  // How long a PostgreSQL store retries connection faults before the write fails.
+  Duration retry = std::chrono::seconds(30);
 };
 
 struct HttpSettings {

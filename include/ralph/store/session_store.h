@@ -170,6 +170,11 @@ public:
   // One step each, with the session's new counters in the same transaction.
   virtual Result<void> add_model_call(const ModelCallRow& call, const SessionRow& session) = 0;
   virtual Result<void> add_tool_call(const ToolCallRow& call) = 0;
+
+  // Writes a whole record (another store's, for `ralph sessions copy`): false, writing nothing,
+  // when a session with its id is there and `replace` is off; with it, that session is replaced.
+  // The backends write it in one transaction; this default, through the methods above, does not.
+  virtual Result<bool> put_record(const SessionRecord& record, bool replace);
 };
 
 } // namespace ralph::store

@@ -37,6 +37,7 @@ public:
                               const SessionRow& session) override;
   Result<void> add_model_call(const ModelCallRow& call, const SessionRow& session) override;
   Result<void> add_tool_call(const ToolCallRow& call) override;
+  Result<bool> put_record(const SessionRecord& record, bool replace) override;
 
 private:
   struct Impl;
