@@ -356,6 +356,11 @@ Result<void> apply_config_json(Config& config, std::string_view json, const std:
       }
       continue;
     }
+    // A record's store is the one it was read from: its recorded URL, password masked, is not
+    // one to connect to.
+    if (name == "store.url") {
+      continue;
+    }
     const Key* key = config_detail::find_key(name);
     if (key == nullptr) {
       return tl::unexpected(config_error(unknown_key_message(source, name), source, 0));

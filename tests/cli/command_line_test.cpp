@@ -211,8 +211,8 @@ TEST(CommandLine, MissingCommandListsTheCommands) {
             "ralph: a command is required (run, chat, qa, task, demo, sessions, hook, "
             "heartbeat, batch, worker). See 'ralph --help'.\n");
   EXPECT_EQ(parse({"sessions"}).err,
-            "ralph sessions: a command is required (list, show, resume, export, rm, prune). See "
-            "'ralph sessions --help'.\n");
+            "ralph sessions: a command is required (list, show, resume, export, rm, prune, copy). "
+            "See 'ralph sessions --help'.\n");
   EXPECT_EQ(parse({"qa", "--query", "q"}).err,
             "ralph qa: --doc is required. See 'ralph qa --help'.\n");
 }

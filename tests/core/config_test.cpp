@@ -303,6 +303,21 @@ output = 15
   EXPECT_EQ(copy.prices["anthropic/claude-x"].output, 15.0);
 }
 
+TEST(ConfigJson, TheStoreUrlIsRecordedWithoutItsPasswordAndNeverAppliedBack) {
+  Config config;
+  ASSERT_TRUE(set_config_value(config, "store.url",
+                               "postgresql://ralph:s3cret@db.example:5432/ralph?password=s3cret",
+                               "--store"));
+  const std::string json = config_to_json(config);
+  EXPECT_EQ(json.find("s3cret"), std::string::npos) << json;
+  EXPECT_NE(json.find("postgresql://ralph:***@db.example:5432/ralph?password=***"),
+            std::string::npos)
+      << json;
+  Config copy;
+  ASSERT_TRUE(apply_config_json(copy, json, "session"));
+  EXPECT_EQ(copy.store.url, "");
+}
+
 TEST(ConfigJson, UnsetTemperatureStaysUnset) {
   Config copy;
   ASSERT_TRUE(apply_config_json(copy, config_to_json(Config()), "session"));
