@@ -353,6 +353,7 @@ Result<int> best_of_command(const RunArgs& args) {
     row.status = Status::failed;
     row.reason = candidates.front().error->message;
     row.owner_pid = 0;
+    row.owner_host.clear();
     if (store) {
       (void)store->update_session(row);
     }
@@ -416,6 +417,7 @@ Result<int> best_of_command(const RunArgs& args) {
                        std::chrono::steady_clock::now() - started)
                        .count();
   row.owner_pid = 0;
+  row.owner_host.clear();
   row.updated_at = iso8601_utc(std::chrono::system_clock::now());
   if (store) {
     if (auto updated = store->update_session(row); !updated) {

@@ -7,6 +7,7 @@
 #include "cli/verifier_setup.h"
 
 #include "ralph/agent/react_agent.h"
+#include "ralph/core/host_name.h"
 #include "ralph/core/ids.h"
 #include "ralph/core/redacting_sink.h"
 #include "ralph/core/text.h"
@@ -184,9 +185,9 @@ Result<std::unique_ptr<ChatSession>> ChatSession::open(RunContext& context, Term
                               "sessions resume {})",
                               resume_id, to_string(found->kind), resume_id));
     }
-    if (runs_ralph(found->owner_pid)) {
-      return fail(ErrorKind::usage, fmt::format("--resume {}: the chat is open in process {}",
-                                                resume_id, found->owner_pid));
+    if (session_owned(*found)) {
+      return fail(ErrorKind::usage, fmt::format("--resume {}: the chat is open in {}", resume_id,
+                                                owner_text(*found)));
     }
     // The chat goes on with the model, agent and settings it was recorded with, the flags of
     // this command over them, as `sessions resume` does.
@@ -252,6 +253,7 @@ void ChatSession::write_row() {
   m_row.resume_json = m_redactor.redact_json(state);
   m_row.status = Status::active;
   m_row.owner_pid = getpid();
+  m_row.owner_host = host_name();
   m_row.updated_at = now();
   if (auto written = m_store->update_session(m_row); !written) {
     m_view.note("warning: the chat's record could not be written: " +
@@ -525,6 +527,7 @@ void ChatSession::close(bool interrupted) {
     m_row.resume_json = m_redactor.redact_json(chat_state_to_json(m_state));
   }
   m_row.owner_pid = 0;
+  m_row.owner_host.clear();
   m_row.updated_at = now();
   if (auto written = m_store->update_session(m_row); !written) {
     m_view.note("warning: the chat's record could not be written: " +
@@ -564,6 +567,7 @@ Result<loop::LoopResult> ChatSession::run_goal_once(ChatGoal goal, const CancelT
     state = std::move(resumed->state);
     row->status = Status::active;
     row->owner_pid = getpid();
+    row->owner_host = host_name();
     row->config_json = m_redactor.redact_json(config_to_json(config));
     TRY(m_store->update_session(*row));
   } else {

@@ -83,6 +83,7 @@ Result<HookSession> HookSession::begin(store::SessionStore& store,
     row = new_session_row(id, goal, workspace, config, redactor, baseline);
     row->model = fmt::format("hook/{}", to_string(payload.agent));
     row->owner_pid = 0; // no process runs it between the agent's stops
+    row->owner_host.clear();
     write_round(*row, payload, round);
     TRY(store.create_session(*row));
   } else {

@@ -2,6 +2,7 @@
 
 #include "cli/terminal_view.h"
 
+#include "ralph/core/host_name.h"
 #include "ralph/core/ids.h"
 #include "ralph/core/redacting_sink.h"
 #include "ralph/core/try.h"
@@ -66,6 +67,7 @@ Result<store::SessionRow> claim_session(RunContext& context, const std::string& 
   store::SessionRow row = *session.existing;
   row.status = Status::active;
   row.owner_pid = getpid();
+  row.owner_host = host_name();
   row.config_json = redactor.redact_json(config_to_json(context.config()));
   TRY(session.store->update_session(row));
   return row;

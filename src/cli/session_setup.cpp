@@ -1,5 +1,6 @@
 #include "cli/session_setup.h"
 
+#include "ralph/core/host_name.h"
 #include "ralph/core/json.h"
 #include "ralph/core/time.h"
 #include "ralph/core/try.h"
@@ -89,6 +90,7 @@ store::SessionRow new_session_row(const std::string& id, const std::string& goal
   start.conversation = {Message{.role = Role::user, .content = goal}};
   row.resume_json = redactor.redact_json(loop::resume_point_to_json(start));
   row.owner_pid = getpid();
+  row.owner_host = host_name();
   return row;
 }
 

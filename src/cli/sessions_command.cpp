@@ -95,9 +95,9 @@ bool confirmed(const store::SessionRow& row, const loop::ResumedRun& resumed, in
 Result<int> resume(const ParsedCommand& command, store::SessionStore& store) {
   TRY_ASSIGN(const store::SessionRecord record, load(store, command.sessions.id));
   const store::SessionRow& row = record.session;
-  if (runs_ralph(row.owner_pid)) {
-    return fail(ErrorKind::usage, fmt::format("session {} is running in process {}; stop it first",
-                                              row.id, row.owner_pid));
+  if (session_owned(row)) {
+    return fail(ErrorKind::usage,
+                fmt::format("session {} is running in {}; stop it first", row.id, owner_text(row)));
   }
   if (row.kind == store::SessionKind::chat) {
     return fail(ErrorKind::usage, fmt::format("session {} is a chat: go on with it with ralph "
@@ -288,9 +288,9 @@ Result<int> sessions_command(const ParsedCommand& command) {
     return export_traces(command, store);
   case CommandName::sessions_rm: {
     TRY_ASSIGN(const store::SessionRow row, find(store, sessions.id));
-    if (runs_ralph(row.owner_pid)) {
+    if (session_owned(row)) {
       return fail(ErrorKind::usage,
-                  fmt::format("session {} is running in process {}", row.id, row.owner_pid));
+                  fmt::format("session {} is running in {}", row.id, owner_text(row)));
     }
     TRY(store.remove_session(row.id));
     std::printf("removed session %s\n", row.id.c_str());

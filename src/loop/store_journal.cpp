@@ -163,6 +163,7 @@ void StoreJournal::finished(const LoopResult& result) {
   m_session.usage_estimated = result.usage.estimated;
   m_session.best_iteration = result.best_iteration;
   m_session.owner_pid = 0;
+  m_session.owner_host.clear();
   m_session.updated_at = now();
   keep(m_store.update_session(m_session));
 }

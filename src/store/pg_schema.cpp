@@ -37,7 +37,8 @@ CREATE TABLE sessions (
   verified boolean NOT NULL,
   usage_estimated boolean NOT NULL,
   kind text NOT NULL,
-  parent_id text NOT NULL
+  parent_id text NOT NULL,
+  owner_host text NOT NULL
 );
 CREATE INDEX sessions_by_created ON sessions (created_at COLLATE "C", id COLLATE "C");
 

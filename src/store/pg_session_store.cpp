@@ -128,7 +128,7 @@ Result<std::vector<std::string>> PgSessionStore::prune(const std::string& cutoff
                                               pg::select_sessions_updated_before(db, cutoff));
                                    std::vector<std::string> removed;
                                    for (const auto& candidate : candidates) {
-                                     if (owner_alive(candidate.owner_pid)) {
+                                     if (owner_alive(candidate.owner_pid, candidate.owner_host)) {
                                        continue;
                                      }
                                      TRY(pg::delete_session(db, candidate.id));

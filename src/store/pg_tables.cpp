@@ -13,7 +13,8 @@ namespace {
 #define RALPH_PG_SESSION_COLUMNS                                                                   \
   "id, goal, workspace, model, status, reason, answer, created_at, updated_at, config_json, "      \
   "baseline_json, resume_json, iterations, best_iteration, input_tokens, output_tokens, "          \
-  "cost_usd, cost_known, elapsed_ms, owner_pid, verified, usage_estimated, kind, parent_id"
+  "cost_usd, cost_known, elapsed_ms, owner_pid, verified, usage_estimated, kind, parent_id, "      \
+  "owner_host"
 #define RALPH_PG_ATTEMPT_COLUMNS                                                                   \
   "session_id, iteration, finished, started_at, finished_at, start_json, messages_json, answer, "  \
   "stop, steps, tool_calls, input_tokens, output_tokens, duration_ms, verified, skip_reason, "     \
@@ -35,6 +36,7 @@ Params session_params(const SessionRow& row) {
   p.add(row.iterations).add(row.best_iteration).add(row.input_tokens).add(row.output_tokens);
   p.add(row.cost_usd).add(row.cost_known).add(row.elapsed_ms).add(row.owner_pid);
   p.add(row.verified).add(row.usage_estimated).add(to_string(row.kind)).add(row.parent_id);
+  p.add(row.owner_host);
   return p;
 }
 
@@ -66,6 +68,7 @@ SessionRow read_session(const Rows& r, int i) {
   row.usage_estimated = r.boolean(i, 21);
   row.kind = value_of(k_session_kind_names, r.text(i, 22)).value_or(SessionKind::run);
   row.parent_id = r.text(i, 23);
+  row.owner_host = r.text(i, 24);
   return row;
 }
 
@@ -182,7 +185,7 @@ Result<void> done(Result<Rows> rows) {
 Result<bool> insert_session(Connection& db, const SessionRow& session) {
   return changed_any(db.query("INSERT INTO sessions (" RALPH_PG_SESSION_COLUMNS
                               ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, "
-                              "$14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24) "
+                              "$14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25) "
                               "ON CONFLICT (id) DO NOTHING",
                               session_params(session), "create session"));
 }
@@ -194,7 +197,8 @@ Result<bool> update_session(Connection& db, const SessionRow& session) {
       "answer = $7, updated_at = $9, config_json = $10, baseline_json = $11, resume_json = $12, "
       "iterations = $13, best_iteration = $14, input_tokens = $15, output_tokens = $16, "
       "cost_usd = $17, cost_known = $18, elapsed_ms = $19, owner_pid = $20, verified = $21, "
-      "usage_estimated = $22, kind = $23, parent_id = $24 WHERE id = $1 AND $8::text IS NOT NULL",
+      "usage_estimated = $22, kind = $23, parent_id = $24, owner_host = $25 "
+      "WHERE id = $1 AND $8::text IS NOT NULL",
       session_params(session), "update session"));
 }
 
@@ -237,10 +241,10 @@ Result<std::vector<SessionOwner>> select_sessions_updated_before(Connection& db,
                                                                  const std::string& cutoff) {
   return select(
       db,
-      "SELECT id, owner_pid FROM sessions WHERE updated_at COLLATE \"C\" < $1 "
+      "SELECT id, owner_pid, owner_host FROM sessions WHERE updated_at COLLATE \"C\" < $1 "
       "ORDER BY updated_at COLLATE \"C\", id COLLATE \"C\" FOR UPDATE",
       Params().add(cutoff), "find old sessions", +[](const Rows& r, int i) {
-        return SessionOwner{r.text(i, 0), r.integer(i, 1)};
+        return SessionOwner{r.text(i, 0), r.integer(i, 1), r.text(i, 2)};
       });
 }
 

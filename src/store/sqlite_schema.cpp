@@ -149,8 +149,15 @@ UPDATE sessions SET resume_json = '';
 DROP INDEX sessions_by_updated;
 )sql";
 
+// The machine of owner_pid: a store on a server is shared by many, where a pid alone names no
+// process. Older sessions did not say (empty).
+constexpr std::string_view k_schema_6 = R"sql(
+ALTER TABLE sessions ADD COLUMN owner_host TEXT NOT NULL DEFAULT '';
+)sql";
+
 constexpr Migration k_session_schema[] = {
-    {1, k_schema_1}, {2, k_schema_2}, {3, k_schema_3}, {4, k_schema_4}, {5, k_schema_5},
+    {1, k_schema_1}, {2, k_schema_2}, {3, k_schema_3},
+    {4, k_schema_4}, {5, k_schema_5}, {6, k_schema_6},
 };
 
 Result<bool> has_tables(Database& db) {

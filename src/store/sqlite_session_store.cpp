@@ -123,7 +123,7 @@ Result<std::vector<std::string>> SqliteSessionStore::prune(const std::string& cu
                    sqlite::select_sessions_updated_before(db, cutoff));
         std::vector<std::string> removed;
         for (const auto& candidate : candidates) {
-          if (owner_alive(candidate.owner_pid)) {
+          if (owner_alive(candidate.owner_pid, candidate.owner_host)) {
             continue;
           }
           TRY(sqlite::delete_session(db, candidate.id));

@@ -13,13 +13,14 @@ namespace {
 #define RALPH_SESSION_COLUMNS                                                                      \
   "id, goal, workspace, model, status, reason, answer, created_at, updated_at, config_json, "      \
   "baseline_json, resume_json, iterations, best_iteration, input_tokens, output_tokens, "          \
-  "cost_usd, cost_known, elapsed_ms, owner_pid, verified, usage_estimated, kind, parent_id"
+  "cost_usd, cost_known, elapsed_ms, owner_pid, verified, usage_estimated, kind, parent_id, "      \
+  "owner_host"
 // The same columns read back, the resume point from its own table (schema 5).
 #define RALPH_SESSION_SELECT                                                                       \
   "id, goal, workspace, model, status, reason, answer, created_at, updated_at, config_json, "      \
   "baseline_json, (SELECT json FROM session_resume WHERE session_id = sessions.id), iterations, "  \
   "best_iteration, input_tokens, output_tokens, cost_usd, cost_known, elapsed_ms, owner_pid, "     \
-  "verified, usage_estimated, kind, parent_id"
+  "verified, usage_estimated, kind, parent_id, owner_host"
 #define RALPH_ATTEMPT_COLUMNS                                                                      \
   "session_id, iteration, finished, started_at, finished_at, start_json, messages_json, answer, "  \
   "stop, steps, tool_calls, input_tokens, output_tokens, duration_ms, verified, skip_reason, "     \
@@ -40,6 +41,7 @@ void bind_session(Statement& s, const SessionRow& row) {
   s.bind(row.iterations).bind(row.best_iteration).bind(row.input_tokens).bind(row.output_tokens);
   s.bind(row.cost_usd).bind(row.cost_known).bind(row.elapsed_ms).bind(row.owner_pid);
   s.bind(row.verified).bind(row.usage_estimated).bind(to_string(row.kind)).bind(row.parent_id);
+  s.bind(row.owner_host);
 }
 
 SessionRow read_session(const Statement& s) {
@@ -71,6 +73,7 @@ SessionRow read_session(const Statement& s) {
   // As with the status: an unknown kind is a damaged row, shown as a plain run.
   row.kind = value_of(k_session_kind_names, s.text(22)).value_or(SessionKind::run);
   row.parent_id = s.text(23);
+  row.owner_host = s.text(24);
   return row;
 }
 
@@ -221,7 +224,7 @@ Result<void> insert_session(Database& db, const SessionRow& session) {
       db,
       "INSERT INTO sessions (" RALPH_SESSION_COLUMNS ") VALUES (?1, ?2, ?3, ?4, "
       "?5, ?6, ?7, ?8, ?9, ?10, ?11, '', ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, "
-      "?24)",
+      "?24, ?25)",
       "create session", [&](Statement& s) { bind_session(s, session); })));
   return done(execute(db, "INSERT INTO session_resume (session_id, json) VALUES (?1, ?2)",
                       "create session resume point",
@@ -239,7 +242,7 @@ Result<bool> update_session(Database& db, const SessionRow& session) {
                  "baseline_json = ?11, iterations = ?13, best_iteration = ?14, "
                  "input_tokens = ?15, output_tokens = ?16, cost_usd = ?17, cost_known = ?18, "
                  "elapsed_ms = ?19, owner_pid = ?20, verified = ?21, usage_estimated = ?22, "
-                 "kind = ?23, parent_id = ?24 WHERE id = ?1",
+                 "kind = ?23, parent_id = ?24, owner_host = ?25 WHERE id = ?1",
                  "update session", [&](Statement& s) { bind_session(s, session); })));
   if (!found) {
     return false;
@@ -292,10 +295,12 @@ Result<bool> delete_session(Database& db, const std::string& id) {
 Result<std::vector<SessionOwner>> select_sessions_updated_before(Database& db,
                                                                  const std::string& cutoff) {
   return query(
-      db, "SELECT id, owner_pid FROM sessions WHERE updated_at < ?1 ORDER BY updated_at, id",
+      db,
+      "SELECT id, owner_pid, owner_host FROM sessions WHERE updated_at < ?1 "
+      "ORDER BY updated_at, id",
       "find old sessions", [&](Statement& s) { s.bind(cutoff); },
       +[](const Statement& s) {
-        return SessionOwner{s.text(0), s.integer(1)};
+        return SessionOwner{s.text(0), s.integer(1), s.text(2)};
       });
 }
 

@@ -28,6 +28,7 @@ Result<bool> delete_session(Database& db, const std::string& id);
 struct SessionOwner {
   std::string id;
   std::int64_t owner_pid = 0;
+  std::string owner_host;
 };
 // Sessions last updated before `cutoff`, oldest first.
 Result<std::vector<SessionOwner>> select_sessions_updated_before(Database& db,

@@ -7,6 +7,8 @@
 #include "support/pg_cluster.h"
 #include "support/temp_dir.h"
 
+#include "ralph/store/pg_session_store.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -199,6 +201,32 @@ TEST_F(PgSessionEndToEnd, CopyMovesSessionsBothWaysWithTheSameExport) {
       << "the export from the SQLite copy differs";
   // iter-01, iter-02, their copies under sessions/, session.json and the (empty) .lock.
   EXPECT_EQ(before.size(), 6u);
+}
+
+TEST_F(PgSessionEndToEnd, ASessionRunningOnAnotherHostIsNotJudgedByALocalPid) {
+  const std::string id = two_attempt_run({"--store", url});
+  {
+    // As another machine's run writes it: active, its process there.
+    auto store = store::PgSessionStore::open(url, std::chrono::seconds(5));
+    ASSERT_TRUE(store) << store.error().message;
+    auto row = (*store)->find_session(id);
+    ASSERT_TRUE(row && *row);
+    store::SessionRow running = **row;
+    running.status = Status::active;
+    running.owner_pid = 999'999'999; // no such process here
+    running.owner_host = "build-7.example";
+    ASSERT_TRUE((*store)->update_session(running));
+  }
+  const auto listed = ralph({"sessions", "list", "--json", "--store", url});
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  EXPECT_EQ(json::parse(listed.out)[0]["status"], "active") << "not `stopped`: it runs there";
+  const auto resumed = ralph({"sessions", "resume", id, "--yes", "--store", url});
+  EXPECT_EQ(resumed.exit_code, 2);
+  EXPECT_THAT(resumed.err,
+              HasSubstr("is running in process 999999999 on host build-7.example; stop it first"));
+  const auto removed = ralph({"sessions", "rm", id, "--store", url});
+  EXPECT_EQ(removed.exit_code, 2);
+  EXPECT_THAT(removed.err, HasSubstr("on host build-7.example"));
 }
 
 TEST_F(PgSessionEndToEnd, AnUnreachableServerIsAnErrorWithoutItsPassword) {

@@ -1,6 +1,7 @@
 #include "support/pg_cluster.h"
 #include "support/temp_dir.h"
 
+#include "ralph/core/host_name.h"
 #include "ralph/store/open_session_store.h"
 #include "ralph/store/pg_session_store.h"
 #include "ralph/store/sqlite_session_store.h"
@@ -26,7 +27,8 @@ auto fields(const SessionRow& r) {
   return std::tie(r.id, r.goal, r.workspace, r.model, r.status, r.reason, r.answer, r.created_at,
                   r.updated_at, r.config_json, r.baseline_json, r.resume_json, r.iterations,
                   r.best_iteration, r.input_tokens, r.output_tokens, r.cost_usd, r.cost_known,
-                  r.elapsed_ms, r.owner_pid, r.verified, r.usage_estimated, r.kind, r.parent_id);
+                  r.elapsed_ms, r.owner_pid, r.owner_host, r.verified, r.usage_estimated, r.kind,
+                  r.parent_id);
 }
 auto fields(const AttemptRow& r) {
   return std::tie(r.session_id, r.iteration, r.finished, r.started_at, r.finished_at, r.start_json,
@@ -297,6 +299,7 @@ TEST_P(SessionStoreContract, KeepsUnicodeControlBytesAndEmptyStrings) {
   session.cost_usd = 0.0123456789;
   session.cost_known = false;
   session.owner_pid = 4242;
+  session.owner_host = "build-7";
   ASSERT_TRUE(store->create_session(session));
   auto found = store->find_session(session.id);
   ASSERT_TRUE(found && *found);
@@ -522,10 +525,12 @@ TEST_P(SessionStoreContract, RemovingASessionRemovesEverythingRecordedAboutIt) {
 TEST_P(SessionStoreContract, PruneRemovesOnlyOldSessionsNoLiveProcessOwns) {
   auto store = open();
   ASSERT_TRUE(store);
-  const auto add = [&](const std::string& id, const std::string& updated_at, std::int64_t pid) {
+  const auto add = [&](const std::string& id, const std::string& updated_at, std::int64_t pid,
+                       const std::string& host = "") {
     SessionRow s = make_session(id, "2026-01-01T00:00:00.000Z");
     s.updated_at = updated_at;
     s.owner_pid = pid;
+    s.owner_host = host;
     ASSERT_TRUE(store->create_session(s));
     ToolCallRow call;
     call.session_id = id;
@@ -538,18 +543,22 @@ TEST_P(SessionStoreContract, PruneRemovesOnlyOldSessionsNoLiveProcessOwns) {
   add("old-init", "2026-01-01T00:00:00.000Z", 1);
   add("new-unowned", "2026-02-01T00:00:00.000Z", 0);
   add("at-cutoff", "2026-01-15T00:00:00.000Z", 0);
+  // A process of another machine cannot be checked from here: its session is kept.
+  add("old-other-host", "2026-01-01T00:00:00.000Z", dead_pid(), "another-machine");
+  add("old-dead-here", "2026-01-04T00:00:00.000Z", dead_pid(), host_name());
 
   auto pruned = store->prune("2026-01-15T00:00:00.000Z");
   ASSERT_TRUE(pruned) << pruned.error().message;
-  EXPECT_THAT(*pruned, ElementsAre("old-unowned", "old-dead-owner", "old-impossible-owner"));
+  EXPECT_THAT(*pruned, ElementsAre("old-unowned", "old-dead-owner", "old-impossible-owner",
+                                   "old-dead-here"));
   auto listed = store->list_sessions();
   ASSERT_TRUE(listed);
   std::vector<std::string> left;
   for (const auto& s : *listed) {
     left.push_back(s.id);
   }
-  EXPECT_THAT(
-      left, ::testing::UnorderedElementsAre("old-running", "old-init", "new-unowned", "at-cutoff"));
+  EXPECT_THAT(left, ::testing::UnorderedElementsAre("old-running", "old-init", "new-unowned",
+                                                    "at-cutoff", "old-other-host"));
   auto again = store->prune("2026-01-15T00:00:00.000Z");
   ASSERT_TRUE(again);
   EXPECT_TRUE(again->empty());

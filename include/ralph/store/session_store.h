@@ -55,6 +55,7 @@ struct SessionRow {
   bool cost_known = true;
   std::int64_t elapsed_ms = 0;  // wall time spent in all runs of the session so far
   std::int64_t owner_pid = 0;   // the process running it now; 0 when none
+  std::string owner_host;       // the machine owner_pid is on; empty: unknown (older rows)
   bool verified = false;        // every verifier passed the delivered answer (LoopResult)
   bool usage_estimated = false; // some token counts are estimates: a server reported none
   SessionKind kind = SessionKind::run;
