@@ -1,5 +1,7 @@
+#include "support/pg_cluster.h"
 #include "support/temp_dir.h"
 
+#include "ralph/store/open_session_store.h"
 #include "ralph/store/sqlite_session_store.h"
 
 #include <fmt/format.h>
@@ -73,17 +75,21 @@ SessionRow make_session(std::string id) {
 constexpr int k_children = 4;
 constexpr int k_rounds = 40;
 
-TEST(SqliteSessionStoreProcesses, SeveralProcessesWritingOneDatabaseAtOnceLoseNothing) {
-  testing::TempDir dir;
-  const auto path = dir.path() / ".ralph" / "ralph.db";
+Result<std::unique_ptr<SessionStore>> open_at(const std::string& location) {
+  return open_session_store(location, std::chrono::seconds(10));
+}
+
+// Children writing their own sessions and one they share at once, in the store at `location`
+// (a SQLite file or a PostgreSQL database).
+void several_processes_lose_nothing(const testing::TempDir& dir, const std::string& path) {
   {
-    auto store = SqliteSessionStore::open(path);
+    auto store = open_at(path);
     ASSERT_TRUE(store) << store.error().message;
     ASSERT_TRUE((*store)->create_session(make_session("shared")));
   } // closed before forking: a connection must never cross fork()
 
   const auto complaints = run_children(dir, k_children, [&](int index) -> std::string {
-    auto store = SqliteSessionStore::open(path);
+    auto store = open_at(path);
     if (!store) {
       return store.error().message;
     }
@@ -125,7 +131,7 @@ TEST(SqliteSessionStoreProcesses, SeveralProcessesWritingOneDatabaseAtOnceLoseNo
   });
   EXPECT_THAT(complaints, ::testing::IsEmpty());
 
-  auto store = SqliteSessionStore::open(path);
+  auto store = open_at(path);
   ASSERT_TRUE(store) << store.error().message;
   auto shared = (*store)->load("shared");
   ASSERT_TRUE(shared && *shared);
@@ -144,6 +150,18 @@ TEST(SqliteSessionStoreProcesses, SeveralProcessesWritingOneDatabaseAtOnceLoseNo
     EXPECT_EQ((*own)->session.input_tokens, 10 * k_rounds);
     EXPECT_EQ((*own)->session.iterations, k_rounds / 10);
   }
+}
+
+TEST(SqliteSessionStoreProcesses, SeveralProcessesWritingOneDatabaseAtOnceLoseNothing) {
+  testing::TempDir dir;
+  several_processes_lose_nothing(dir, (dir.path() / ".ralph" / "ralph.db").string());
+}
+
+TEST(PgSessionStoreProcesses, SeveralProcessesWritingOneDatabaseAtOnceLoseNothing) {
+  testing::PgCluster& cluster = testing::PgCluster::shared();
+  RALPH_REQUIRE_PG(cluster);
+  testing::TempDir dir;
+  several_processes_lose_nothing(dir, cluster.fresh_database());
 }
 
 TEST(SqliteSessionStoreProcesses, ProcessesCreatingTheFileAtOnceAllGetTheSchema) {
