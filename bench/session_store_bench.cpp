@@ -4,7 +4,7 @@
 // own work. The argument is the size of the session's resume point (the conversation an attempt
 // starts from, which grows with the run): a step's cost must not grow with it.
 // The PostgreSQL store (issue 14) runs the same steps against the server RALPH_BENCH_PG_URL
-// names (bench/README.md: a loopback server with fsync on); without it those benchmarks skip.
+// names (docs/performance.md: a loopback server with fsync on); without it those benchmarks skip.
 
 #include "temp_workspace.h"
 
@@ -56,7 +56,7 @@ std::unique_ptr<store::SessionStore> open_backend(benchmark::State& state, Backe
   } else {
     const char* url = std::getenv("RALPH_BENCH_PG_URL");
     if (url == nullptr) {
-      state.SkipWithError("RALPH_BENCH_PG_URL is not set (bench/README.md)");
+      state.SkipWithError("RALPH_BENCH_PG_URL is not set (docs/performance.md)");
       return nullptr;
     }
     auto server = store::PgSessionStore::open(url, std::chrono::seconds(5));
