@@ -201,12 +201,18 @@ Result<void> Connection::connect() {
   }
   if (PQstatus(m_conn) != CONNECTION_OK) {
     const std::string message = one_line(PQerrorMessage(m_conn));
+    m_connect_failure = message;
     return fail(error("connect", message, !permanent_connect_failure(message)));
   }
+  m_connect_failure.clear();
   // NOTICEs (a table that already exists, say) are not errors and must not reach the terminal.
   PQsetNoticeProcessor(
       m_conn, [](void*, const char*) {}, nullptr);
   return {};
+}
+
+std::string Connection::not_connected() const {
+  return m_connect_failure.empty() ? "not connected" : "not connected (" + m_connect_failure + ")";
 }
 
 Error Connection::error(std::string_view what, std::string_view message, bool retryable) const {
@@ -249,7 +255,7 @@ Result<Rows> Connection::checked(pg_result* result, std::string_view what) {
 
 Result<Rows> Connection::query(std::string_view sql, const Params& params, std::string_view what) {
   if (m_conn == nullptr || PQstatus(m_conn) != CONNECTION_OK) {
-    return fail(error(what, "not connected", true));
+    return fail(error(what, not_connected(), true));
   }
   std::vector<const char*> values;
   values.reserve(params.size());
@@ -271,7 +277,7 @@ Result<Rows> Connection::query(std::string_view sql, const Params& params, std::
 
 Result<void> Connection::exec(const std::string& sql, std::string_view what) {
   if (m_conn == nullptr || PQstatus(m_conn) != CONNECTION_OK) {
-    return fail(error(what, "not connected", true));
+    return fail(error(what, not_connected(), true));
   }
   TRY(checked(PQexec(m_conn, sql.c_str()), what));
   return {};

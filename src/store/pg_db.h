@@ -127,6 +127,8 @@ private:
   // (with `last` made final, its message saying how long it was retried) when it does not.
   bool pause_before_retry(int tries, std::chrono::steady_clock::time_point deadline, Error& last);
   Result<Rows> checked(pg_result* result, std::string_view what);
+  // "not connected", with why the last attempt to connect failed.
+  std::string not_connected() const;
 
   template <typename Work>
   auto attempt_transaction(std::string_view what, Work& work) -> decltype(work(*this)) {
@@ -149,6 +151,7 @@ private:
   RetryPolicy m_retry;
   pg_conn* m_conn = nullptr;
   std::unordered_map<std::string, std::string> m_prepared; // SQL text -> statement name
+  std::string m_connect_failure; // why the last reconnect failed, for "not connected" errors
 };
 
 // Brings the schema of `track` (one set of tables, such as "sessions") to the last of `steps`

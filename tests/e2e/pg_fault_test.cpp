@@ -117,6 +117,7 @@ TEST_F(PgFaultEndToEnd, AServerDownPastTheRetryBoundFailsTheRunAndKeepsWhatWasCo
   const std::string reason = result["reason"];
   EXPECT_THAT(reason, HasSubstr("the session record could not be written: " + url));
   EXPECT_THAT(reason, HasSubstr("(retried for 1.0 s)"));
+  EXPECT_THAT(reason, HasSubstr("Connection refused")) << "says why, not only `not connected`";
   EXPECT_THAT(out.err, HasSubstr(url));
 
   cluster.resume();

@@ -225,6 +225,30 @@ TEST(SqliteSessionStoreSchema, TheResumePointOfASchemaFourFileMovesToItsOwnTable
   EXPECT_EQ(pragma(*db, "SELECT length(resume_json) FROM sessions"), 0);
 }
 
+TEST(SqliteSessionStoreSchema, OwnersOfASchemaFiveFileHaveNoHost) {
+  testing::TempDir dir;
+  const auto path = dir.path() / "ralph.db";
+  {
+    auto db = open_db(path);
+    ASSERT_TRUE(db);
+    ASSERT_TRUE(migrate(*db, session_schema().first(5)));
+    ASSERT_TRUE(
+        db->exec("INSERT INTO sessions VALUES ('s-1', 'g', '/ws', 'm', 'active', '', '', 't', 't', "
+                 "'{}', '{}', '', 1, 1, 0, 0, 0, 1, 0, 4242, 0, 0, 'run', '')",
+                 "write schema 5 row"));
+  }
+  auto store = SqliteSessionStore::open(path);
+  ASSERT_TRUE(store) << store.error().message;
+  auto found = (*store)->find_session("s-1");
+  ASSERT_TRUE(found && *found);
+  EXPECT_EQ((*found)->owner_pid, 4242);
+  EXPECT_EQ((*found)->owner_host, "");
+  SessionRow row = **found;
+  row.owner_host = "build-7";
+  ASSERT_TRUE((*store)->update_session(row));
+  EXPECT_EQ((*(*store)->find_session("s-1"))->owner_host, "build-7");
+}
+
 TEST(SqliteSessionStoreSchema, SessionsOfASchemaThreeFileAreRunsWithoutParent) {
   testing::TempDir dir;
   const auto path = dir.path() / "ralph.db";
