@@ -2,7 +2,7 @@
 # Goals per second through 1, 2 and 4 `ralph worker` processes on one PostgreSQL queue (issue
 # 14): a throwaway server (scripts/pg-test-cluster.sh, fsync on), the model of bench/load.sh
 # (ralph_load_server) answering each goal at once with its final answer ("[turns=0]"), no repo
-# (each goal in an empty folder), one SQLite session store shared by the workers. Each round
+# (each goal in an empty folder), the sessions in the queue's database (the workers' default). Each round
 # enqueues GOALS goals as a batch of its own, starts the workers with --exit-when-empty and
 # times from their start to the last one's exit. Builds nothing: build ralph_exe and
 # ralph_load_server first.
@@ -54,7 +54,7 @@ run() {
   start=$(date +%s.%N)
   for ((w = 0; w < workers; w++)); do
     "$ralph" worker --queue "$queue" --concurrency "$concurrency" --exit-when-empty --quiet \
-      --workdir "$work/$name/w$w" --store "$work/$name/sessions.db" &
+      --workdir "$work/$name/w$w" &
     pids+=($!)
   done
   for pid in "${pids[@]}"; do wait "$pid"; done

@@ -709,11 +709,8 @@ ParsedCommand parse_command_line(int argc, char** argv) {
       ->type_name("DURATION");
   worker->add_flag("--exit-when-empty", parsed.worker.exit_when_empty,
                    "exit once no goal is queued or running (default: wait for new goals)");
-  {
-    OverrideFlags flags(*worker, parsed.run);
-    flags.add("--store", "store.path", "LOCATION",
-              "the session store every worker records to (default .ralph/ralph.db in --workdir)");
-  }
+  // Default: the queue's database, so a worker anywhere resumes any other's goals.
+  add_store_flag(*worker, parsed.run);
   worker
       ->add_option("--config", parsed.run.config_file,
                    "an extra configuration file (the batch's settings go over it)")

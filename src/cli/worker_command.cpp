@@ -140,7 +140,10 @@ Result<void> Worker::open() {
   m_repos.emplace(m_workdir / "repos");
   TRY_ASSIGN(m_local, load_config(m_args, m_workdir));
   m_local.store.enabled = true; // a goal taken over resumes from its record
-  m_local.store.path = store_file(m_local, m_workdir).string();
+  if (m_local.store.url.empty()) {
+    // The queue's database: a worker on any machine resumes any other's goals.
+    m_local.store.url = m_worker.queue;
+  }
   // Faults are retried for as long as a lease lasts: past it, the goals are another's anyway.
   TRY_ASSIGN(m_queue,
              store::GoalQueue::open(m_worker.queue, std::max(m_worker.lease, milliseconds(10000))));

@@ -200,7 +200,7 @@ TEST(CommandLine, BatchQueueStatusExportAndWorkerTakeTheirFlags) {
   EXPECT_EQ(worker.command.worker.push, "origin");
   EXPECT_TRUE(worker.command.worker.exit_when_empty);
   ASSERT_EQ(worker.command.run.overrides.size(), 1u);
-  EXPECT_EQ(worker.command.run.overrides[0].key, "store.path");
+  EXPECT_EQ(worker.command.run.overrides[0].key, "store.url");
   EXPECT_EQ(parse({"worker", "--queue", "postgresql://db/q", "--lease", "soon"}).err,
             "ralph worker: --lease 'soon': expected a duration like 90s, 1.5m, 2h, at least "
             "0.3s\n");

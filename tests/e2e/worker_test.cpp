@@ -159,9 +159,13 @@ protected:
             lease,
             "--exit-when-empty",
             "--workdir",
-            (dir.path() / ("worker" + std::to_string(n))).string(),
-            "--store",
-            (dir.path() / ".ralph" / "ralph.db").string()};
+            (dir.path() / ("worker" + std::to_string(n))).string()};
+  }
+  json session_in(const std::string& url, const std::string& id) const {
+    const RalphOutput out =
+        run_ralph({"sessions", "show", id, "--json", "--store", url}, dir.path());
+    EXPECT_EQ(out.exit_code, 0) << out.err;
+    return parse_output(out);
   }
   static std::vector<store::QueuedGoal> queued(const std::string& url, bool finished_only) {
     auto queue = store::GoalQueue::open(url, std::chrono::seconds(10));
@@ -262,7 +266,8 @@ TEST_F(WorkerEndToEnd, AKilledWorkersGoalIsTakenOverAndResumedOnceByAnother) {
     }
   }
   ASSERT_FALSE(session.empty());
-  const json before = show_session(session, dir.path());
+  // The sessions are in the queue's database, where every worker records and resumes them.
+  const json before = session_in(url, session);
   RalphProcess* killed = nullptr;
   for (auto& worker : workers) {
     if (worker->pid() == holder) {
@@ -297,7 +302,7 @@ TEST_F(WorkerEndToEnd, AKilledWorkersGoalIsTakenOverAndResumedOnceByAnother) {
     EXPECT_GT(tokens_of(before["usage"]), 0);
     EXPECT_GT(goal.tokens, tokens_of(before["usage"]));
   }
-  const json after = show_session(session, dir.path());
+  const json after = session_in(url, session);
   EXPECT_EQ(after["status"], "completed");
   // The first worker's model call is still in the record, the resumed run's after it.
   ASSERT_EQ(before["model_calls"].size(), 1u);
