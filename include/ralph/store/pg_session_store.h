@@ -9,8 +9,10 @@
 namespace ralph::store {
 
 // The PostgreSQL SessionStore (through libpq): the same record and promises as the SQLite one.
-// Every method is one transaction, committed (and, with PostgreSQL's default
-// synchronous_commit, flushed to the server's disk) before it returns. Processes on any number
+// Every method is one transaction, committed before it returns. Durability follows the
+// SessionStore contract: the steps of a running attempt commit with `synchronous_commit = off`
+// (they survive any client's death; a crash of the server may lose the last of them), every
+// other write waits for the server's WAL flush, which makes the steps before it durable too. Processes on any number
 // of machines may write one database at once. Connection faults (a server restart, a network
 // drop) are retried for `retry_for`, the interrupted transaction run again on a new connection;
 // every write is safe to run twice for that. Thread-safe: one instance may be shared by threads
