@@ -66,11 +66,13 @@ private:
 };
 
 // Where sessions are recorded, for every command that opens the store.
-void add_store_flag(CLI::App& command, RunArgs& args) {
+void add_store_flag(CLI::App& command, RunArgs& args,
+                    std::string_view fallback = ".ralph/ralph.db") {
   OverrideFlags(command, args)
       .add("--store", "store.url", "URL",
-           "the session store: postgresql://USER:PASSWORD@HOST/DB, or a SQLite file (default "
-           ".ralph/ralph.db; also RALPH_STORE_URL, store.url)");
+           fmt::format("the session store: postgresql://USER:PASSWORD@HOST/DB, or a SQLite file "
+                       "(default {}; also RALPH_STORE_URL, store.url)",
+                       fallback));
 }
 
 // What --max-steps bounds: the ReAct agent's attempt, or a document's exploration (rlm).
@@ -710,7 +712,7 @@ ParsedCommand parse_command_line(int argc, char** argv) {
   worker->add_flag("--exit-when-empty", parsed.worker.exit_when_empty,
                    "exit once no goal is queued or running (default: wait for new goals)");
   // Default: the queue's database, so a worker anywhere resumes any other's goals.
-  add_store_flag(*worker, parsed.run);
+  add_store_flag(*worker, parsed.run, "the queue's database");
   worker
       ->add_option("--config", parsed.run.config_file,
                    "an extra configuration file (the batch's settings go over it)")

@@ -12,11 +12,11 @@ namespace ralph::store {
 // Every method is one transaction, committed before it returns. Durability follows the
 // SessionStore contract: the steps of a running attempt commit with `synchronous_commit = off`
 // (they survive any client's death; a crash of the server may lose the last of them), every
-// other write waits for the server's WAL flush, which makes the steps before it durable too. Processes on any number
-// of machines may write one database at once. Connection faults (a server restart, a network
-// drop) are retried for `retry_for`, the interrupted transaction run again on a new connection;
-// every write is safe to run twice for that. Thread-safe: one instance may be shared by threads
-// (a mutex around each method, one connection, so they run one at a time).
+// other write waits for the server's WAL flush, which makes the steps before it durable too.
+// Processes on any number of machines may write one database at once. Connection faults (a server
+// restart, a network drop) are retried for `retry_for`, the interrupted transaction run again on a
+// new connection; every write is safe to run twice for that. Thread-safe: one instance may be
+// shared by threads (a mutex around each method, one connection, so they run one at a time).
 class PgSessionStore final : public SessionStore {
 public:
   // Connects to `url` (postgresql://...) and applies the session tables' migrations (track
