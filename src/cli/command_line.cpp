@@ -470,7 +470,8 @@ ParsedCommand parse_command_line(int argc, char** argv) {
       ->type_name("FILE");
   demo->add_flag("--quiet,-q", parsed.run.quiet, "no progress on stderr");
 
-  CLI::App* sessions = app.add_subcommand("sessions", "the recorded sessions of a workspace");
+  CLI::App* sessions = app.add_subcommand(
+      "sessions", "the recorded sessions of a workspace, or of the store --store names");
   sessions->require_subcommand(1);
   const auto add_store_options = [&](CLI::App* command) {
     command
@@ -617,7 +618,8 @@ ParsedCommand parse_command_line(int argc, char** argv) {
 
   CLI::App* batch = app.add_subcommand(
       "batch", "many goals at once in one process, each in its own git worktree (or copy) under "
-               ".ralph/batch/: one JSON object per line of FILE; run it again to resume");
+               ".ralph/batch/: one JSON object per line of FILE; run it again to resume. With "
+               "--queue URL: into a PostgreSQL queue for `ralph worker` on any machine");
   batch->footer("Goal keys: id, goal, workspace, repo, ref, and the run flags that set a "
                 "configuration key, in snake case (verify, model, max_iterations, token_budget, "
                 "...), or any dotted configuration key. README: \"Many goals at once\".\n"

@@ -2,11 +2,12 @@
 
 #include "cli/batch_goals.h"
 #include "cli/run_context.h"
-#include "store/pg_db.h"
 
 #include "ralph/core/config.h"
 #include "ralph/core/try.h"
+#include "ralph/core/url.h"
 #include "ralph/store/goal_queue.h"
+#include "ralph/store/open_session_store.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -45,10 +46,10 @@ Result<int> enqueue_command(const RunArgs& args, const BatchArgs& batch) {
   if (const auto flag = local_only_flag(batch)) {
     return fail(ErrorKind::usage, fmt::format("ralph batch --queue does not take {}", *flag));
   }
-  if (!store::pg::is_url(batch.queue)) {
+  if (!store::is_server_url(batch.queue)) {
     return fail(ErrorKind::usage,
                 fmt::format("--queue '{}': expected a PostgreSQL URL (postgresql://...)",
-                            store::pg::shown_url(batch.queue)));
+                            url_without_password(batch.queue)));
   }
   const std::string name = batch.name.empty()
                                ? batch_id_of(fs::weakly_canonical(fs::absolute(batch.goals_file)))
@@ -102,7 +103,7 @@ Result<int> enqueue_command(const RunArgs& args, const BatchArgs& batch) {
       outcome.already.size(),
       outcome.conflicts.empty() ? std::string()
                                 : fmt::format(", {} with another line", outcome.conflicts.size()),
-      store::pg::shown_url(batch.queue));
+      url_without_password(batch.queue));
   if (args.json) {
     std::printf("%s\n", nlohmann::json{{"batch", name},
                                        {"added", outcome.added.size()},

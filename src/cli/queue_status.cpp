@@ -1,9 +1,10 @@
 #include "cli/queue_status.h"
 
 #include "cli/jsonl_journal.h"
-#include "store/pg_db.h"
 
 #include "ralph/core/try.h"
+#include "ralph/core/url.h"
+#include "ralph/store/open_session_store.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -14,10 +15,10 @@ namespace ralph::cli {
 namespace {
 
 Result<std::unique_ptr<store::GoalQueue>> open_queue(const std::string& url) {
-  if (!store::pg::is_url(url)) {
+  if (!store::is_server_url(url)) {
     return fail(ErrorKind::usage,
                 fmt::format("--queue '{}': expected a PostgreSQL URL (postgresql://...)",
-                            store::pg::shown_url(url)));
+                            url_without_password(url)));
   }
   return store::GoalQueue::open(url, std::chrono::seconds(30));
 }
@@ -26,7 +27,7 @@ Error no_batch(const std::string& name, const std::string& url) {
   return Error{.kind = ErrorKind::usage,
                .message = fmt::format("no batch '{}' in the queue {} (`ralph batch status --queue "
                                       "URL` lists them)",
-                                      name, store::pg::shown_url(url))};
+                                      name, url_without_password(url))};
 }
 
 } // namespace
@@ -98,7 +99,7 @@ Result<int> queue_status_command(const RunArgs& args, const BatchArgs& batch) {
     return 0;
   }
   if (shown.empty()) {
-    std::printf("no batches in the queue %s\n", store::pg::shown_url(batch.queue).c_str());
+    std::printf("no batches in the queue %s\n", url_without_password(batch.queue).c_str());
   }
   for (const store::QueueStatus& status : shown) {
     std::fputs(queue_status_table(status).c_str(), stdout);

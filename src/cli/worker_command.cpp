@@ -7,14 +7,15 @@
 #include "cli/run_context.h"
 #include "cli/run_report.h"
 #include "cli/session_setup.h"
-#include "store/pg_db.h"
 
 #include "ralph/core/config.h"
 #include "ralph/core/ids.h"
 #include "ralph/core/text.h"
 #include "ralph/core/try.h"
+#include "ralph/core/url.h"
 #include "ralph/engine/engine.h"
 #include "ralph/store/goal_queue.h"
+#include "ralph/store/open_session_store.h"
 #include "ralph/tools/repo_cache.h"
 #include "ralph/tools/workspace_changes.h"
 
@@ -124,10 +125,10 @@ void Worker::say(const std::string& line) const {
 }
 
 Result<void> Worker::open() {
-  if (!store::pg::is_url(m_worker.queue)) {
+  if (!store::is_server_url(m_worker.queue)) {
     return fail(ErrorKind::usage,
                 fmt::format("--queue '{}': expected a PostgreSQL URL (postgresql://...)",
-                            store::pg::shown_url(m_worker.queue)));
+                            url_without_password(m_worker.queue)));
   }
   std::error_code ec;
   m_workdir = fs::absolute(m_worker.workdir.empty() ? fs::path(".ralph") / "worker"
@@ -413,7 +414,7 @@ Result<void> Worker::renew() {
 Result<int> Worker::run() {
   TRY(open());
   say(fmt::format("ralph {} · worker {} · {} · concurrency {} · lease {} · {}", RALPH_VERSION,
-                  m_name, store::pg::shown_url(m_worker.queue), m_worker.concurrency,
+                  m_name, url_without_password(m_worker.queue), m_worker.concurrency,
                   fmt::format("{:.1f}s", static_cast<double>(m_worker.lease.count()) / 1000.0),
                   m_workdir.string()));
   m_handler.emplace(m_interrupt);
