@@ -113,7 +113,7 @@ Result<void> clone(ProcessRunner& runner, const fs::path& home, const fs::path& 
 } // namespace
 
 // Absolute: git runs in the repository's folder, where a relative path would mean another place.
-RepoCache::RepoCache(fs::path dir) : m_dir(fs::absolute(dir).lexically_normal()) {}
+RepoCache::RepoCache(const fs::path& dir) : m_dir(fs::absolute(dir).lexically_normal()) {}
 
 Result<fs::path> RepoCache::clone_of(ProcessRunner& runner, const std::string& url,
                                      const std::string& ref, const CancelToken& cancel) {

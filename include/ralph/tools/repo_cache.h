@@ -16,7 +16,7 @@ namespace ralph::tools {
 // overwritten by a fetch. The URL is not stored in the clone: every fetch is given it again.
 class RepoCache {
 public:
-  explicit RepoCache(std::filesystem::path dir);
+  explicit RepoCache(const std::filesystem::path& dir);
 
   // A local clone of `url` (a URL, or an absolute path) in which `ref` resolves: cloned on first
   // use, fetched when `ref` does not resolve yet (a new commit or branch) or names a branch (so it
