@@ -9,6 +9,7 @@
 #include "cli/session_setup.h"
 
 #include "ralph/core/config.h"
+#include "ralph/core/host_name.h"
 #include "ralph/core/ids.h"
 #include "ralph/core/text.h"
 #include "ralph/core/try.h"
@@ -67,10 +68,8 @@ struct Held {
 
 // "host:pid:1a2b": unique among the workers of a queue, and says where each runs.
 std::string worker_name() {
-  std::array<char, 256> host{};
-  gethostname(host.data(), host.size() - 1);
   const std::string random = new_session_id(); // its tail is random, its head the time
-  return fmt::format("{}:{}:{}", host.data(), getpid(), random.substr(random.size() - 4));
+  return fmt::format("{}:{}:{}", host_name(), getpid(), random.substr(random.size() - 4));
 }
 
 class Worker {

@@ -1,7 +1,5 @@
 #include "ralph/store/open_session_store.h"
 
-#include "store/pg_db.h"
-
 #include "ralph/core/try.h"
 #include "ralph/store/pg_session_store.h"
 #include "ralph/store/sqlite_session_store.h"
@@ -9,7 +7,7 @@
 namespace ralph::store {
 
 bool is_server_url(const std::string& location) {
-  return pg::is_url(location);
+  return location.starts_with("postgresql://") || location.starts_with("postgres://");
 }
 
 Result<std::unique_ptr<SessionStore>> open_session_store(const std::string& location,

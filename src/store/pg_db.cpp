@@ -57,14 +57,6 @@ template <typename Int> Int parse_int(const char* text) {
 
 } // namespace
 
-bool is_url(std::string_view text) {
-  return text.starts_with("postgresql://") || text.starts_with("postgres://");
-}
-
-std::string shown_url(std::string_view url) {
-  return url_without_password(url);
-}
-
 Params& Params::add(std::string_view text) {
   // PostgreSQL's text holds neither NUL nor invalid UTF-8 (in a UTF8 database) and refuses the
   // whole statement: a run must not fail because a tool printed a binary byte.
@@ -158,7 +150,7 @@ std::optional<int> Rows::optional_int(int row, int column) const {
 }
 
 Connection::Connection(std::string url, RetryPolicy retry)
-    : m_url(std::move(url)), m_shown(pg::shown_url(m_url)), m_retry(retry) {}
+    : m_url(std::move(url)), m_shown(url_without_password(m_url)), m_retry(retry) {}
 
 Connection::~Connection() {
   PQfinish(m_conn);

@@ -21,12 +21,6 @@ struct pg_result;
 
 namespace ralph::store::pg {
 
-// Whether `text` is a PostgreSQL connection URL (postgresql:// or postgres://).
-bool is_url(std::string_view text);
-
-// `url` as it may be shown: the password (and any `password=` parameter) replaced by `***`.
-std::string shown_url(std::string_view url);
-
 // How long connection faults (a server restart, a network drop) are retried before the
 // operation fails: the first retry after `first_pause`, each pause doubling up to `max_pause`.
 struct RetryPolicy {

@@ -2,6 +2,8 @@
 #include "support/pg_cluster.h"
 
 #include "ralph/core/try.h"
+#include "ralph/core/url.h"
+#include "ralph/store/open_session_store.h"
 
 #include <gtest/gtest.h>
 
@@ -14,14 +16,14 @@ namespace {
 using testing::PgCluster;
 
 TEST(PgUrl, ThePasswordIsNeverShown) {
-  EXPECT_EQ(shown_url("postgresql://ralph:s3cret@db.example:5432/ralph"),
+  EXPECT_EQ(url_without_password("postgresql://ralph:s3cret@db.example:5432/ralph"),
             "postgresql://ralph:***@db.example:5432/ralph");
-  EXPECT_EQ(shown_url("postgres://ralph@db/x?sslmode=require&password=s3cret"),
+  EXPECT_EQ(url_without_password("postgres://ralph@db/x?sslmode=require&password=s3cret"),
             "postgres://ralph@db/x?sslmode=require&password=***");
-  EXPECT_EQ(shown_url("postgresql://db.example/ralph"), "postgresql://db.example/ralph");
-  EXPECT_TRUE(is_url("postgresql://x/y"));
-  EXPECT_TRUE(is_url("postgres://x/y"));
-  EXPECT_FALSE(is_url(".ralph/ralph.db"));
+  EXPECT_EQ(url_without_password("postgresql://db.example/ralph"), "postgresql://db.example/ralph");
+  EXPECT_TRUE(is_server_url("postgresql://x/y"));
+  EXPECT_TRUE(is_server_url("postgres://x/y"));
+  EXPECT_FALSE(is_server_url(".ralph/ralph.db"));
 }
 
 TEST(PgConnection, ParametersAndRowsRoundTripEveryType) {
