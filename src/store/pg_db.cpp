@@ -267,6 +267,14 @@ Result<Rows> Connection::query(std::string_view sql, const Params& params, std::
       what);
 }
 
+Result<void> Connection::begin(std::string_view what, Commit commit) {
+  if (commit == Commit::flushed) {
+    TRY(query("BEGIN", what));
+    return {};
+  }
+  return exec("BEGIN; SET LOCAL synchronous_commit = off", what);
+}
+
 Result<void> Connection::exec(const std::string& sql, std::string_view what) {
   if (m_conn == nullptr || PQstatus(m_conn) != CONNECTION_OK) {
     return fail(error(what, not_connected(), true));

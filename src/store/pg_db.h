@@ -29,6 +29,9 @@ struct RetryPolicy {
   std::chrono::milliseconds max_pause{std::chrono::seconds(2)};
 };
 
+// How far a transaction's COMMIT reaches before it returns (Connection::transaction).
+enum class Commit { flushed, unflushed };
+
 // Parameters of one statement, $1, $2, ... in order, sent as text (NULL when empty).
 class Params {
 public:
@@ -98,11 +101,17 @@ public:
   // `work` runs again from the start, within the retry policy. A fault during COMMIT leaves
   // unknown whether the first run committed, so what `work` writes must be safe to write twice
   // (keyed upserts, inserts that ignore a row already there).
+  //
+  // `commit` says whether COMMIT waits for the server's WAL flush (`flushed`), or returns once
+  // committed (`unflushed`: synchronous_commit off; the next flushed commit, or the server within
+  // a fraction of a second, flushes it). Both survive the client's death; a crash of the server
+  // may lose the last unflushed ones, never tear one.
   template <typename Work>
-  auto transaction(std::string_view what, Work&& work) -> decltype(work(*this)) {
+  auto transaction(std::string_view what, Work&& work, Commit commit = Commit::flushed)
+      -> decltype(work(*this)) {
     const auto deadline = std::chrono::steady_clock::now() + m_retry.give_up_after;
     for (int tries = 0;; ++tries) {
-      auto done = attempt_transaction(what, work);
+      auto done = attempt_transaction(what, work, commit);
       if (done || !done.error().retryable || !pause_before_retry(tries, deadline, done.error())) {
         return done;
       }
@@ -124,9 +133,13 @@ private:
   // "not connected", with why the last attempt to connect failed.
   std::string not_connected() const;
 
+  // BEGIN, and for an unflushed commit its setting in the same round trip.
+  Result<void> begin(std::string_view what, Commit commit);
+
   template <typename Work>
-  auto attempt_transaction(std::string_view what, Work& work) -> decltype(work(*this)) {
-    if (auto begun = query("BEGIN", what); !begun) {
+  auto attempt_transaction(std::string_view what, Work& work, Commit commit)
+      -> decltype(work(*this)) {
+    if (auto begun = begin(what, commit); !begun) {
       return tl::unexpected(begun.error());
     }
     auto done = work(*this);

@@ -18,16 +18,6 @@ namespace {
 
 using pg::Connection;
 
-// The steps of a running attempt commit without waiting for the server's WAL flush (as SQLite's
-// do without an fsync): committed, they survive any client's death, and a crash of the server
-// itself may lose the last few hundred milliseconds of them, never tear one. The next commit
-// that waits (a session change, a finished attempt) flushes them with it, the WAL being one
-// sequence.
-Result<void> step_durability(Connection& db) {
-  TRY(db.query("SET LOCAL synchronous_commit = off", "set a step's durability"));
-  return {};
-}
-
 Result<void> require(Connection& db, const Result<bool>& updated, std::string_view what,
                      const std::string& id) {
   TRY_ASSIGN(const bool found, updated);
@@ -150,12 +140,10 @@ Result<std::vector<std::string>> PgSessionStore::prune(const std::string& cutoff
 
 Result<void> PgSessionStore::save_attempt(const AttemptRow& attempt) {
   const std::scoped_lock lock(m_impl->mutex);
-  return m_impl->db->transaction("save attempt", [&](Connection& db) -> Result<void> {
-    if (!attempt.finished) {
-      TRY(step_durability(db));
-    }
-    return pg::upsert_attempt(db, attempt);
-  });
+  // A running attempt's, as its steps (the SessionStore contract).
+  return m_impl->db->transaction(
+      "save attempt", [&](Connection& db) { return pg::upsert_attempt(db, attempt); },
+      attempt.finished ? pg::Commit::flushed : pg::Commit::unflushed);
 }
 
 Result<void> PgSessionStore::finish_attempt(const AttemptRow& attempt,
@@ -176,21 +164,22 @@ Result<void> PgSessionStore::finish_attempt(const AttemptRow& attempt,
 Result<void> PgSessionStore::add_model_call(const ModelCallRow& call, const SessionRow& session) {
   const std::scoped_lock lock(m_impl->mutex);
   const std::int64_t key = m_impl->write_key();
-  return m_impl->db->transaction("add model call", [&](Connection& db) -> Result<void> {
-    TRY(step_durability(db));
-    // The session first, so a missing one is reported as such rather than as a foreign key.
-    TRY(require(db, pg::update_session_counters(db, session), "add model call", session.id));
-    return pg::insert_model_call(db, call, key);
-  });
+  return m_impl->db->transaction(
+      "add model call",
+      [&](Connection& db) -> Result<void> {
+        // The session first, so a missing one is reported as such rather than as a foreign key.
+        TRY(require(db, pg::update_session_counters(db, session), "add model call", session.id));
+        return pg::insert_model_call(db, call, key);
+      },
+      pg::Commit::unflushed);
 }
 
 Result<void> PgSessionStore::add_tool_call(const ToolCallRow& call) {
   const std::scoped_lock lock(m_impl->mutex);
   const std::int64_t key = m_impl->write_key();
-  return m_impl->db->transaction("add tool call", [&](Connection& db) -> Result<void> {
-    TRY(step_durability(db));
-    return pg::insert_tool_call(db, call, key);
-  });
+  return m_impl->db->transaction(
+      "add tool call", [&](Connection& db) { return pg::insert_tool_call(db, call, key); },
+      pg::Commit::unflushed);
 }
 
 Result<bool> PgSessionStore::put_record(const SessionRecord& record, bool replace) {

@@ -121,6 +121,22 @@ TEST(PgConnection, ATransactionCutOffByAServerRestartRunsAgainOnANewConnection) 
   EXPECT_EQ(rows->integer(0, 0), 1);
 }
 
+TEST(PgConnection, AnUnflushedTransactionCommitsWithoutWaitingForTheServersDisk) {
+  PgCluster& cluster = PgCluster::shared();
+  RALPH_REQUIRE_PG(cluster);
+  auto db = Connection::open(cluster.url());
+  ASSERT_TRUE(db) << db.error().message;
+  const auto setting = [&](Commit commit) {
+    auto shown = (*db)->transaction(
+        "show", [](Connection& c) { return c.query("SHOW synchronous_commit", "show"); }, commit);
+    EXPECT_TRUE(shown) << shown.error().message;
+    return shown ? shown->text(0, 0) : std::string();
+  };
+  EXPECT_EQ(setting(Commit::unflushed), "off");
+  // Only that transaction's: the next one waits again.
+  EXPECT_EQ(setting(Commit::flushed), "on");
+}
+
 TEST(PgMigrate, ProcessesMigratingANewDatabaseAtOnceApplyEachStepOnce) {
   PgCluster& cluster = PgCluster::shared();
   RALPH_REQUIRE_PG(cluster);
