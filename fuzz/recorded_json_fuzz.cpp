@@ -1,10 +1,14 @@
-// The JSON ralph records and reads back (configuration, conversation, resume point), as a
-// damaged or hostile store may hold it: never a throw, and what loads survives a round trip.
+// The JSON ralph records and reads back (configuration, conversation, resume point, verdict
+// evidence, a chat's state, a batch's results line), as a damaged or hostile store or file may
+// hold it: never a throw, and what loads survives a round trip.
+#include "cli/batch_view.h"
+#include "cli/chat_state.h"
 #include "fuzz_support.h"
 
 #include "ralph/core/config.h"
 #include "ralph/core/json.h"
 #include "ralph/core/message_json.h"
+#include "ralph/loop/session_resume.h"
 #include "ralph/loop/store_journal.h"
 
 #include <nlohmann/json.hpp>
@@ -30,9 +34,25 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   (void)loop::resume_point_from_json(text);
 
+  // A session whose every recorded field holds the text: resume reads them all back.
+  store::SessionRecord record;
+  record.session.id = "s";
+  record.session.resume_json = text;
+  record.attempts.push_back({.session_id = "s",
+                             .iteration = 1,
+                             .finished = true,
+                             .start_json = std::string(text),
+                             .messages_json = std::string(text)});
+  record.verdicts.push_back(
+      {.session_id = "s", .iteration = 1, .seq = 1, .evidence_json = std::string(text)});
+  (void)loop::resume_from_record(record);
+
+  (void)cli::chat_state_from_json(text, "chat");
+
   if (const auto value = parse_json(text, "record")) {
     const auto again = parse_json(value->dump(), "record");
     fuzz::check(again.has_value() && *again == *value, "a value changed on printing");
+    (void)cli::goal_result_of(*value);
   }
   return 0;
 }

@@ -1,7 +1,5 @@
 #include "agent/cli_json_line.h"
 
-#include "llm/json_fields.h"
-
 #include "ralph/core/json.h"
 
 #include <nlohmann/json.hpp>
@@ -31,7 +29,7 @@ std::string json_text(const nlohmann::json& value) {
 }
 
 std::optional<double> number_member(const nlohmann::json& value, const char* key) {
-  const nlohmann::json* field = llm::member(value, key);
+  const nlohmann::json* field = member(value, key);
   if (field == nullptr || !field->is_number()) {
     return std::nullopt;
   }
@@ -39,7 +37,7 @@ std::optional<double> number_member(const nlohmann::json& value, const char* key
 }
 
 std::optional<int> exit_code_member(const nlohmann::json& value, const char* key) {
-  const nlohmann::json* field = llm::member(value, key);
+  const nlohmann::json* field = member(value, key);
   if (field == nullptr || !field->is_number_integer()) {
     return std::nullopt;
   }
@@ -57,14 +55,6 @@ std::optional<int> exit_code_member(const nlohmann::json& value, const char* key
   return static_cast<int>(code);
 }
 
-bool bool_member(const nlohmann::json& value, const char* key, bool fallback) {
-  const nlohmann::json* field = llm::member(value, key);
-  if (field == nullptr || !field->is_boolean()) {
-    return fallback;
-  }
-  return field->get<bool>();
-}
-
 std::string content_text(const nlohmann::json& content) {
   if (content.is_string()) {
     return content.get<std::string>();
@@ -75,13 +65,13 @@ std::string content_text(const nlohmann::json& content) {
   }
   bool first = true;
   for (const nlohmann::json& block : content) {
-    if (llm::string_member(block, "type") != "text") {
+    if (string_member(block, "type") != "text") {
       continue;
     }
     if (!first) {
       text += '\n';
     }
-    text += llm::string_member(block, "text");
+    text += string_member(block, "text");
     first = false;
   }
   return text;

@@ -23,9 +23,6 @@ std::optional<double> number_member(const nlohmann::json& value, const char* key
 // The member `key` as a process exit code: an integer within int's range, else nullopt.
 std::optional<int> exit_code_member(const nlohmann::json& value, const char* key);
 
-// The member `key` as a bool, or `fallback` when absent or not a bool.
-bool bool_member(const nlohmann::json& value, const char* key, bool fallback);
-
 // The text a tool result or message content holds: the string itself, or the `text` of the
 // `{type:"text"}` blocks of an array joined by newlines; empty for anything else.
 std::string content_text(const nlohmann::json& content);

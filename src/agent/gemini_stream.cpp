@@ -1,7 +1,8 @@
 #include "agent/gemini_stream.h"
 
 #include "agent/cli_json_line.h"
-#include "llm/json_fields.h"
+
+#include "ralph/core/json.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -12,15 +13,15 @@ namespace {
 using nlohmann::json;
 
 std::string error_message(const json& holder) {
-  const json* error = llm::member(holder, "error");
+  const json* error = member(holder, "error");
   if (error == nullptr) {
     return {};
   }
   if (error->is_string()) {
     return error->get<std::string>();
   }
-  std::string message(llm::string_member(*error, "message"));
-  return message.empty() ? std::string(llm::string_member(*error, "type")) : message;
+  std::string message(string_member(*error, "message"));
+  return message.empty() ? std::string(string_member(*error, "type")) : message;
 }
 
 } // namespace
@@ -30,29 +31,29 @@ void GeminiStream::parse_line(std::string_view line, std::vector<CliEvent>& out)
   if (!value) {
     return;
   }
-  const std::string_view type = llm::string_member(*value, "type");
+  const std::string_view type = string_member(*value, "type");
   if (type == "init") {
-    out.emplace_back(CliSession{.id = std::string(llm::string_member(*value, "session_id")),
-                                .model = std::string(llm::string_member(*value, "model"))});
+    out.emplace_back(CliSession{.id = std::string(string_member(*value, "session_id")),
+                                .model = std::string(string_member(*value, "model"))});
   } else if (type == "message") {
-    const std::string_view text = llm::string_member(*value, "content");
-    if (llm::string_member(*value, "role") != "assistant" || text.empty()) {
+    const std::string_view text = string_member(*value, "content");
+    if (string_member(*value, "role") != "assistant" || text.empty()) {
       return;
     }
     m_answer += text;
     out.emplace_back(
         CliText{.text = std::string(text), .delta = bool_member(*value, "delta", false)});
   } else if (type == "tool_use") {
-    const json* parameters = llm::member(*value, "parameters");
-    m_calls.start(ToolCall{.id = std::string(llm::string_member(*value, "tool_id")),
-                           .name = std::string(llm::string_member(*value, "tool_name")),
+    const json* parameters = member(*value, "parameters");
+    m_calls.start(ToolCall{.id = std::string(string_member(*value, "tool_id")),
+                           .name = std::string(string_member(*value, "tool_name")),
                            .arguments = parameters == nullptr ? "{}" : json_text(*parameters)},
                   out);
     m_answer.clear();
   } else if (type == "tool_result") {
-    const std::string id(llm::string_member(*value, "tool_id"));
-    const bool failed = llm::string_member(*value, "status") == "error";
-    std::string output(llm::string_member(*value, "output"));
+    const std::string id(string_member(*value, "tool_id"));
+    const bool failed = string_member(*value, "status") == "error";
+    std::string output(string_member(*value, "output"));
     if (const std::string error = error_message(*value); failed && !error.empty()) {
       output += output.empty() ? error : "\n" + error;
     }
@@ -60,8 +61,8 @@ void GeminiStream::parse_line(std::string_view line, std::vector<CliEvent>& out)
                    std::nullopt, out);
     m_answer.clear();
   } else if (type == "error") {
-    const std::string_view severity = llm::string_member(*value, "severity");
-    const std::string_view message = llm::string_member(*value, "message");
+    const std::string_view severity = string_member(*value, "severity");
+    const std::string_view message = string_member(*value, "message");
     out.emplace_back(CliNotice{.text = severity.empty()
                                            ? std::string(message)
                                            : fmt::format("{}: {}", severity, message)});
@@ -73,22 +74,22 @@ void GeminiStream::parse_line(std::string_view line, std::vector<CliEvent>& out)
 void GeminiStream::finish(std::vector<CliEvent>& /*out*/) {}
 
 void GeminiStream::on_result(const json& line, std::vector<CliEvent>& out) {
-  if (const json* stats = llm::member(line, "stats"); stats != nullptr && stats->is_object()) {
+  if (const json* stats = member(line, "stats"); stats != nullptr && stats->is_object()) {
     // input_tokens counts the cached part too (`input` is the uncached rest). Gemini has no cost.
-    out.emplace_back(CliUsage{
-        .usage = Usage{.input_tokens = llm::int_member(*stats, "input_tokens").value_or(0),
-                       .output_tokens = llm::int_member(*stats, "output_tokens").value_or(0),
-                       .cache_read_tokens = llm::int_member(*stats, "cached").value_or(0)},
-        .cost_usd = std::nullopt,
-        .thread_total = false});
+    out.emplace_back(
+        CliUsage{.usage = Usage{.input_tokens = int_member(*stats, "input_tokens").value_or(0),
+                                .output_tokens = int_member(*stats, "output_tokens").value_or(0),
+                                .cache_read_tokens = int_member(*stats, "cached").value_or(0)},
+                 .cost_usd = std::nullopt,
+                 .thread_total = false});
   }
-  if (llm::string_member(line, "status") == "success") {
+  if (string_member(line, "status") == "success") {
     out.emplace_back(CliResult{.ok = true, .answer = m_answer, .error = {}});
     return;
   }
   std::string error = error_message(line);
   if (error.empty()) {
-    error = fmt::format("gemini ended with status \"{}\"", llm::string_member(line, "status"));
+    error = fmt::format("gemini ended with status \"{}\"", string_member(line, "status"));
   }
   out.emplace_back(CliResult{.ok = false, .answer = {}, .error = std::move(error)});
 }

@@ -1,7 +1,8 @@
 #include "agent/goose_stream.h"
 
 #include "agent/cli_json_line.h"
-#include "llm/json_fields.h"
+
+#include "ralph/core/json.h"
 
 #include <nlohmann/json.hpp>
 
@@ -11,15 +12,14 @@ namespace {
 using nlohmann::json;
 
 ToolCall requested_call(const json& content) {
-  ToolCall call{
-      .id = std::string(llm::string_member(content, "id")), .name = {}, .arguments = "{}"};
-  const json* tool_call = llm::member(content, "toolCall");
-  const json* value = tool_call == nullptr ? nullptr : llm::member(*tool_call, "value");
+  ToolCall call{.id = std::string(string_member(content, "id")), .name = {}, .arguments = "{}"};
+  const json* tool_call = member(content, "toolCall");
+  const json* value = tool_call == nullptr ? nullptr : member(*tool_call, "value");
   if (value == nullptr) {
     return call; // the model's call did not parse; goose answers it with an error result
   }
-  call.name = llm::string_member(*value, "name");
-  if (const json* arguments = llm::member(*value, "arguments"); arguments != nullptr) {
+  call.name = string_member(*value, "name");
+  if (const json* arguments = member(*value, "arguments"); arguments != nullptr) {
     call.arguments = json_text(*arguments);
   }
   return call;
@@ -33,21 +33,21 @@ struct ToolOutcome {
 // {"status":"success","value":[MCP content…]} or {"status":"success","value":{content,isError}}
 // or {"status":"error","error":"-32603: …"}.
 ToolOutcome tool_outcome(const json& content) {
-  const json* result = llm::member(content, "toolResult");
+  const json* result = member(content, "toolResult");
   if (result == nullptr) {
     return {.output = {}, .is_error = true};
   }
-  if (llm::string_member(*result, "status") == "error") {
-    return {.output = std::string(llm::string_member(*result, "error")), .is_error = true};
+  if (string_member(*result, "status") == "error") {
+    return {.output = std::string(string_member(*result, "error")), .is_error = true};
   }
-  const json* value = llm::member(*result, "value");
+  const json* value = member(*result, "value");
   if (value == nullptr) {
     return {};
   }
   if (value->is_array()) {
     return {.output = content_text(*value), .is_error = false};
   }
-  const json* inner = llm::member(*value, "content");
+  const json* inner = member(*value, "content");
   return {.output = inner == nullptr ? std::string() : content_text(*inner),
           .is_error = bool_member(*value, "isError", false)};
 }
@@ -59,13 +59,13 @@ void GooseStream::parse_line(std::string_view line, std::vector<CliEvent>& out) 
   if (!value) {
     return;
   }
-  const std::string_view type = llm::string_member(*value, "type");
+  const std::string_view type = string_member(*value, "type");
   if (type == "message") {
-    if (const json* message = llm::member(*value, "message"); message != nullptr) {
+    if (const json* message = member(*value, "message"); message != nullptr) {
       on_message(*message, out);
     }
   } else if (type == "error") {
-    const json* error = llm::member(*value, "error");
+    const json* error = member(*value, "error");
     m_error = error != nullptr && error->is_string() ? error->get<std::string>()
                                                      : "goose reported an error";
     m_failed = true;
@@ -78,15 +78,15 @@ void GooseStream::parse_line(std::string_view line, std::vector<CliEvent>& out) 
 void GooseStream::finish(std::vector<CliEvent>& /*out*/) {}
 
 void GooseStream::on_message(const json& message, std::vector<CliEvent>& out) {
-  const json* content = llm::member(message, "content");
+  const json* content = member(message, "content");
   if (content == nullptr || !content->is_array()) {
     return;
   }
-  const std::string_view role = llm::string_member(message, "role");
+  const std::string_view role = string_member(message, "role");
   for (const json& item : *content) {
-    const std::string_view type = llm::string_member(item, "type");
+    const std::string_view type = string_member(item, "type");
     if (role == "assistant" && type == "text") {
-      const std::string_view text = llm::string_member(item, "text");
+      const std::string_view text = string_member(item, "text");
       if (!text.empty()) {
         m_answer += text;
         out.emplace_back(CliText{.text = std::string(text), .delta = true});
@@ -95,7 +95,7 @@ void GooseStream::on_message(const json& message, std::vector<CliEvent>& out) {
       m_calls.start(requested_call(item), out);
       m_answer.clear();
     } else if (role == "user" && type == "toolResponse") {
-      const std::string id(llm::string_member(item, "id"));
+      const std::string id(string_member(item, "id"));
       ToolOutcome outcome = tool_outcome(item);
       m_calls.finish(id, ToolCall{.id = id, .name = {}, .arguments = "{}"},
                      std::move(outcome.output), outcome.is_error, std::nullopt, out);
@@ -105,7 +105,7 @@ void GooseStream::on_message(const json& message, std::vector<CliEvent>& out) {
 }
 
 void GooseStream::on_complete(const json& line, std::vector<CliEvent>& out) {
-  if (auto total = llm::int_member(line, "total_tokens")) {
+  if (auto total = int_member(line, "total_tokens")) {
     out.emplace_back(CliUsage{
         .usage = Usage{.input_tokens = *total}, .cost_usd = std::nullopt, .thread_total = false});
   }

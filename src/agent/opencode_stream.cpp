@@ -1,8 +1,8 @@
 #include "agent/opencode_stream.h"
 
 #include "agent/cli_json_line.h"
-#include "llm/json_fields.h"
 
+#include "ralph/core/json.h"
 #include "ralph/core/saturating.h"
 
 #include <fmt/format.h>
@@ -18,13 +18,13 @@ std::string error_text(const json& error) {
   if (error.is_string()) {
     return error.get<std::string>();
   }
-  std::string_view name = llm::string_member(error, "name");
+  std::string_view name = string_member(error, "name");
   if (name.empty()) {
-    name = llm::string_member(error, "type");
+    name = string_member(error, "type");
   }
-  std::string_view message = llm::string_member(error, "message");
-  if (const json* data = llm::member(error, "data"); message.empty() && data != nullptr) {
-    message = llm::string_member(*data, "message");
+  std::string_view message = string_member(error, "message");
+  if (const json* data = member(error, "data"); message.empty() && data != nullptr) {
+    message = string_member(*data, "message");
   }
   if (name.empty()) {
     return message.empty() ? "opencode reported an error" : std::string(message);
@@ -33,14 +33,14 @@ std::string error_text(const json& error) {
 }
 
 std::optional<int> bash_exit(const json& state) {
-  const json* metadata = llm::member(state, "metadata");
+  const json* metadata = member(state, "metadata");
   if (metadata == nullptr) {
     return std::nullopt;
   }
   if (auto code = exit_code_member(*metadata, "exit")) {
     return code; // v1
   }
-  const json* nested = llm::member(*metadata, "metadata");
+  const json* nested = member(*metadata, "metadata");
   return nested == nullptr ? std::nullopt : exit_code_member(*nested, "exit"); // v2
 }
 
@@ -51,15 +51,15 @@ void OpencodeStream::parse_line(std::string_view line, std::vector<CliEvent>& ou
   if (!value) {
     return;
   }
-  if (const std::string_view session = llm::string_member(*value, "sessionID");
+  if (const std::string_view session = string_member(*value, "sessionID");
       !m_session_seen && !session.empty()) {
     m_session_seen = true;
     out.emplace_back(CliSession{.id = std::string(session), .model = {}});
   }
-  const std::string_view type = llm::string_member(*value, "type");
-  const json* part = llm::member(*value, "part");
+  const std::string_view type = string_member(*value, "type");
+  const json* part = member(*value, "part");
   if (type == "text" && part != nullptr) {
-    const std::string_view text = llm::string_member(*part, "text");
+    const std::string_view text = string_member(*part, "text");
     if (!text.empty()) {
       m_answer = text;
       out.emplace_back(CliText{.text = m_answer, .delta = false});
@@ -69,7 +69,7 @@ void OpencodeStream::parse_line(std::string_view line, std::vector<CliEvent>& ou
   } else if (type == "step_finish" && part != nullptr) {
     on_step_finish(*part, out);
   } else if (type == "error" && !m_ended) {
-    const json* error = llm::member(*value, "error");
+    const json* error = member(*value, "error");
     m_ended = true;
     out.emplace_back(
         CliResult{.ok = false,
@@ -93,49 +93,48 @@ void OpencodeStream::finish(std::vector<CliEvent>& out) {
 }
 
 void OpencodeStream::on_tool(const json& part, std::vector<CliEvent>& out) const {
-  const json* state = llm::member(part, "state");
+  const json* state = member(part, "state");
   if (state == nullptr) {
     return;
   }
-  const std::string_view status = llm::string_member(*state, "status");
+  const std::string_view status = string_member(*state, "status");
   if (status != "completed" && status != "error") {
     return;
   }
-  std::string id(llm::string_member(part, "callID"));
+  std::string id(string_member(part, "callID"));
   if (id.empty()) {
-    id = llm::string_member(part, "id");
+    id = string_member(part, "id");
   }
-  const json* input = llm::member(*state, "input");
+  const json* input = member(*state, "input");
   const auto exit_code = bash_exit(*state);
   const bool failed = status == "error";
-  out.emplace_back(CliToolFinished{
-      .call = ToolCall{.id = std::move(id),
-                       .name = std::string(llm::string_member(part, "tool")),
-                       .arguments = input == nullptr ? "{}" : json_text(*input)},
-      .output = std::string(llm::string_member(*state, failed ? "error" : "output")),
-      .is_error = failed || (exit_code && *exit_code != 0),
-      .exit_code = exit_code});
+  out.emplace_back(
+      CliToolFinished{.call = ToolCall{.id = std::move(id),
+                                       .name = std::string(string_member(part, "tool")),
+                                       .arguments = input == nullptr ? "{}" : json_text(*input)},
+                      .output = std::string(string_member(*state, failed ? "error" : "output")),
+                      .is_error = failed || (exit_code && *exit_code != 0),
+                      .exit_code = exit_code});
 }
 
 void OpencodeStream::on_step_finish(const json& part, std::vector<CliEvent>& out) {
-  m_last_reason = llm::string_member(part, "reason");
+  m_last_reason = string_member(part, "reason");
   if (auto cost = number_member(part, "cost")) {
     m_cost += *cost;
     m_costed = true;
   }
-  if (const json* tokens = llm::member(part, "tokens"); tokens != nullptr) {
-    const json* cache = llm::member(*tokens, "cache");
-    const std::int64_t read = cache == nullptr ? 0 : llm::int_member(*cache, "read").value_or(0);
-    const std::int64_t write = cache == nullptr ? 0 : llm::int_member(*cache, "write").value_or(0);
+  if (const json* tokens = member(part, "tokens"); tokens != nullptr) {
+    const json* cache = member(*tokens, "cache");
+    const std::int64_t read = cache == nullptr ? 0 : int_member(*cache, "read").value_or(0);
+    const std::int64_t write = cache == nullptr ? 0 : int_member(*cache, "write").value_or(0);
     // opencode's `input` leaves out the cached parts and `output` the reasoning; ralph's input is
     // the whole prompt and reasoning is billed as output.
-    m_usage +=
-        Usage{.input_tokens = saturating_add(
-                  saturating_add(llm::int_member(*tokens, "input").value_or(0), read), write),
-              .output_tokens = saturating_add(llm::int_member(*tokens, "output").value_or(0),
-                                              llm::int_member(*tokens, "reasoning").value_or(0)),
-              .cache_read_tokens = read,
-              .cache_write_tokens = write};
+    m_usage += Usage{.input_tokens = saturating_add(
+                         saturating_add(int_member(*tokens, "input").value_or(0), read), write),
+                     .output_tokens = saturating_add(int_member(*tokens, "output").value_or(0),
+                                                     int_member(*tokens, "reasoning").value_or(0)),
+                     .cache_read_tokens = read,
+                     .cache_write_tokens = write};
   }
   out.emplace_back(CliUsage{.usage = m_usage,
                             .cost_usd = m_costed ? std::optional<double>(m_cost) : std::nullopt,

@@ -1,9 +1,13 @@
 #include "cli/batch_view.h"
 
+#include "ralph/core/json.h"
+#include "ralph/core/saturating.h"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 
 namespace ralph::cli {
@@ -62,16 +66,16 @@ std::optional<GoalResult> goal_result_of(const nlohmann::json& line) {
     return std::nullopt;
   }
   GoalResult result{.id = id->get<std::string>(), .status = *parsed};
-  result.verified = line.value("verified", false);
-  result.attempts = line.value("iterations", 0);
-  if (const auto usage = line.find("usage"); usage != line.end() && usage->is_object()) {
-    result.tokens = usage->value("input_tokens", std::int64_t{0}) +
-                    usage->value("output_tokens", std::int64_t{0});
+  result.verified = bool_member(line, "verified", false);
+  result.attempts = int_member_or(line, "iterations", 0, 0, std::numeric_limits<int>::max());
+  if (const nlohmann::json* usage = member(line, "usage"); usage != nullptr) {
+    result.tokens = saturating_add(int_member(*usage, "input_tokens").value_or(0),
+                                   int_member(*usage, "output_tokens").value_or(0));
   }
   if (const auto cost = line.find("cost_usd"); cost != line.end() && cost->is_number()) {
     result.cost_usd = cost->get<double>();
   }
-  result.duration_ms = line.value("duration_ms", std::int64_t{0});
+  result.duration_ms = int_member(line, "duration_ms").value_or(0);
   return result;
 }
 

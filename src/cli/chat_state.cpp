@@ -27,15 +27,16 @@ GoalSettings settings_from(const json& in) {
   if (!in.is_object()) {
     return out;
   }
-  for (const json& command : in.value("verify_commands", json::array())) {
+  for (const json& command : array_member(in, "verify_commands")) {
     if (command.is_string()) {
       out.verify_commands.push_back(command.get<std::string>());
     }
   }
-  out.judge = in.value("judge", "");
-  for (const json& change : in.value("budgets", json::array())) {
+  out.judge = string_member(in, "judge");
+  for (const json& change : array_member(in, "budgets")) {
     if (change.is_object()) {
-      out.budgets.push_back({change.value("key", ""), change.value("value", "")});
+      out.budgets.push_back(
+          {std::string(string_member(change, "key")), std::string(string_member(change, "value"))});
     }
   }
   return out;
@@ -61,7 +62,8 @@ std::string chat_state_to_json(const ChatState& state) {
 
 Result<ChatState> chat_state_from_json(std::string_view text, std::string_view what) {
   TRY_ASSIGN(const json parsed, parse_json(text, what));
-  if (!parsed.is_object() || !parsed.value("chat", false) || !parsed.contains("conversation")) {
+  if (!parsed.is_object() || !bool_member(parsed, "chat", false) ||
+      !parsed.contains("conversation")) {
     return fail(ErrorKind::store, fmt::format("{}: not a chat's record", what));
   }
   ChatState state;
@@ -71,11 +73,11 @@ Result<ChatState> chat_state_from_json(std::string_view text, std::string_view w
   if (parsed.contains("goal") && parsed["goal"].is_object()) {
     const json& in = parsed["goal"];
     ChatGoal goal;
-    goal.text = in.value("text", "");
-    goal.session_id = in.value("session_id", "");
-    goal.status = value_of(k_status_names, in.value("status", "active")).value_or(Status::active);
-    goal.held = in.value("held", false);
-    goal.reason = in.value("reason", "");
+    goal.text = string_member(in, "text");
+    goal.session_id = string_member(in, "session_id");
+    goal.status = value_of(k_status_names, string_member(in, "status")).value_or(Status::active);
+    goal.held = bool_member(in, "held", false);
+    goal.reason = string_member(in, "reason");
     goal.settings = settings_from(in.value("settings", json::object()));
     state.goal = std::move(goal);
   }

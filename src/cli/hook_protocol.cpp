@@ -82,12 +82,15 @@ std::string last_prompt_in_transcript(const std::filesystem::path& transcript) {
       continue;
     }
     const auto entry = parse_json(line, "transcript line");
-    if (!entry || !entry->is_object() || entry->value("type", "") != "user" ||
-        entry->value("isMeta", false) || !entry->contains("message") ||
-        !(*entry)["message"].is_object()) {
+    if (!entry || string_member(*entry, "type") != "user" || bool_member(*entry, "isMeta", false)) {
       continue;
     }
-    const nlohmann::json& content = (*entry)["message"].value("content", nlohmann::json());
+    const nlohmann::json* message = member(*entry, "message");
+    const nlohmann::json* found = message == nullptr ? nullptr : member(*message, "content");
+    if (found == nullptr) {
+      continue;
+    }
+    const nlohmann::json& content = *found;
     if (content.is_string()) {
       prompt = content.get<std::string>();
       continue;
@@ -98,11 +101,11 @@ std::string last_prompt_in_transcript(const std::filesystem::path& transcript) {
     // Tool results come back as user entries too; only text blocks are the person's.
     std::string text;
     for (const nlohmann::json& block : content) {
-      if (!block.is_object() || block.value("type", "") != "text") {
+      if (string_member(block, "type") != "text") {
         text.clear();
         break;
       }
-      text += block.value("text", "");
+      text += string_member(block, "text");
     }
     if (!text.empty()) {
       prompt = std::move(text);

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cctype>
+#include <limits>
 
 namespace ralph::cli {
 namespace {
@@ -30,9 +31,10 @@ HookRound read_round(const store::SessionRow& row) {
     return round;
   }
   const nlohmann::json& hook = (*parsed)["hook"];
-  round.first_iteration = hook.value("round_first_iteration", 1);
+  round.first_iteration =
+      int_member_or(hook, "round_first_iteration", 1, 1, std::numeric_limits<int>::max());
   round.started = system_clock::time_point(
-      std::chrono::milliseconds(hook.value("round_started_ms", std::int64_t{0})));
+      std::chrono::milliseconds(int_member(hook, "round_started_ms").value_or(0)));
   return round;
 }
 

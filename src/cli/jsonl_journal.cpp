@@ -1,5 +1,7 @@
 #include "cli/jsonl_journal.h"
 
+#include "ralph/core/json.h"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -65,9 +67,10 @@ Result<std::unique_ptr<JsonlJournal>> JsonlJournal::open(const std::filesystem::
   }
   for (std::size_t start = 0; start < text.size();) {
     const std::size_t end = text.find('\n', start);
-    auto parsed = nlohmann::json::parse(text.substr(start, end - start), nullptr, false);
-    if (!parsed.is_discarded() && parsed.is_object()) {
-      journal->m_existing->push_back(std::move(parsed));
+    // Bounded nesting: a line is printed and copied later, recursively.
+    if (auto parsed = parse_json(std::string_view(text).substr(start, end - start), "journal line");
+        parsed && parsed->is_object()) {
+      journal->m_existing->push_back(std::move(*parsed));
     }
     start = end + 1;
   }

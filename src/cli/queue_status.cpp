@@ -2,6 +2,7 @@
 
 #include "cli/jsonl_journal.h"
 
+#include "ralph/core/json.h"
 #include "ralph/core/try.h"
 #include "ralph/core/url.h"
 #include "ralph/store/open_session_store.h"
@@ -122,14 +123,15 @@ Result<int> queue_export_command(const BatchArgs& batch) {
     TRY_ASSIGN(file, JsonlJournal::open(batch.output_file));
   }
   for (const store::QueuedGoal& goal : goals) {
-    auto line = nlohmann::json::parse(goal.result_json, nullptr, false);
-    if (line.is_discarded() || !line.is_object()) {
+    auto line = parse_json(goal.result_json, "goal result").value_or(nlohmann::json());
+    if (!line.is_object()) {
       line = {{"id", goal.id}, {"status", goal.status}, {"session_id", goal.session_id}};
     }
     if (file) {
       TRY(file->append(line));
     } else {
-      std::printf("%s\n", line.dump().c_str());
+      std::printf("%s\n",
+                  line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
     }
   }
   if (file) {

@@ -46,11 +46,11 @@ std::string evidence_lines(const std::string& evidence_json) {
     return {};
   }
   std::string out = fmt::format(
-      "    │ evidence: `{}` · {}\n", first_line(evidence.value("command", ""), k_line_width),
+      "    │ evidence: `{}` · {}\n", first_line(string_member(evidence, "command"), k_line_width),
       evidence.contains("exit_code") && evidence["exit_code"].is_number_integer()
           ? fmt::format("exit {}", evidence["exit_code"].get<int>())
           : std::string("no exit code"));
-  if (const std::string path = evidence.value("output_path", ""); !path.empty()) {
+  if (const std::string_view path = string_member(evidence, "output_path"); !path.empty()) {
     out += fmt::format("    │ whole output: {}\n", path);
   }
   return out;

@@ -11,6 +11,7 @@
 #include "ralph/core/config.h"
 #include "ralph/core/host_name.h"
 #include "ralph/core/ids.h"
+#include "ralph/core/json.h"
 #include "ralph/core/text.h"
 #include "ralph/core/try.h"
 #include "ralph/core/url.h"
@@ -159,9 +160,9 @@ Result<Config> Worker::batch_config(const store::QueuedGoal& row) {
     return found->second;
   }
   Config config = m_local;
-  const auto settings = nlohmann::json::parse(row.settings_json, nullptr, false);
-  if (!settings.is_discarded() && settings.contains("config")) {
-    TRY(apply_config_json(config, settings["config"].dump(), "batch " + row.batch));
+  const auto settings = parse_json(row.settings_json, "batch settings").value_or(nlohmann::json());
+  if (const nlohmann::json* recorded = member(settings, "config"); recorded != nullptr) {
+    TRY(apply_config_json(config, recorded->dump(), "batch " + row.batch));
   }
   config.store = m_local.store;
   return m_configs.insert_or_assign(row.batch, std::move(config)).first->second;
@@ -184,9 +185,10 @@ Result<void> Worker::make_workspace(Held& held) {
   // from the branch as it is then.
   // Taken over from a worker that saved a checkpoint: its base commit, then its changes, so the
   // resumed session finds the files its record says it wrote (the ref may have moved since).
-  const auto checkpoint = nlohmann::json::parse(held.row.checkpoint, nullptr, false);
-  const bool restore = checkpoint.is_object() && checkpoint.value("base", "") != "";
-  const std::string ref = restore ? checkpoint["base"].get<std::string>() : held.goal.ref;
+  const auto checkpoint = parse_json(held.row.checkpoint, "checkpoint").value_or(nlohmann::json());
+  const std::string base(string_member(checkpoint, "base"));
+  const bool restore = !base.empty();
+  const std::string ref = restore ? base : held.goal.ref;
   TRY_ASSIGN(const fs::path source,
              m_repos->clone_of(m_main_io.runner(), held.goal.repo_url, ref, held.cancel));
   const tools::IsolationRequest request{
@@ -198,8 +200,8 @@ Result<void> Worker::make_workspace(Held& held) {
   if (!found) {
     TRY_ASSIGN(found, tools::make_isolated_workspace(m_main_io.runner(), request, held.cancel));
     if (restore) {
-      TRY(tools::apply_patch(m_main_io.runner(), found->root, checkpoint.value("patch", ""),
-                             held.cancel));
+      TRY(tools::apply_patch(m_main_io.runner(), found->root,
+                             std::string(string_member(checkpoint, "patch")), held.cancel));
       say(fmt::format("ralph worker: {}/{} · workspace restored from its checkpoint",
                       held.row.batch, held.row.id));
     }

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <limits>
 #include <string>
 #include <utility>
 
@@ -88,6 +89,71 @@ Result<json> parse_json(std::string_view text, std::string_view what) {
   const std::size_t position = std::min(builder.position(), text.size());
   return fail(ErrorKind::parse, fmt::format("{}: {} near byte {} of {}", what, builder.problem(),
                                             position, text.size()));
+}
+
+const json* member(const json& value, std::string_view key) {
+  if (!value.is_object()) {
+    return nullptr;
+  }
+  const auto it = value.find(key);
+  return it == value.end() ? nullptr : &*it;
+}
+
+std::string_view string_member(const json& value, std::string_view key) {
+  const json* field = member(value, key);
+  if (field == nullptr || !field->is_string()) {
+    return {};
+  }
+  return field->get_ref<const std::string&>();
+}
+
+std::optional<std::int64_t> int_member(const json& value, std::string_view key) {
+  const json* field = member(value, key);
+  if (field == nullptr) {
+    return std::nullopt;
+  }
+  if (field->is_number_unsigned()) {
+    const auto number = field->get<std::uint64_t>();
+    if (number > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+      return std::nullopt;
+    }
+    return static_cast<std::int64_t>(number);
+  }
+  if (field->is_number_integer()) {
+    return field->get<std::int64_t>();
+  }
+  if (field->is_number_float()) {
+    const double number = field->get<double>();
+    // Casting a double outside the int64 range (or NaN) is undefined.
+    if (number > -9e18 && number < 9e18) {
+      return static_cast<std::int64_t>(number);
+    }
+  }
+  return std::nullopt;
+}
+
+int int_member_or(const json& value, std::string_view key, int fallback, int low, int high) {
+  const std::optional<std::int64_t> number = int_member(value, key);
+  if (!number) {
+    return fallback;
+  }
+  return static_cast<int>(std::clamp<std::int64_t>(*number, low, high));
+}
+
+bool bool_member(const json& value, std::string_view key, bool fallback) {
+  const json* field = member(value, key);
+  if (field == nullptr || !field->is_boolean()) {
+    return fallback;
+  }
+  return field->get<bool>();
+}
+
+std::span<const json> array_member(const json& value, std::string_view key) {
+  const json* field = member(value, key);
+  if (field == nullptr || !field->is_array()) {
+    return {};
+  }
+  return field->get_ref<const json::array_t&>();
 }
 
 } // namespace ralph

@@ -43,8 +43,7 @@ json message_to_json(const Message& message) {
 }
 
 std::string text(const json& object, const char* key) {
-  const auto found = object.find(key);
-  return found != object.end() && found->is_string() ? found->get<std::string>() : std::string();
+  return std::string(string_member(object, key));
 }
 
 } // namespace
@@ -75,13 +74,13 @@ Result<std::vector<Message>> messages_from_json(std::string_view text_json, std:
     message.content = text(item, "content");
     message.tool_call_id = text(item, "tool_call_id");
     message.tool_name = text(item, "tool_name");
-    message.is_error = item.value("is_error", false);
-    for (const auto& call : item.value("tool_calls", json::array())) {
+    message.is_error = bool_member(item, "is_error", false);
+    for (const json& call : array_member(item, "tool_calls")) {
       message.tool_calls.push_back({text(call, "id"), text(call, "name"), text(call, "arguments")});
     }
-    for (const auto& block : item.value("thinking", json::array())) {
+    for (const json& block : array_member(item, "thinking")) {
       message.thinking.push_back({text(block, "thinking"), text(block, "signature"),
-                                  block.value("redacted", false), text(block, "data")});
+                                  bool_member(block, "redacted", false), text(block, "data")});
     }
     messages.push_back(std::move(message));
   }

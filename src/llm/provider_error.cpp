@@ -1,7 +1,5 @@
 #include "llm/provider_error.h"
 
-#include "llm/json_fields.h"
-
 #include "ralph/core/json.h"
 #include "ralph/core/text.h"
 #include "ralph/http/retry.h"

@@ -1,7 +1,6 @@
 #include "llm/responses_response.h"
 
 #include "llm/body_reader.h"
-#include "llm/json_fields.h"
 #include "llm/openai_response.h"
 #include "llm/provider_error.h"
 

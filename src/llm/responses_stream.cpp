@@ -1,6 +1,5 @@
 #include "llm/responses_stream.h"
 
-#include "llm/json_fields.h"
 #include "llm/json_reader.h"
 #include "llm/provider_error.h"
 #include "llm/responses_response.h"

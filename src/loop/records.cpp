@@ -4,8 +4,19 @@
 
 #include <nlohmann/json.hpp>
 
+#include <limits>
+
 namespace ralph::loop {
 namespace {
+
+// A count a damaged record may hold as anything: a non-negative int, else `fallback`.
+int count_member(const nlohmann::json& value, const char* key, int fallback) {
+  return int_member_or(value, key, fallback, 0, std::numeric_limits<int>::max());
+}
+
+std::string text_member(const nlohmann::json& value, const char* key) {
+  return std::string(string_member(value, key));
+}
 
 nlohmann::json names_json(const std::vector<std::string>& names, const Redactor& redactor) {
   nlohmann::json out = nlohmann::json::array();
@@ -42,10 +53,10 @@ std::optional<verify::TestSummary> tests_from_json(const nlohmann::json& evidenc
     return std::nullopt;
   }
   const nlohmann::json& tests = evidence["tests"];
-  return verify::TestSummary{.runner = tests.value("runner", ""),
-                             .failed = tests.value("failed", 0),
-                             .passed = tests.value("passed", 0),
-                             .total = tests.value("total", 0),
+  return verify::TestSummary{.runner = text_member(tests, "runner"),
+                             .failed = count_member(tests, "failed", 0),
+                             .passed = count_member(tests, "passed", 0),
+                             .total = count_member(tests, "total", 0),
                              .failing = names_from_json(tests, "failing"),
                              .passing = names_from_json(tests, "passing")};
 }
@@ -81,17 +92,19 @@ std::optional<verify::CommandEvidence> evidence_from_json(const nlohmann::json& 
     return std::nullopt;
   }
   verify::CommandEvidence out;
-  out.command = evidence.value("command", "");
-  if (evidence.contains("exit_code") && evidence["exit_code"].is_number_integer()) {
-    out.exit_code = evidence["exit_code"].get<int>();
+  out.command = text_member(evidence, "command");
+  if (const nlohmann::json* code = member(evidence, "exit_code");
+      code != nullptr && code->is_number_integer()) {
+    out.exit_code = int_member_or(evidence, "exit_code", 0, std::numeric_limits<int>::min(),
+                                  std::numeric_limits<int>::max());
   }
-  out.duration_ms = evidence.value("duration_ms", std::int64_t{0});
-  out.started_at = evidence.value("started_at", "");
-  out.finished_at = evidence.value("finished_at", "");
-  out.excerpt = evidence.value("excerpt", "");
-  out.runs = evidence.value("runs", 1);
-  out.passes = evidence.value("passes", 0);
-  out.output_path = evidence.value("output_path", "");
+  out.duration_ms = int_member(evidence, "duration_ms").value_or(0);
+  out.started_at = text_member(evidence, "started_at");
+  out.finished_at = text_member(evidence, "finished_at");
+  out.excerpt = text_member(evidence, "excerpt");
+  out.runs = count_member(evidence, "runs", 1);
+  out.passes = count_member(evidence, "passes", 0);
+  out.output_path = text_member(evidence, "output_path");
   out.output = output;
   return out;
 }

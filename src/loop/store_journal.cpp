@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <limits>
 
 namespace ralph::loop {
 namespace {
@@ -184,15 +185,16 @@ Result<ResumePoint> resume_point_from_json(std::string_view json) {
     return fail(ErrorKind::parse, "session resume point: expected an object with a conversation");
   }
   ResumePoint point;
-  point.next_iteration = parsed.value("next_iteration", 1);
+  point.next_iteration =
+      int_member_or(parsed, "next_iteration", 1, 1, std::numeric_limits<int>::max());
   TRY_ASSIGN(point.conversation, messages_from_json(parsed["conversation"].dump(),
                                                     "session resume point conversation"));
-  for (const auto& item : parsed.value("feedback_given", nlohmann::json::array())) {
+  for (const nlohmann::json& item : array_member(parsed, "feedback_given")) {
     if (item.is_string()) {
       point.feedback_given.push_back(item.get<std::string>());
     }
   }
-  point.runtime_summary = parsed.value("runtime_summary", std::string());
+  point.runtime_summary = string_member(parsed, "runtime_summary");
   return point;
 }
 

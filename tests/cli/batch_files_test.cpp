@@ -2,6 +2,7 @@
 // the batch budgets counted over the shared store.
 #include "cli/batch_goals.h"
 #include "cli/batch_store.h"
+#include "cli/batch_view.h"
 #include "cli/jsonl_journal.h"
 #include "support/temp_dir.h"
 
@@ -101,6 +102,33 @@ TEST(BatchStore, SessionsSpendTogetherAndTheBudgetStopsTheBatchOnce) {
   const auto found = batch.find_session("b");
   ASSERT_TRUE(found && *found);
   EXPECT_EQ((*found)->output_tokens, 200);
+}
+
+TEST(JsonlJournal, ALineNestedTooDeepToPrintOrCopyIsSkipped) {
+  // nlohmann's printer and copies recurse once per level: kept, such a line would overflow the
+  // stack wherever the batch later used it.
+  testing::TempDir dir;
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  dir.write("state.jsonl", "{\"id\":\"a\",\"x\":" + deep + "}\n{\"id\":\"b\"}\n");
+  auto journal = JsonlJournal::open(dir.path() / "state.jsonl");
+  ASSERT_TRUE(journal) << journal.error().message;
+  ASSERT_EQ((*journal)->existing().size(), 1u);
+  EXPECT_EQ((*journal)->existing()[0]["id"], "b");
+}
+
+TEST(BatchResults, AResultLineWithFieldsOfTheWrongTypeKeepsWhatItCanRead) {
+  const auto line = nlohmann::json::parse(
+      R"({"id":"g1","status":"completed","verified":"yes","iterations":1e99,
+          "usage":{"input_tokens":"10","output_tokens":5},"duration_ms":"x","cost_usd":0.5})");
+  const auto result = goal_result_of(line);
+  ASSERT_TRUE(result);
+  EXPECT_EQ(result->id, "g1");
+  EXPECT_FALSE(result->verified);
+  EXPECT_EQ(result->attempts, 0);
+  EXPECT_EQ(result->tokens, 5);
+  EXPECT_EQ(result->duration_ms, 0);
+  ASSERT_TRUE(result->cost_usd);
+  EXPECT_DOUBLE_EQ(*result->cost_usd, 0.5);
 }
 
 } // namespace

@@ -118,5 +118,21 @@ TEST(HookInstall, TheCommandQuotesAPathThatNeedsIt) {
             "'/opt/it'\\''s here/ralph' hook --agent claude");
 }
 
+TEST(HookTranscript, LinesWithFieldsOfTheWrongTypeAreSkippedNotThrown) {
+  testing::TempDir dir;
+  const auto file =
+      dir.write("t.jsonl", R"({"type":"user","message":{"role":"user","content":"the task"}})"
+                           "\n"
+                           R"({"type":"user","isMeta":"yes","message":{"content":7}})"
+                           "\n"
+                           R"({"type":"user","message":"not an object"})"
+                           "\n"
+                           R"({"type":"user","message":{"content":[{"type":"text","text":5}]}})"
+                           "\n"
+                           R"({"type":"user","message":{"content":[{"type":7}]}})"
+                           "\n");
+  EXPECT_EQ(last_prompt_in_transcript(file), "the task");
+}
+
 } // namespace
 } // namespace ralph::cli

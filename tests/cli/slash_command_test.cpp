@@ -101,5 +101,23 @@ TEST(ChatState, ARunsResumePointIsNotAChat) {
   EXPECT_EQ(read.error().message, "chat x: not a chat's record");
 }
 
+TEST(ChatState, FieldsOfTheWrongTypeReadAsAbsentNotAsAThrow) {
+  const auto read = chat_state_from_json(
+      R"({"chat":true,"conversation":[],"next":{"verify_commands":"make","judge":3,
+          "budgets":[{"key":1,"value":"5"}]},
+          "goal":{"text":"fix it","status":7,"held":"yes","session_id":null}})",
+      "chat x");
+  ASSERT_TRUE(read) << read.error().message;
+  EXPECT_TRUE(read->next.verify_commands.empty());
+  EXPECT_EQ(read->next.judge, "");
+  ASSERT_EQ(read->next.budgets.size(), 1u);
+  EXPECT_EQ(read->next.budgets[0].key, "");
+  ASSERT_TRUE(read->goal);
+  EXPECT_EQ(read->goal->text, "fix it");
+  EXPECT_EQ(read->goal->status, Status::active);
+  EXPECT_FALSE(read->goal->held);
+  EXPECT_FALSE(chat_state_from_json(R"({"chat":"yes","conversation":[]})", "chat x"));
+}
+
 } // namespace
 } // namespace ralph::cli

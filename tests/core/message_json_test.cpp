@@ -52,5 +52,24 @@ TEST(MessageJson, MalformedDocumentsNameWhatAndWhere) {
   EXPECT_NE(bad_role.error().message.find("resume state: message 0"), std::string::npos);
 }
 
+TEST(MessageJson, FieldsOfTheWrongTypeInADamagedRecordReadAsAbsent) {
+  // nlohmann's value() threw type_error on these, out of messages_from_json.
+  const auto messages = messages_from_json(
+      R"([{"role":"tool","content":5,"tool_call_id":"c1","is_error":"yes",
+           "tool_calls":{"id":"x"},"thinking":[{"thinking":"t","redacted":"no"},7]}])",
+      "resume state");
+  ASSERT_TRUE(messages) << messages.error().message;
+  ASSERT_EQ(messages->size(), 1u);
+  const Message& message = messages->front();
+  EXPECT_EQ(message.content, "");
+  EXPECT_EQ(message.tool_call_id, "c1");
+  EXPECT_FALSE(message.is_error);
+  EXPECT_TRUE(message.tool_calls.empty());
+  ASSERT_EQ(message.thinking.size(), 2u);
+  EXPECT_EQ(message.thinking[0].thinking, "t");
+  EXPECT_FALSE(message.thinking[0].redacted);
+  EXPECT_EQ(message.thinking[1].thinking, "");
+}
+
 } // namespace
 } // namespace ralph

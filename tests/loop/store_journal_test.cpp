@@ -271,5 +271,42 @@ TEST_F(StoreJournalTest, TestCountsAreRecordedAndARegressionIsToldAfterResuming)
   EXPECT_THAT(agent.seen.at(0).back().content, HasSubstr("failing tests: 3 → 2"));
 }
 
+TEST_F(StoreJournalTest, ADamagedRecordResumesWithDefaultsForWhatItCannotRead) {
+  verifier->then(Outcome::fail, "test_failed", runner_output("cargo_fail3.txt"), "exit 101");
+  agent.push(answer("one"));
+  options.loop.max_iterations = 1;
+  const auto session = new_session();
+  ASSERT_EQ(
+      run({Message{.role = Role::user, .content = options.goal}}, LoopState(), session).status,
+      Status::budget_exhausted);
+
+  // What a damaged or hand-edited store may hand back: every field of the wrong type, numbers
+  // far outside an int. nlohmann's value() threw on these, and 1e99 converted to int is undefined.
+  auto record = load();
+  ASSERT_EQ(record.verdicts.size(), 1u);
+  record.verdicts[0].evidence_json =
+      R"({"command":7,"exit_code":1e99,"duration_ms":"x","runs":"2","passes":-3,
+          "started_at":[],"tests":{"runner":{},"failed":1e99,"passed":"1","total":12}})";
+  record.session.resume_json =
+      R"({"next_iteration":"x","conversation":[],"feedback_given":{},"runtime_summary":5})";
+  const auto resumed = resume_from_record(record);
+  ASSERT_TRUE(resumed) << resumed.error().message;
+  const verify::Verdict& verdict = resumed->state.attempts.at(0).verdicts.at(0);
+  ASSERT_TRUE(verdict.evidence.has_value());
+  EXPECT_EQ(verdict.evidence->command, "");
+  EXPECT_EQ(verdict.evidence->exit_code, std::nullopt);
+  EXPECT_EQ(verdict.evidence->runs, 1);
+  EXPECT_EQ(verdict.evidence->passes, 0);
+  ASSERT_TRUE(verdict.tests.has_value());
+  EXPECT_EQ(verdict.tests->failed, 0);
+  EXPECT_EQ(verdict.tests->total, 12);
+  EXPECT_EQ(resumed->state.next_iteration, 2);
+
+  record.session.resume_json = R"({"next_iteration":1e99,"conversation":[]})";
+  const auto again = resume_from_record(record);
+  ASSERT_TRUE(again) << again.error().message;
+  EXPECT_EQ(again->state.next_iteration, 2);
+}
+
 } // namespace
 } // namespace ralph::loop
