@@ -4,6 +4,7 @@
 #include "cli/batch_goals.h"
 #include "cli/batch_store.h"
 #include "cli/interrupt.h"
+#include "cli/job_thread.h"
 #include "cli/run_context.h"
 #include "cli/run_report.h"
 #include "cli/session_setup.h"
@@ -24,6 +25,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdio>
 #include <functional>
@@ -54,18 +56,28 @@ public:
   }
 };
 
-// A goal this worker holds.
+// A goal this worker holds. The main thread owns it; each stage hands it to the git thread or a
+// fiber and takes it back, so one thread at a time changes it (but `lost`).
 struct Held {
   store::QueuedGoal row;
   BatchGoal goal;
+  Config config;
+  bool resume = false; // its session was started by an earlier claim
   std::string session_id;
   CancelToken cancel; // the worker's stop, and this goal's lease lost
   std::optional<tools::IsolatedWorkspace> worktree;
   fs::path workspace;
-  std::string base_commit; // where the worktree started, for the patch
-  bool lost = false;       // another worker has it now
+  std::string base_commit;        // where the worktree started, for the patch
+  std::atomic<bool> lost = false; // another worker has it now
   GoalEvents events;
+  std::optional<RunReport> report; // how it ended: run, or before it could
+  nlohmann::json result;           // its line of results, with where its changes are
 };
+
+// Where a goal is, each stage done on the thread that suits it: the git thread makes its
+// workspace (prepared), the engine runs its session (ran), the git thread commits and pushes its
+// result (recorded), and the main thread, which only talks to the queue, moves it on.
+enum class Stage { prepared, ran, recorded };
 
 // "host:pid:1a2b": unique among the workers of a queue, and says where each runs.
 std::string worker_name() {
@@ -85,10 +97,14 @@ private:
   Result<void> renew();
   void start(store::QueuedGoal row);
   Result<Config> batch_config(const store::QueuedGoal& row);
-  Result<void> make_workspace(Held& held);
+  void prepare(Held& held);
+  Result<void> make_workspace(Held& held, tools::ProcessRunner& runner);
+  void launch(Held& held);
   void save_checkpoint(Held& held, tools::ProcessRunner& runner);
-  Result<void> finish(Held& held, const RunReport& report);
-  nlohmann::json result_of(Held& held, const RunReport& report);
+  Result<bool> advance(Held& held, Stage stage);
+  Result<void> finish(Held& held);
+  nlohmann::json result_of(Held& held, tools::ProcessRunner& runner);
+  void ready(Held& held, Stage stage);
   void say(const std::string& line) const;
 
   RunArgs m_args;
@@ -103,16 +119,19 @@ private:
   std::map<std::string, Config> m_configs; // by batch
   CancelToken m_interrupt;
   std::optional<InterruptHandler> m_handler;
-  engine::BlockingIo m_main_io; // git, on this thread
 
   // By claim: a goal this worker claims again (its own lease ran out) is another Held while the
   // first one's run winds down.
   std::map<store::GoalClaim, std::unique_ptr<Held>> m_held;
-  std::mutex m_mutex; // guards m_done
+  std::mutex m_mutex; // guards m_ready
   std::condition_variable m_changed;
-  std::vector<std::pair<Held*, RunReport>> m_done;
+  std::vector<std::pair<Held*, Stage>> m_ready; // stages done, for the main thread
   int m_finished = 0;
   bool m_claimed_last = false; // the last claim got goals
+  // The worker's git work, one job at a time as on the main thread before, but where a clone or
+  // push that takes minutes no longer holds up lease renewal.
+  engine::BlockingIo m_git_io;
+  std::optional<JobThread> m_git;
   // Last: destroyed first, waiting for every goal before what they use goes.
   std::unique_ptr<engine::Engine> m_engine;
 };
@@ -170,7 +189,7 @@ Result<Config> Worker::batch_config(const store::QueuedGoal& row) {
 
 // A worktree of the goal's repo at its ref, or an empty folder; made before a crash of this
 // worker (same --workdir), it is found again.
-Result<void> Worker::make_workspace(Held& held) {
+Result<void> Worker::make_workspace(Held& held, tools::ProcessRunner& runner) {
   const fs::path path = m_workdir / "goals" / held.row.batch / held.goal.id;
   std::error_code ec;
   if (held.goal.repo_url.empty()) {
@@ -190,18 +209,18 @@ Result<void> Worker::make_workspace(Held& held) {
   const bool restore = !base.empty();
   const std::string ref = restore ? base : held.goal.ref;
   TRY_ASSIGN(const fs::path source,
-             m_repos->clone_of(m_main_io.runner(), held.goal.repo_url, ref, held.cancel));
+             m_repos->clone_of(runner, held.goal.repo_url, ref, held.cancel));
   const tools::IsolationRequest request{
       .source = source,
       .path = path,
       .branch = fmt::format("ralph/queue/{}/{}", held.row.batch, held.goal.id),
       .ref = ref};
-  TRY_ASSIGN(auto found, tools::find_isolated_workspace(m_main_io.runner(), request, held.cancel));
+  TRY_ASSIGN(auto found, tools::find_isolated_workspace(runner, request, held.cancel));
   if (!found) {
-    TRY_ASSIGN(found, tools::make_isolated_workspace(m_main_io.runner(), request, held.cancel));
+    TRY_ASSIGN(found, tools::make_isolated_workspace(runner, request, held.cancel));
     if (restore) {
-      TRY(tools::apply_patch(m_main_io.runner(), found->root,
-                             std::string(string_member(checkpoint, "patch")), held.cancel));
+      TRY(tools::apply_patch(runner, found->root, std::string(string_member(checkpoint, "patch")),
+                             held.cancel));
       say(fmt::format("ralph worker: {}/{} · workspace restored from its checkpoint",
                       held.row.batch, held.row.id));
     }
@@ -212,7 +231,7 @@ Result<void> Worker::make_workspace(Held& held) {
   spec.argv = {"git", "rev-parse", "HEAD"};
   spec.cwd = held.worktree->root;
   spec.merge_stderr = false;
-  TRY_ASSIGN(const auto head, m_main_io.runner().run(spec, held.cancel));
+  TRY_ASSIGN(const auto head, runner.run(spec, held.cancel));
   held.base_commit = std::string(trim(head.output));
   return {};
 }
@@ -224,70 +243,93 @@ void Worker::start(store::QueuedGoal row) {
   held.cancel = m_interrupt.child();
   m_held[store::claim_of(held.row)] = std::move(owned);
   const store::GoalClaim claim = store::claim_of(held.row);
-  const bool resume = !held.row.session_id.empty();
-  held.session_id = resume ? held.row.session_id : new_session_id();
-  const auto prepared = [&]() -> Result<Config> {
-    TRY_ASSIGN(Config config, batch_config(held.row));
+  held.resume = !held.row.session_id.empty();
+  held.session_id = held.resume ? held.row.session_id : new_session_id();
+  const auto prepared = [&]() -> Result<void> {
+    TRY_ASSIGN(held.config, batch_config(held.row));
     TRY_ASSIGN(held.goal,
                goal_from_spec(held.row.spec_json,
-                              fmt::format("goal {}/{}", held.row.batch, held.row.id), config));
-    TRY_ASSIGN(config, goal_config(std::move(config), held.goal));
-    if (!resume) {
+                              fmt::format("goal {}/{}", held.row.batch, held.row.id), held.config));
+    TRY_ASSIGN(held.config, goal_config(std::move(held.config), held.goal));
+    if (!held.resume) {
       // Before anything runs: whoever takes the goal over resumes this session.
       TRY_ASSIGN(const bool noted, m_queue->set_session(m_name, claim, held.session_id));
       if (!noted) {
         held.lost = true;
       }
     }
-    TRY(make_workspace(held));
-    return config;
+    return {};
   }();
-  if (prepared && resume) {
-    // Its session ended before the worker that ran it could record the result.
-    auto found = m_store->find_session(held.session_id);
-    if (found && *found && (*found)->status != Status::active &&
-        (*found)->status != Status::interrupted) {
-      if (auto record = m_store->load(held.session_id); record && *record) {
-        std::lock_guard lock(m_mutex);
-        m_done.emplace_back(&held, report_from_record(**record));
-        return;
-      }
-    }
-  }
   if (!prepared || held.lost) {
     RunReport report;
     if (!prepared) {
       report.reason = fmt::format("the goal could not start: {}", prepared.error().message);
       report.error = prepared.error();
     }
-    std::lock_guard lock(m_mutex);
-    m_done.emplace_back(&held, std::move(report));
+    held.report = std::move(report);
+    ready(held, Stage::ran);
     return;
   }
-  say(fmt::format("ralph worker: {} {}/{} · try {} · {}", resume ? "resumed" : "started",
+  m_git->post([this, &held] { prepare(held); });
+}
+
+// On the git thread: the goal's workspace, and whether its session already ended.
+void Worker::prepare(Held& held) {
+  if (auto made = make_workspace(held, m_git_io.runner()); !made) {
+    RunReport report;
+    // Stopped or taken over while its workspace was being made: given back, not failed.
+    report.status = held.cancel.cancelled() ? Status::interrupted : Status::failed;
+    report.reason = fmt::format("the goal could not start: {}", made.error().message);
+    report.error = made.error();
+    held.report = std::move(report);
+    ready(held, Stage::ran);
+    return;
+  }
+  if (held.resume) {
+    // Its session ended before the worker that ran it could record the result.
+    auto found = m_store->find_session(held.session_id);
+    if (found && *found && (*found)->status != Status::active &&
+        (*found)->status != Status::interrupted) {
+      if (auto record = m_store->load(held.session_id); record && *record) {
+        held.report = report_from_record(**record);
+        ready(held, Stage::ran);
+        return;
+      }
+    }
+  }
+  ready(held, Stage::prepared);
+}
+
+// On the main thread: the goal's session, on the engine.
+void Worker::launch(Held& held) {
+  say(fmt::format("ralph worker: {} {}/{} · try {} · {}", held.resume ? "resumed" : "started",
                   held.row.batch, held.row.id, held.row.tries, held.workspace.string()));
   RunArgs args = m_args;
   args.events_file.clear();
   args.out_dir.clear();
   GoalLaunch launch{.args = std::move(args),
                     .goal = &held.goal,
-                    .config = *prepared,
+                    .config = held.config,
                     .workspace = held.workspace,
                     .session_id = held.session_id,
-                    .resume = resume,
+                    .resume = held.resume,
                     .store = m_store.get(),
                     .parent = &held.cancel,
                     .events = &held.events};
   m_engine->spawn([this, &held, launch = std::move(launch)](engine::Io& io) {
     // On the goal's own fiber, before its next attempt asks its model anything.
     held.events.attempt_finished = [this, &held, &io] { save_checkpoint(held, io.runner()); };
-    RunReport report = run_batch_goal(io, launch);
-    {
-      std::lock_guard lock(m_mutex);
-      m_done.emplace_back(&held, std::move(report));
-    }
-    m_changed.notify_all();
+    held.report = run_batch_goal(io, launch);
+    ready(held, Stage::ran);
   });
+}
+
+void Worker::ready(Held& held, Stage stage) {
+  {
+    std::lock_guard lock(m_mutex);
+    m_ready.emplace_back(&held, stage);
+  }
+  m_changed.notify_all();
 }
 
 // The goal's workspace as it is now, against the commit it started from, kept in the queue so
@@ -311,7 +353,8 @@ void Worker::save_checkpoint(Held& held, tools::ProcessRunner& runner) {
 }
 
 // The goal's line of results.jsonl, with where its changes are: a pushed branch, or the patch.
-nlohmann::json Worker::result_of(Held& held, const RunReport& report) {
+nlohmann::json Worker::result_of(Held& held, tools::ProcessRunner& runner) {
+  const RunReport& report = *held.report;
   nlohmann::json line = report_json(report);
   line["id"] = held.goal.id;
   line["batch"] = held.row.batch;
@@ -322,7 +365,6 @@ nlohmann::json Worker::result_of(Held& held, const RunReport& report) {
     return line;
   }
   const CancelToken cancel; // the result is kept even while stopping
-  auto& runner = m_main_io.runner();
   auto commit = tools::commit_worktree(
       runner, *held.worktree, fmt::format("ralph: {} ({})", held.goal.id, to_string(report.status)),
       cancel);
@@ -351,7 +393,36 @@ nlohmann::json Worker::result_of(Held& held, const RunReport& report) {
   return line;
 }
 
-Result<void> Worker::finish(Held& held, const RunReport& report) {
+// Whether the goal's result goes to the queue: it ran to an end, and this worker still holds it.
+bool keeps_result(const Held& held) {
+  return !held.lost && held.report->status != Status::interrupted &&
+         held.report->status != Status::active;
+}
+
+// On the main thread: the goal's next stage, or its end in the queue (true).
+Result<bool> Worker::advance(Held& held, Stage stage) {
+  if (stage == Stage::prepared) {
+    launch(held);
+    return false;
+  }
+  if (stage == Stage::ran && keeps_result(held)) {
+    if (held.worktree) {
+      m_git->post([this, &held] {
+        held.result = result_of(held, m_git_io.runner());
+        ready(held, Stage::recorded);
+      });
+      return false;
+    }
+    held.result = result_of(held, m_git_io.runner()); // no git to run
+  }
+  const Result<void> finished = finish(held);
+  m_held.erase(store::claim_of(held.row));
+  TRY(finished);
+  return true;
+}
+
+Result<void> Worker::finish(Held& held) {
+  const RunReport& report = *held.report;
   const store::GoalClaim claim = store::claim_of(held.row);
   const std::string label = fmt::format("{}/{}", held.row.batch, held.row.id);
   if (held.lost) {
@@ -364,12 +435,11 @@ Result<void> Worker::finish(Held& held, const RunReport& report) {
     say(fmt::format("ralph worker: {} · interrupted, given back to the queue", label));
     return {};
   }
-  const nlohmann::json line = result_of(held, report);
   const store::GoalOutcome outcome{
       .completed = report.status == Status::completed,
       .status = std::string(to_string(report.status)),
       .session_id = held.session_id,
-      .result_json = line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
+      .result_json = held.result.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
       .verified = report.verified,
       .tokens = report.usage.input_tokens + report.usage.output_tokens,
       .cost_usd = report.cost_usd.value_or(0)};
@@ -420,6 +490,7 @@ Result<int> Worker::run() {
                   m_workdir.string()));
   m_handler.emplace(m_interrupt);
   m_engine = std::make_unique<engine::Engine>();
+  m_git.emplace();
   milliseconds poll = k_first_poll;
   auto next_claim = SteadyClock::now();
   auto next_renew = SteadyClock::now() + m_worker.lease / 3;
@@ -443,21 +514,23 @@ Result<int> Worker::run() {
       }
       next_renew = now + m_worker.lease / 3;
     }
-    std::vector<std::pair<Held*, RunReport>> done;
+    std::vector<std::pair<Held*, Stage>> ready;
     {
       std::unique_lock lock(m_mutex);
       const auto until = std::min(m_held.empty() ? next_claim : std::min(next_claim, next_renew),
                                   SteadyClock::now() + milliseconds(200));
-      m_changed.wait_until(lock, until, [this] { return !m_done.empty(); });
-      done.swap(m_done);
+      m_changed.wait_until(lock, until, [this] { return !m_ready.empty(); });
+      ready.swap(m_ready);
     }
-    for (auto& [held, report] : done) {
-      fault = finish(*held, report);
-      m_held.erase(store::claim_of(held->row));
-      if (!fault) {
+    for (auto& [held, stage] : ready) {
+      const Result<bool> finished = advance(*held, stage);
+      if (!finished) {
+        fault = tl::unexpected(finished.error());
         break;
       }
-      next_claim = SteadyClock::now(); // a free slot
+      if (*finished) {
+        next_claim = SteadyClock::now(); // a free slot
+      }
     }
     if (!fault) {
       break;
@@ -479,6 +552,7 @@ Result<int> Worker::run() {
     m_interrupt.cancel();
   }
   m_engine.reset();
+  m_git.reset(); // after its running job; the goals of the jobs left come back with their leases
   say(fmt::format("ralph worker: {} goal(s) finished{}", m_finished,
                   m_interrupt.cancelled() && fault ? " · stopped" : ""));
   if (!fault) {

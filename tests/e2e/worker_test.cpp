@@ -487,6 +487,76 @@ TEST_F(WorkerEndToEnd, SigtermGivesTheRunningGoalsBackWithTheirSessions) {
   EXPECT_EQ(json::parse(goals[0].result_json)["status"], "completed");
 }
 
+TEST_F(WorkerEndToEnd, AGoalsLeaseIsRenewedWhileItsRepositoryIsStillCloning) {
+  PgCluster& cluster = PgCluster::shared();
+  RALPH_REQUIRE_PG(cluster);
+  const std::string url = cluster.fresh_database();
+  QueueModel model(server);
+  dir.write("source/README.md", "the source\n");
+  ASSERT_EQ(std::system(("cd " + (dir.path() / "source").string() +
+                         " && git init -q -b main . && git add -A && git -c user.email=t@t -c "
+                         "user.name=t commit -qm start")
+                            .c_str()),
+            0);
+  // A clone that lasts until the test says: `gated::PATH` is served by this remote helper, which
+  // answers git only once gate/open exists (git runs git-remote-gated for that scheme).
+  const fs::path gate = dir.path() / "gate";
+  fs::create_directories(gate);
+  const fs::path helper = dir.write("bin/git-remote-gated", R"(#!/bin/sh
+touch "$RALPH_TEST_GATE/asked"
+while [ ! -e "$RALPH_TEST_GATE/open" ]; do sleep 0.05; done
+while read -r line; do
+  case "$line" in
+    capabilities) printf 'connect\n\n' ;;
+    "connect "*) printf '\n'; exec "${line#connect }" "$2" ;;
+    *) exit 1 ;;
+  esac
+done
+)");
+  fs::permissions(helper, fs::perms::owner_all);
+  const std::map<std::string, std::string> env{
+      {"PATH", (dir.path() / "bin").string() + ":" + std::getenv("PATH")},
+      {"RALPH_TEST_GATE", gate.string()}};
+  const std::string goal = json{{"id", "cloned"},
+                                {"goal", "write cloned.txt"},
+                                {"repo", "gated::" + (dir.path() / "source").string()}}
+                               .dump();
+  ASSERT_EQ(enqueue(url, dir.write("goals.jsonl", goal + "\n")).exit_code, 0);
+
+  const auto lease_of_the_goal = [&] {
+    const auto goals = queued(url, false);
+    return goals.size() == 1 ? goals[0].lease_until : std::string();
+  };
+  {
+    RalphProcess worker(worker_args(url, 0, "1s"), dir.path(), env);
+    ASSERT_TRUE(eventually([&] { return fs::exists(gate / "asked"); })) << "git never asked";
+    const std::string claimed = lease_of_the_goal();
+    ASSERT_FALSE(claimed.empty());
+    // A clone taking longer than the lease: renewed all the same (the main thread cloned, and
+    // renewed nothing until the clone was done, so another worker could take the goal over).
+    EXPECT_TRUE(eventually([&] {
+      const std::string now = lease_of_the_goal();
+      return !now.empty() && now != claimed;
+    })) << "the lease was never renewed";
+    // Stopped while cloning: the goal is given back, not failed.
+    worker.signal(SIGTERM);
+    const RalphOutput out = worker.wait();
+    EXPECT_EQ(out.exit_code, 130) << out.err;
+    EXPECT_THAT(out.err, HasSubstr("b/cloned · interrupted, given back to the queue"));
+    const auto goals = queued(url, false);
+    ASSERT_EQ(goals.size(), 1u);
+    EXPECT_EQ(goals[0].state, store::GoalState::queued);
+  }
+  dir.write("gate/open", "");
+  const RalphOutput next = run_ralph(worker_args(url, 1, "1s"), dir.path(), env);
+  ASSERT_EQ(next.exit_code, 0) << next.err;
+  const auto goals = queued(url, true);
+  expect_each_done_once(goals, 1);
+  EXPECT_EQ(goals[0].tries, 2);
+  EXPECT_THAT(json::parse(goals[0].result_json)["patch"].get<std::string>(),
+              HasSubstr("+++ b/cloned.txt"));
+}
+
 TEST_F(WorkerEndToEnd, APostgresRestartMidBatchLosesAndDoublesNothing) {
   PgCluster cluster;
   RALPH_REQUIRE_PG(cluster);
