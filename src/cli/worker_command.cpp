@@ -103,7 +103,8 @@ private:
   void save_checkpoint(Held& held, tools::ProcessRunner& runner);
   Result<bool> advance(Held& held, Stage stage);
   Result<void> finish(Held& held);
-  nlohmann::json result_of(Held& held, tools::ProcessRunner& runner);
+  nlohmann::json result_of(const Held& held) const;
+  void add_changes(Held& held, tools::ProcessRunner& runner) const;
   void ready(Held& held, Stage stage);
   void say(const std::string& line) const;
 
@@ -352,25 +353,29 @@ void Worker::save_checkpoint(Held& held, tools::ProcessRunner& runner) {
   }
 }
 
-// The goal's line of results.jsonl, with where its changes are: a pushed branch, or the patch.
-nlohmann::json Worker::result_of(Held& held, tools::ProcessRunner& runner) {
-  const RunReport& report = *held.report;
-  nlohmann::json line = report_json(report);
+// The goal's line of results.jsonl.
+nlohmann::json Worker::result_of(const Held& held) const {
+  nlohmann::json line = report_json(*held.report);
   line["id"] = held.goal.id;
   line["batch"] = held.row.batch;
   line["worker"] = m_name;
   line["tries"] = held.row.tries;
   line["session_id"] = held.session_id;
-  if (!held.worktree) {
-    return line;
-  }
+  return line;
+}
+
+// On the git thread: where the worktree's changes are, added to the result: a pushed branch, or
+// the patch.
+void Worker::add_changes(Held& held, tools::ProcessRunner& runner) const {
+  const RunReport& report = *held.report;
+  nlohmann::json& line = held.result;
   const CancelToken cancel; // the result is kept even while stopping
   auto commit = tools::commit_worktree(
       runner, *held.worktree, fmt::format("ralph: {} ({})", held.goal.id, to_string(report.status)),
       cancel);
   if (!commit) {
     line["result_error"] = commit.error().message;
-    return line;
+    return;
   }
   line["branch"] = held.worktree->branch;
   line["commit"] = *commit;
@@ -378,7 +383,7 @@ nlohmann::json Worker::result_of(Held& held, tools::ProcessRunner& runner) {
     auto pushed = tools::push_branch(runner, *held.worktree, m_worker.push, cancel);
     if (pushed) {
       line["pushed_to"] = m_worker.push;
-      return line;
+      return;
     }
     line["result_error"] = pushed.error().message; // the patch below keeps the work
   }
@@ -390,7 +395,6 @@ nlohmann::json Worker::result_of(Held& held, tools::ProcessRunner& runner) {
   } else {
     line["result_error"] = changes.error().message;
   }
-  return line;
 }
 
 // Whether the goal's result goes to the queue: it ran to an end, and this worker still holds it.
@@ -406,14 +410,14 @@ Result<bool> Worker::advance(Held& held, Stage stage) {
     return false;
   }
   if (stage == Stage::ran && keeps_result(held)) {
+    held.result = result_of(held);
     if (held.worktree) {
       m_git->post([this, &held] {
-        held.result = result_of(held, m_git_io.runner());
+        add_changes(held, m_git_io.runner());
         ready(held, Stage::recorded);
       });
       return false;
     }
-    held.result = result_of(held, m_git_io.runner()); // no git to run
   }
   const Result<void> finished = finish(held);
   m_held.erase(store::claim_of(held.row));

@@ -174,6 +174,22 @@ protected:
     EXPECT_TRUE(goals) << goals.error().message;
     return goals ? *goals : std::vector<store::QueuedGoal>{};
   }
+  // SIGTERM: the worker exits 130 having given goal `id`, the batch's only one, back to the queue
+  // at once (not waiting for its lease to run out); its session id, as the queue holds it.
+  static std::string stop_and_expect_given_back(RalphProcess& worker, const std::string& url,
+                                                const std::string& id) {
+    worker.signal(SIGTERM);
+    const RalphOutput out = worker.wait();
+    EXPECT_EQ(out.exit_code, 130) << out.err;
+    EXPECT_THAT(out.err, HasSubstr("b/" + id + " · interrupted, given back to the queue"));
+    const auto goals = queued(url, false);
+    EXPECT_EQ(goals.size(), 1u);
+    if (goals.size() != 1) {
+      return {};
+    }
+    EXPECT_EQ(goals[0].state, store::GoalState::queued);
+    return goals[0].session_id;
+  }
   // Every goal finished once, completed, by its last claim.
   static void expect_each_done_once(const std::vector<store::QueuedGoal>& goals,
                                     std::size_t count) {
@@ -466,14 +482,7 @@ TEST_F(WorkerEndToEnd, SigtermGivesTheRunningGoalsBackWithTheirSessions) {
   {
     RalphProcess worker(worker_args(url, 0, "60s"), dir.path());
     ASSERT_TRUE(model.wait_for_held());
-    worker.signal(SIGTERM);
-    const RalphOutput out = worker.wait();
-    EXPECT_EQ(out.exit_code, 130) << out.err;
-    EXPECT_THAT(out.err, HasSubstr("b/held · interrupted, given back to the queue"));
-    const auto goals = queued(url, false);
-    ASSERT_EQ(goals.size(), 1u);
-    EXPECT_EQ(goals[0].state, store::GoalState::queued); // not waiting for a lease to run out
-    session = goals[0].session_id;
+    session = stop_and_expect_given_back(worker, url, "held");
     EXPECT_FALSE(session.empty());
   }
   model.release();
@@ -539,13 +548,7 @@ done
       return !now.empty() && now != claimed;
     })) << "the lease was never renewed";
     // Stopped while cloning: the goal is given back, not failed.
-    worker.signal(SIGTERM);
-    const RalphOutput out = worker.wait();
-    EXPECT_EQ(out.exit_code, 130) << out.err;
-    EXPECT_THAT(out.err, HasSubstr("b/cloned · interrupted, given back to the queue"));
-    const auto goals = queued(url, false);
-    ASSERT_EQ(goals.size(), 1u);
-    EXPECT_EQ(goals[0].state, store::GoalState::queued);
+    stop_and_expect_given_back(worker, url, "cloned");
   }
   dir.write("gate/open", "");
   const RalphOutput next = run_ralph(worker_args(url, 1, "1s"), dir.path(), env);
