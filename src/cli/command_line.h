@@ -1,18 +1,12 @@
 #pragma once
 
+#include "ralph/core/config.h"
+
 #include <chrono>
 #include <string>
 #include <vector>
 
 namespace ralph::cli {
-
-// A configuration key set by a flag; applied after files and environment.
-struct ConfigOverride {
-  std::string key;     // "agent.max_steps"
-  std::string value;   // as typed
-  std::string flag;    // "--max-steps", for error messages
-  bool append = false; // a repeated flag: add to the list the first occurrence set
-};
 
 // Most attempts of `ralph run --parallel-attempts N`.
 inline constexpr int k_max_parallel_attempts = 16;

@@ -76,14 +76,6 @@ Result<Config> load_config(const RunArgs& args, const std::filesystem::path& wor
   return config;
 }
 
-Result<void> apply_overrides(Config& config, const std::vector<ConfigOverride>& overrides) {
-  for (const ConfigOverride& flag : overrides) {
-    TRY(flag.append ? append_config_value(config, flag.key, flag.value, flag.flag)
-                    : set_config_value(config, flag.key, flag.value, flag.flag));
-  }
-  return {};
-}
-
 Result<void> check_prices(const Config& config) {
   if (config.budget.max_cost_usd <= 0) {
     return {};

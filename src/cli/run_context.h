@@ -78,10 +78,6 @@ Result<std::filesystem::path> resolve_workspace(const std::string& dir);
 Result<Config> load_config(const RunArgs& args, const std::filesystem::path& workspace,
                            Config defaults = {});
 
-// The command line's configuration flags over `config`, in their order (a repeated list flag
-// adds to its list).
-Result<void> apply_overrides(Config& config, const std::vector<ConfigOverride>& overrides);
-
 // A cost budget is only a budget when every model it counts has a price: a config error naming
 // the first model without one.
 Result<void> check_prices(const Config& config);

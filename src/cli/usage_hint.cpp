@@ -13,46 +13,11 @@ namespace {
 // read about them is told so, not that they mistyped.
 constexpr std::string_view k_planned[] = {"serve"};
 
-std::string_view without_dashes(std::string_view name) {
-  while (!name.empty() && name.front() == '-') {
-    name.remove_prefix(1);
-  }
-  return name;
-}
-
 std::string see_help(std::string_view command) {
   return fmt::format("See '{} --help'.", command);
 }
 
 } // namespace
-
-std::string closest_name(std::string_view typed, const std::vector<std::string>& names) {
-  const std::string_view word = without_dashes(typed);
-  if (word.size() < 2) {
-    return {};
-  }
-  // Short words have few letters to spare: "rn" may be "run", "x" is nothing.
-  const std::size_t allowed = std::clamp<std::size_t>(word.size() / 3, 1, 3);
-  std::string best;
-  std::size_t best_distance = allowed + 1;
-  for (const std::string& name : names) {
-    const std::size_t distance = edit_distance(word, without_dashes(name));
-    if (distance < best_distance) {
-      best_distance = distance;
-      best = name;
-    }
-  }
-  if (!best.empty() || word.size() < 3) {
-    return best;
-  }
-  std::vector<const std::string*> extending;
-  for (const std::string& name : names) {
-    if (without_dashes(name).substr(0, word.size()) == word) {
-      extending.push_back(&name);
-    }
-  }
-  return extending.size() == 1 ? *extending.front() : std::string();
-}
 
 std::string unknown_command(std::string_view command, std::string_view typed,
                             const std::vector<std::string>& commands) {

@@ -10,11 +10,6 @@ namespace ralph::cli {
 // name when one is near, and the help to read. `command` is the command as typed so far
 // ("ralph", "ralph sessions", "ralph run"); its help is `command --help`.
 
-// The name in `names` closest to `typed` (ignoring leading dashes), or "" when none is near
-// enough to be a typo (one letter never is): at most one edit for short names, up to three for
-// long ones; failing that, the only name `typed` begins (when it has three letters or more).
-std::string closest_name(std::string_view typed, const std::vector<std::string>& names);
-
 // "ralph: unknown command 'rn'; did you mean 'run'? See 'ralph --help'." Without a close name it
 // lists `commands`. A command in the design that this version does not have yet ("chat") is
 // said to be so.

@@ -316,6 +316,14 @@ Result<void> append_config_value(Config& config, std::string_view key, std::stri
   return {};
 }
 
+Result<void> apply_overrides(Config& config, const std::vector<ConfigOverride>& overrides) {
+  for (const ConfigOverride& flag : overrides) {
+    TRY(flag.append ? append_config_value(config, flag.key, flag.value, flag.flag)
+                    : set_config_value(config, flag.key, flag.value, flag.flag));
+  }
+  return {};
+}
+
 std::string config_to_json(const Config& config) {
   nlohmann::json out = nlohmann::json::object();
   for (const Key& key : config_detail::keys()) {

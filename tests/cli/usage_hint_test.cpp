@@ -13,27 +13,6 @@ const std::vector<std::string> k_options{
     "--help",        "-h",          "--model", "-m", "--max-steps", "--max-tokens",
     "--time-budget", "--workspace", "-w"};
 
-TEST(ClosestName, OneEditForShortWordsIncludingASwap) {
-  EXPECT_EQ(closest_name("rn", k_commands), "run");
-  EXPECT_EQ(closest_name("session", k_commands), "sessions");
-  EXPECT_EQ(closest_name("lst", {"list", "show", "resume", "export", "rm", "prune"}), "list");
-  EXPECT_EQ(closest_name("--modle", k_options), "--model") << "a swap is one edit";
-  EXPECT_EQ(closest_name("--max-step", k_options), "--max-steps");
-}
-
-TEST(ClosestName, NothingWhenNoNameIsNear) {
-  EXPECT_EQ(closest_name("x", k_commands), "") << "one letter is never a typo of anything";
-  EXPECT_EQ(closest_name("-x", k_options), "");
-  EXPECT_EQ(closest_name("chat", k_commands), "");
-  EXPECT_EQ(closest_name("--frobnicate", k_options), "");
-  EXPECT_EQ(closest_name("", k_commands), "");
-}
-
-TEST(ClosestName, AUniqueBeginningWhenNoEditIsClose) {
-  EXPECT_EQ(closest_name("--time", k_options), "--time-budget");
-  EXPECT_EQ(closest_name("--max", k_options), "") << "three names begin so";
-}
-
 TEST(UsageHint, UnknownCommandSuggestsTheClosest) {
   EXPECT_EQ(unknown_command("ralph", "rn", k_commands),
             "ralph: unknown command 'rn'; did you mean 'run'? See 'ralph --help'.");

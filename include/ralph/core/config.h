@@ -36,6 +36,18 @@ struct Config {
   AgentPresets agents = default_agent_presets();
 };
 
+// A configuration key set from text by a flag, a goals-file key or a chat command; applied after
+// files and environment.
+struct ConfigOverride {
+  std::string key;     // "agent.max_steps"
+  std::string value;   // as typed
+  std::string flag;    // "--max-steps", for error messages
+  bool append = false; // a repeated flag: add to the list the first occurrence set
+};
+
+// Applies `overrides` in their order (an `append` one adds to its list).
+Result<void> apply_overrides(Config& config, const std::vector<ConfigOverride>& overrides);
+
 // Applies a TOML document to `config`. `source` names it in errors ("FILE:LINE: ..."). An unknown
 // key, a value of the wrong type or out of range is an ErrorKind::config error carrying file and
 // line; `config` may then be partly updated.

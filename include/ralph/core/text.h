@@ -66,4 +66,9 @@ std::string to_valid_utf8(std::string_view text);
 // how far a typo is from a name, for "did you mean" hints.
 std::size_t edit_distance(std::string_view a, std::string_view b);
 
+// The name in `names` closest to `typed` (ignoring leading dashes), or "" when none is near
+// enough to be a typo (one letter never is): at most one edit for short names, up to three for
+// long ones; failing that, the only name `typed` begins (when it has three letters or more).
+std::string closest_name(std::string_view typed, const std::vector<std::string>& names);
+
 } // namespace ralph
