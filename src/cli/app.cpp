@@ -3,16 +3,15 @@
 #include "cli/batch_command.h"
 #include "cli/chat_command.h"
 #include "cli/command_line.h"
-#include "cli/demo_command.h"
-#include "cli/document_command.h"
 #include "cli/heartbeat_command.h"
 #include "cli/hook_command.h"
 #include "cli/queue_enqueue.h"
 #include "cli/queue_status.h"
 #include "cli/run_command.h"
-#include "cli/session_setup.h"
 #include "cli/sessions_command.h"
 #include "cli/worker_command.h"
+
+#include "ralph/session/environment.h"
 
 #include <cstdio>
 #include <exception>
@@ -76,7 +75,8 @@ int run_cli(int argc, char** argv) {
       return *code;
     }
     // What kept a command from running: one line, and the exit code of its kind.
-    std::fprintf(stderr, "ralph: error: %s\n", run_redactor().redact(code.error().message).c_str());
+    std::fprintf(stderr, "ralph: error: %s\n",
+                 session::Environment::process().redactor().redact(code.error().message).c_str());
     const ErrorKind kind = code.error().kind;
     return kind == ErrorKind::usage || kind == ErrorKind::config ? 2 : 1;
   } catch (const std::exception& e) {

@@ -6,8 +6,7 @@
 #include "cli/batch_view.h"
 #include "cli/interrupt.h"
 #include "cli/jsonl_journal.h"
-#include "cli/run_context.h"
-#include "cli/session_setup.h"
+#include "cli/requests.h"
 #include "cli/terminal_view.h"
 #include "store/file_lock.h"
 
@@ -15,6 +14,8 @@
 #include "ralph/core/text.h"
 #include "ralph/core/try.h"
 #include "ralph/engine/engine.h"
+#include "ralph/session/record.h"
+#include "ralph/session/settings.h"
 #include "ralph/store/event_log.h"
 #include "ralph/tools/isolated_workspace.h"
 #include "ralph/tools/repo_cache.h"
@@ -107,13 +108,15 @@ private:
   void start(Slot& slot);
   Result<fs::path> source_of(const BatchGoal& goal);
   Result<tools::IsolatedWorkspace> workspace_for(const BatchGoal& goal);
-  void finish(Slot& slot, RunReport report);
+  void finish(Slot& slot, SessionReport report);
   void say(const std::string& line);
   void draw();
   BatchProgress progress() const;
 
   RunArgs m_args;
   BatchArgs m_batch;
+  session::Runtime m_runtime;
+  std::vector<Setting> m_flags; // the command line's, over each goal's recorded configuration
   fs::path m_workspace;
   Config m_config;
   std::vector<BatchGoal> m_goals;
@@ -141,7 +144,7 @@ private:
 
   std::mutex m_mutex; // guards m_done
   std::condition_variable m_changed;
-  std::vector<std::pair<Slot*, RunReport>> m_done;
+  std::vector<std::pair<Slot*, SessionReport>> m_done;
 
   bool m_live = false;
   std::size_t m_drawn = 0; // rows of the live display on screen
@@ -150,14 +153,15 @@ private:
 };
 
 Result<void> Batch::configure() {
-  TRY_ASSIGN(m_workspace, resolve_workspace(m_args.workspace));
-  TRY_ASSIGN(m_config, load_config(m_args, m_workspace));
+  TRY_ASSIGN(m_workspace, session::resolve_workspace(m_args.workspace));
+  TRY_ASSIGN(m_flags, parse_settings(m_args.overrides));
+  TRY_ASSIGN(m_config, load_config(m_args, m_workspace, m_runtime.environment()));
   if (!m_config.store.enabled) {
     return fail(ErrorKind::config, "ralph batch records every goal to resume it: store.enabled "
                                    "must not be false");
   }
   // Every goal's session and its outputs go to the batch's store, wherever the goal works.
-  m_config.store.url = store_location(m_config, m_workspace);
+  m_config.store.url = session::store_location(m_config, m_workspace);
   return {};
 }
 
@@ -165,7 +169,7 @@ Result<void> Batch::open(const fs::path& goals_file) {
   std::error_code ec;
   m_id = batch_id_of(fs::weakly_canonical(fs::absolute(goals_file), ec));
   m_dir = m_workspace / ".ralph" / "batch" / m_id;
-  TRY_ASSIGN(m_owned_store, open_store(m_config, m_workspace));
+  TRY_ASSIGN(m_owned_store, session::open_store(m_config, m_workspace));
   fs::create_directories(m_dir, ec);
   TRY_ASSIGN(auto lock, store::FileLock::try_acquire(m_dir / "lock"));
   if (!lock) {
@@ -230,7 +234,7 @@ Result<void> Batch::sort_goals() {
       TRY_ASSIGN(const auto record, m_store->load(slot->session_id));
       if (record) {
         Slot& kept = *m_slots.emplace_back(std::move(slot));
-        finish(kept, report_from_record(*record));
+        finish(kept, session::report_from_record(*record));
         continue;
       }
     }
@@ -272,7 +276,7 @@ void Batch::start(Slot& slot) {
   const BatchGoal& goal = *slot.goal;
   auto made = workspace_for(goal);
   if (!made) {
-    RunReport report;
+    SessionReport report;
     report.reason = fmt::format("the goal's workspace: {}", made.error().message);
     report.error = Error{.kind = made.error().kind, .message = report.reason};
     finish(slot, std::move(report));
@@ -292,17 +296,16 @@ void Batch::start(Slot& slot) {
   if (auto written = m_state->append(state); !written) {
     say(fmt::format("ralph: error: {}", written.error().message));
   }
-  auto config = goal_config(m_config, goal); // checked when the file was read
-  GoalLaunch launch{.args = m_args,
+  GoalLaunch launch{.runtime = &m_runtime,
+                    .flags = m_flags,
                     .goal = &goal,
-                    .config = config ? std::move(*config) : m_config,
+                    .config = goal.config,
                     .workspace = path,
                     .session_id = slot.session_id,
                     .resume = slot.resume,
                     .store = m_store.get(),
                     .parent = &m_stop,
                     .events = &slot.sink};
-  launch.args.events_file.clear(); // the batch's file, through the goal's sink
   if (m_events) {
     slot.sink.log = m_events->for_session(slot.session_id);
   }
@@ -313,7 +316,7 @@ void Batch::start(Slot& slot) {
                     slot.resume ? "resumed" : "started", goal.id, slot.workspace));
   }
   m_engine->spawn([this, &slot, launch = std::move(launch)](engine::Io& io) {
-    RunReport report = run_batch_goal(io, launch);
+    SessionReport report = run_batch_goal(io, launch);
     {
       std::lock_guard lock(m_mutex);
       m_done.emplace_back(&slot, std::move(report));
@@ -322,7 +325,7 @@ void Batch::start(Slot& slot) {
   });
 }
 
-void Batch::finish(Slot& slot, RunReport report) {
+void Batch::finish(Slot& slot, SessionReport report) {
   std::erase(m_running, &slot);
   const BatchGoal& goal = *slot.goal;
   const nlohmann::json state = {
@@ -411,12 +414,9 @@ Result<int> Batch::run() {
   TRY_ASSIGN(const BudgetSettings limits, batch_budget(m_batch));
   for (const BatchGoal& goal : file.goals) {
     // Budgets in dollars need prices for every model of the goal: said now, with its line.
-    auto config = goal_config(m_config, goal);
-    if (!config) {
-      continue; // listed already
-    }
-    config->budget.max_cost_usd = std::max(config->budget.max_cost_usd, limits.max_cost_usd);
-    if (auto priced = check_prices(*config); !priced) {
+    Config config = goal.config;
+    config.budget.max_cost_usd = std::max(config.budget.max_cost_usd, limits.max_cost_usd);
+    if (auto priced = session::check_prices(config); !priced) {
       file.problems.push_back(
           fmt::format("{}:{}: {}", m_batch.goals_file, goal.line, priced.error().message));
     }
@@ -450,7 +450,7 @@ Result<int> Batch::run() {
     if (m_running.empty() && (m_pending.empty() || m_stop.cancelled())) {
       break;
     }
-    std::vector<std::pair<Slot*, RunReport>> done;
+    std::vector<std::pair<Slot*, SessionReport>> done;
     {
       std::unique_lock lock(m_mutex);
       m_changed.wait_for(lock, k_redraw, [this] { return !m_done.empty(); });

@@ -1,23 +1,25 @@
 #pragma once
 
 #include "cli/batch_goals.h"
-#include "cli/command_line.h"
 #include "cli/run_report.h"
 
 #include "ralph/core/cancel.h"
 #include "ralph/core/config.h"
 #include "ralph/core/event.h"
 #include "ralph/engine/io.h"
+#include "ralph/session/runtime.h"
 #include "ralph/store/session_store.h"
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace ralph::cli {
 
 // One goal of a batch, ready to run as a session.
 struct GoalLaunch {
-  RunArgs args; // the batch's command line; the goal text is set from `goal`
+  session::Runtime* runtime = nullptr;
+  std::vector<Setting> flags; // the batch's command line, over a resumed session's record
   const BatchGoal* goal = nullptr;
   Config config;                   // a new session's: the batch's with the goal's keys over it
   std::filesystem::path workspace; // its own copy or worktree
@@ -32,10 +34,6 @@ struct GoalLaunch {
 // with the configuration it was recorded with (the batch's flags and the goal's keys over it)
 // and its budgets carried on. What kept it from starting (an agent that cannot be built, a
 // record that cannot be read) is a `failed` report with that error. Never throws.
-RunReport run_batch_goal(engine::Io& io, const GoalLaunch& launch);
-
-// The report of a session that finished without its results line written (the batch was killed
-// in between), rebuilt from its record.
-RunReport report_from_record(const store::SessionRecord& record);
+SessionReport run_batch_goal(engine::Io& io, const GoalLaunch& launch);
 
 } // namespace ralph::cli

@@ -192,22 +192,23 @@ BatchGoal parse_goal(const nlohmann::json& object, const std::string& where, con
       problem(fmt::format("'{}': {} is not a value it takes", key, first_line(value.dump(), 60)));
       continue;
     }
-    if (const auto reason = check_config_text(config_key, *text)) {
-      if (reason->starts_with("unknown key")) {
+    auto setting = Setting::check({config_key, *text, where + ": '" + key + "'"});
+    if (!setting) {
+      const std::string& reason = setting.error();
+      if (reason.starts_with("unknown key")) {
         // The key table's own message: it knows the closest key.
         Config scratch;
         const auto set = set_config_value(scratch, config_key, *text, where);
-        problems.push_back(set ? where + ": " + *reason : set.error().message);
+        problems.push_back(set ? where + ": " + reason : set.error().message);
         continue;
       }
-      problem(fmt::format("'{}' {}: {}", key, first_line(*text, 60), *reason));
+      problem(fmt::format("'{}' {}: {}", key, first_line(*text, 60), reason));
       continue;
     }
-    goal.overrides.push_back({config_key, *text, where + ": '" + key + "'"});
+    goal.settings.push_back(std::move(*setting));
   }
-  if (auto config = goal_config(base, goal); !config) {
-    problems.push_back(config.error().message);
-  }
+  goal.config = base;
+  apply_settings(goal.config, goal.settings);
   return goal;
 }
 
@@ -229,13 +230,6 @@ std::string batch_id_of(const fs::path& file) {
 
 std::vector<std::string> goal_key_names() {
   return all_key_names();
-}
-
-Result<Config> goal_config(Config base, const BatchGoal& goal) {
-  for (const ConfigOverride& key : goal.overrides) {
-    TRY(set_config_value(base, key.key, key.value, key.flag));
-  }
-  return base;
 }
 
 Result<BatchGoal> goal_from_spec(const std::string& spec_json, const std::string& where,

@@ -19,10 +19,11 @@ struct BatchGoal {
   // The workspace its own copy or worktree is made from: `workspace`, a local `repo`, or empty
   // (the batch's workspace; a `repo` URL is cloned first).
   std::filesystem::path source;
-  std::string repo_url; // a `repo` to clone (URL), empty otherwise
-  std::string ref;      // what a worktree starts from; empty: the source as it is now
-  std::vector<ConfigOverride> overrides;
-  std::string spec_json; // the line's object, as `ralph batch --queue` stores it
+  std::string repo_url;          // a `repo` to clone (URL), empty otherwise
+  std::string ref;               // what a worktree starts from; empty: the source as it is now
+  std::vector<Setting> settings; // its keys, parsed once
+  Config config;                 // the base configuration with its keys over it, resolved once
+  std::string spec_json;         // the line's object, as `ralph batch --queue` stores it
 };
 
 // A goals file read whole: every goal when all lines were good, else every problem, each as
@@ -35,18 +36,15 @@ struct GoalsFile {
 // Reads `path`: one JSON object per line; blank lines and lines starting with `#` are skipped.
 // Keys: `id` and `goal` (required), `workspace`, `repo`, `ref`, the `ralph run` flags that set a
 // configuration key in snake case (`max_iterations`, `verify`, `model`, `token_budget`, ...) and
-// any dotted configuration key (`loop.feedback`). Each goal's keys are checked over `base` as
-// the configuration checks them. Relative paths are relative to the file's folder. An error only
-// when the file cannot be read.
+// any dotted configuration key (`loop.feedback`). Each goal's keys are checked and typed once, and
+// its configuration resolved over `base`. Relative paths are relative to the file's folder. An
+// error only when the file cannot be read.
 Result<GoalsFile> read_goals_file(const std::filesystem::path& path, const Config& base);
 
 // One goal from its line's object as `spec_json` holds it (a queued goal), checked as
 // read_goals_file checks a line; its problems are prefixed with `where`.
 Result<BatchGoal> goal_from_spec(const std::string& spec_json, const std::string& where,
                                  const Config& base);
-
-// `base` with the goal's keys over it.
-Result<Config> goal_config(Config base, const BatchGoal& goal);
 
 // "goals-1a2b3c4d": the file's name and a hash of its absolute path, so running the same file
 // again is the same batch, and two files of one name are not.

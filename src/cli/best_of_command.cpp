@@ -2,18 +2,19 @@
 
 #include "cli/best_of_report.h"
 #include "cli/candidate_ranking.h"
-#include "cli/external_agent.h"
 #include "cli/interrupt.h"
-#include "cli/run_command.h"
-#include "cli/run_context.h"
-#include "cli/run_loop.h"
-#include "cli/session_setup.h"
+#include "cli/requests.h"
+#include "cli/run_report.h"
 
 #include "ralph/core/ids.h"
 #include "ralph/core/text.h"
 #include "ralph/core/time.h"
 #include "ralph/core/try.h"
 #include "ralph/engine/engine.h"
+#include "ralph/session/agents.h"
+#include "ralph/session/record.h"
+#include "ralph/session/session.h"
+#include "ralph/session/settings.h"
 #include "ralph/tools/isolated_workspace.h"
 #include "ralph/tools/workspace_changes.h"
 
@@ -40,7 +41,7 @@ struct Attempts {
 struct Candidate {
   int index = 0;
   tools::IsolatedWorkspace workspace;
-  std::optional<RunReport> report;
+  std::optional<SessionReport> report;
   std::optional<Error> error; // what kept it from running, or from being measured
   std::string end_commit;     // git: its work, committed on its branch
   std::optional<tools::WorkspaceChanges> changes;
@@ -117,7 +118,7 @@ struct LastVerdicts {
   int tests_passed = 0;
 };
 
-LastVerdicts last_verdicts(const RunReport& report) {
+LastVerdicts last_verdicts(const SessionReport& report) {
   LastVerdicts out;
   int last = 0;
   for (const auto& [iteration, verdict] : report.verdicts) {
@@ -163,28 +164,29 @@ Result<void> measure(tools::ProcessRunner& runner, const Attempts& attempts, Can
 }
 
 // One attempt, hosted on the engine: a whole `ralph run` session in its own workspace.
-void run_candidate(engine::Io& io, const RunArgs& args, const Config& config,
-                   const fs::path& source, const Attempts& attempts, Candidate& candidate,
-                   const CancelToken& cancel) {
-  RunArgs mine = args;
-  mine.workspace = candidate.workspace.path.string();
+void run_candidate(engine::Io& io, session::Runtime& runtime, const RunArgs& args,
+                   const Config& config, const fs::path& source, const Attempts& attempts,
+                   Candidate& candidate, const CancelToken& cancel) {
+  session::Outputs outputs = outputs_of(args);
   if (!args.out_dir.empty()) {
-    mine.out_dir = (fs::path(args.out_dir) / std::to_string(candidate.index)).string();
+    outputs.trace_dir = fs::path(args.out_dir) / std::to_string(candidate.index);
   }
-  mine.append_events = true; // one file for all attempts, each line with its session
+  outputs.append_events = true; // one file for all attempts, each line with its session
   auto run = [&]() -> Result<void> {
     // Every attempt is recorded in the source workspace's store, over a connection of its own.
-    TRY_ASSIGN(std::unique_ptr<store::SessionStore> owned, open_store(config, source));
-    store::SessionStore* store = owned.get();
-    RunContext context(mine, candidate.workspace.path, config, std::move(owned), store,
-                       Hosting{.io = &io, .parent = &cancel});
-    context.session().parent_id = attempts.session_id;
-    TRY_ASSIGN(const auto prepared, prepare_agent(context));
+    TRY_ASSIGN(std::unique_ptr<store::SessionStore> store, session::open_store(config, source));
+    session::SessionRequest request{.goal = args.goal,
+                                    .workspace = candidate.workspace.path,
+                                    .config = config,
+                                    .outputs = std::move(outputs),
+                                    .parent_id = attempts.session_id};
+    TRY_ASSIGN(auto session, session::Session::prepare(runtime, std::move(request),
+                                                       {.io = &io, .store = store.get()}, cancel));
     CandidateProgress progress(candidate.index, args.quiet);
-    TRY_ASSIGN(const SessionRun ran, run_session(context, *prepared->run, progress));
-    candidate.report = ran.report;
-    if (ran.record_failure) {
-      candidate.error = *ran.record_failure;
+    TRY_ASSIGN(const SessionReport report, session->run(progress));
+    candidate.report = report;
+    if (report.record_failure) {
+      candidate.error = *report.record_failure;
     }
     return {};
   };
@@ -201,7 +203,7 @@ CandidateScore score_of(const Candidate& candidate) {
   if (!candidate.report) {
     return score;
   }
-  const RunReport& report = *candidate.report;
+  const SessionReport& report = *candidate.report;
   const LastVerdicts last = last_verdicts(report);
   score.passed = report.status == Status::completed && report.verified;
   score.passing_verdicts = last.passing;
@@ -220,7 +222,7 @@ CandidateReport report_of(const Candidate& candidate) {
                       .branch = candidate.workspace.branch,
                       .diff = candidate.diff_file.string()};
   if (candidate.report) {
-    const RunReport& report = *candidate.report;
+    const SessionReport& report = *candidate.report;
     const LastVerdicts last = last_verdicts(report);
     out.session_id = report.session_id;
     out.status = report.status;
@@ -269,8 +271,8 @@ Result<std::string> apply_winner(tools::ProcessRunner& runner, const fs::path& s
 
 // The best-of-N session's row: the goal, and once done the outcome and what all attempts spent.
 store::SessionRow parent_row(const std::string& id, const RunArgs& args, const fs::path& source,
-                             const Config& config) {
-  store::SessionRow row = new_session_row(id, args.goal, source, config, run_redactor(), {});
+                             const Config& config, const Redactor& redactor) {
+  store::SessionRow row = session::new_session_row(id, args.goal, source, config, redactor, {});
   row.kind = store::SessionKind::best_of;
   return row;
 }
@@ -278,10 +280,11 @@ store::SessionRow parent_row(const std::string& id, const RunArgs& args, const f
 } // namespace
 
 Result<int> best_of_command(const RunArgs& args) {
-  TRY_ASSIGN(const fs::path source, resolve_workspace(args.workspace));
-  TRY_ASSIGN(const Config config, load_config(args, source));
-  TRY(check_prices(config));
-  TRY_ASSIGN(std::unique_ptr<store::SessionStore> store, open_store(config, source));
+  session::Runtime runtime;
+  TRY_ASSIGN(const fs::path source, session::resolve_workspace(args.workspace));
+  TRY_ASSIGN(const Config config, load_config(args, source, runtime.environment()));
+  TRY(session::check_prices(config));
+  TRY_ASSIGN(std::unique_ptr<store::SessionStore> store, session::open_store(config, source));
   if (!args.events_file.empty() && !args.append_events) {
     std::ofstream truncate(args.events_file, std::ios::trunc); // the attempts append to it
   }
@@ -307,21 +310,22 @@ Result<int> best_of_command(const RunArgs& args) {
   for (int k = 0; k < n; ++k) {
     candidates[static_cast<std::size_t>(k)].index = k + 1;
   }
-  const Redactor redactor = run_redactor();
+  const Redactor& redactor = runtime.redactor();
   if (!args.quiet) {
     std::fputs(redactor
                    .redact(fmt::format("ralph {} · best of {} · {} · workspace {} · attempts in "
                                        "{}\n",
-                                       RALPH_VERSION, n, agent_label(config), source.string(),
-                                       attempts.dir.string()))
+                                       RALPH_VERSION, n, session::agent_label(config),
+                                       source.string(), attempts.dir.string()))
                    .c_str(),
                stderr);
   }
   {
     // A configuration that cannot make the agent or its verifiers (an unknown agent CLI, a
     // judge without a model) is said once, before any worktree is made.
-    RunContext check(args, source, config, nullptr, nullptr, Hosting{.parent = &cancel});
-    TRY(prepare_agent(check));
+    session::SessionRequest probe{.goal = args.goal, .workspace = source, .config = config};
+    probe.config.store.enabled = false;
+    TRY(session::Session::prepare(runtime, std::move(probe), {}, cancel));
   }
   if (auto made = make_workspaces(runner, source, attempts, candidates, cancel); !made) {
     if (cancel.cancelled()) {
@@ -332,7 +336,7 @@ Result<int> best_of_command(const RunArgs& args) {
     }
     return fail(made.error());
   }
-  store::SessionRow row = parent_row(attempts.session_id, args, source, config);
+  store::SessionRow row = parent_row(attempts.session_id, args, source, config, redactor);
   if (store) {
     TRY(store->create_session(row));
   }
@@ -341,7 +345,7 @@ Result<int> best_of_command(const RunArgs& args) {
     engine::Engine engine;
     for (Candidate& candidate : candidates) {
       engine.spawn([&](engine::Io& io) {
-        run_candidate(io, args, config, source, attempts, candidate, cancel);
+        run_candidate(io, runtime, args, config, source, attempts, candidate, cancel);
       });
     }
     engine.wait();

@@ -2,12 +2,15 @@
 
 #include "cli/chat_input.h"
 #include "cli/chat_session.h"
-#include "cli/external_agent.h"
+#include "cli/interrupt.h"
+#include "cli/requests.h"
 #include "cli/run_report.h"
-#include "cli/session_setup.h"
 #include "cli/terminal_view.h"
 
 #include "ralph/core/try.h"
+#include "ralph/session/agents.h"
+#include "ralph/session/record.h"
+#include "ralph/session/settings.h"
 
 #include <fmt/format.h>
 
@@ -252,7 +255,7 @@ private:
     if (!result.notice.empty()) {
       m_view.print(result.notice);
     }
-    const RunReport report = make_report(m_chat.id(), result, run_redactor());
+    const SessionReport report = session::make_report(m_chat.id(), result, m_chat.redactor());
     say("goal " + summary_line(report));
   }
 
@@ -271,22 +274,35 @@ private:
 } // namespace
 
 Result<int> chat_command(const RunArgs& args, const ChatArgs& chat_args) {
-  TRY_ASSIGN(auto context, RunContext::open(args));
-  const Config& config = context->config();
+  session::Runtime runtime;
+  TRY_ASSIGN(std::filesystem::path workspace, session::resolve_workspace(args.workspace));
+  TRY_ASSIGN(std::vector<Setting> flags, parse_settings(args.overrides));
+  TRY_ASSIGN(Config loaded, load_config(args, workspace, runtime.environment()));
+  TRY_ASSIGN(std::unique_ptr<store::SessionStore> store, session::open_store(loaded, workspace));
+  engine::BlockingIo io;
+  const CancelToken cancel;
+  const InterruptHandler interrupt(cancel);
   TerminalView view(stdout, stderr,
                     {.stream_text = true,
                      .progress = !args.quiet,
                      .color = TerminalView::color_wanted(stderr),
                      .live = TerminalView::live_wanted(stderr),
                      .progress_interval = std::chrono::duration_cast<std::chrono::milliseconds>(
-                         config.display.progress_interval)});
-  TRY_ASSIGN(auto chat, ChatSession::open(*context, view, chat_args.resume));
+                         loaded.display.progress_interval)});
+  TRY_ASSIGN(auto chat, ChatSession::open(ChatHost{.runtime = runtime,
+                                                   .workspace = workspace,
+                                                   .config = std::move(loaded),
+                                                   .store = store.get(),
+                                                   .io = io,
+                                                   .cancel = cancel,
+                                                   .flags = std::move(flags)},
+                                          view, chat_args.resume));
   // libedit shows what is typed by the locale's character classes; numbers and messages do not
   // depend on LC_CTYPE.
   std::setlocale(LC_CTYPE, "");
   ChatInput input(history_file(), STDIN_FILENO, STDOUT_FILENO);
   view.note(fmt::format("ralph {} chat · {} · workspace {} · session {}", RALPH_VERSION,
-                        agent_label(config), context->workspace().string(), chat->id()));
+                        session::agent_label(chat->config()), workspace.string(), chat->id()));
   if (!chat_args.resume.empty()) {
     std::string status = chat->status_text();
     status.pop_back(); // its last newline
@@ -298,7 +314,7 @@ Result<int> chat_command(const RunArgs& args, const ChatArgs& chat_args) {
   }
   int code = 0;
   {
-    ChatLoop loop(*chat, input, view, context->cancel());
+    ChatLoop loop(*chat, input, view, cancel);
     code = loop.run();
   }
   chat->close(code == 130);

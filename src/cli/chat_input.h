@@ -29,7 +29,7 @@ struct InputEvent {
 // The chat's input: lines typed at a prompt with line editing and history when `in_fd` is a
 // terminal, plain lines otherwise (a script), and in both cases Ctrl-C, SIGTERM and wake() from
 // another thread end a wait. While alive it owns SIGINT and SIGTERM (an InterruptPipe): create it
-// after any InterruptHandler (a RunContext's) so that it gets them. Not thread-safe except wake().
+// after any InterruptHandler (the command's) so that it gets them. Not thread-safe except wake().
 class ChatInput {
 public:
   // `history` is the history file (empty: none); its last 1000 lines are loaded for the up arrow.

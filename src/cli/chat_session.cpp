@@ -1,11 +1,5 @@
 #include "cli/chat_session.h"
 
-#include "cli/external_agent.h"
-#include "cli/run_command.h"
-#include "cli/session_owner.h"
-#include "cli/session_setup.h"
-#include "cli/verifier_setup.h"
-
 #include "ralph/agent/react_agent.h"
 #include "ralph/core/host_name.h"
 #include "ralph/core/ids.h"
@@ -15,6 +9,11 @@
 #include "ralph/core/try.h"
 #include "ralph/loop/session_resume.h"
 #include "ralph/loop/store_journal.h"
+#include "ralph/session/agents.h"
+#include "ralph/session/record.h"
+#include "ralph/session/settings.h"
+#include "ralph/session/verifiers.h"
+#include "ralph/store/session_owner.h"
 #include "ralph/store/sqlite_session_store.h"
 #include "ralph/tools/builtin_tools.h"
 #include "ralph/verify/completion_marker.h"
@@ -150,24 +149,27 @@ private:
   EventSink& m_next;
 };
 
-ChatSession::ChatSession(RunContext& context, TerminalView& view)
-    : m_context(context), m_view(view), m_store(context.session().store),
-      m_redactor(run_redactor()), m_progress(std::make_unique<Progress>()) {}
+ChatSession::ChatSession(ChatHost host, TerminalView& view)
+    : m_host(std::move(host)),
+      m_models(std::make_unique<session::ModelProviders>(m_host.config, m_host.io, m_host.runtime)),
+      m_view(view), m_store(m_host.store), m_redactor(m_host.runtime.redactor()),
+      m_progress(std::make_unique<Progress>()) {}
 
 ChatSession::~ChatSession() = default;
 
-Result<std::unique_ptr<ChatSession>> ChatSession::open(RunContext& context, TerminalView& view,
+Result<std::unique_ptr<ChatSession>> ChatSession::open(ChatHost host, TerminalView& view,
                                                        const std::string& resume_id) {
-  std::unique_ptr<ChatSession> chat(new ChatSession(context, view));
+  std::unique_ptr<ChatSession> chat(new ChatSession(std::move(host), view));
+  ChatHost& context = chat->m_host;
   if (chat->m_store == nullptr) {
     return fail(ErrorKind::config,
                 "store.enabled is false: a chat is a recorded session (its goals pause and "
                 "resume from the record); turn the store on to chat");
   }
-  const Config& config = context.config();
+  const Config& config = context.config;
   if (resume_id.empty()) {
-    chat->m_row = new_session_row(new_session_id(), k_untitled, context.workspace(), config,
-                                  chat->m_redactor, {});
+    chat->m_row = session::new_session_row(new_session_id(), k_untitled, context.workspace, config,
+                                           chat->m_redactor, {});
     chat->m_row.kind = store::SessionKind::chat;
     chat->m_row.resume_json = chat_state_to_json(chat->m_state);
     // A chat that cannot talk to its agent is not recorded at all.
@@ -176,8 +178,9 @@ Result<std::unique_ptr<ChatSession>> ChatSession::open(RunContext& context, Term
   } else {
     TRY_ASSIGN(const auto found, chat->m_store->find_session(resume_id));
     if (!found) {
-      return fail(ErrorKind::usage, fmt::format("--resume {}: no such session in {}", resume_id,
-                                                store_file(config, context.workspace()).string()));
+      return fail(ErrorKind::usage,
+                  fmt::format("--resume {}: no such session in {}", resume_id,
+                              session::store_file(config, context.workspace).string()));
     }
     if (found->kind != store::SessionKind::chat) {
       return fail(ErrorKind::usage,
@@ -185,16 +188,13 @@ Result<std::unique_ptr<ChatSession>> ChatSession::open(RunContext& context, Term
                               "sessions resume {})",
                               resume_id, to_string(found->kind), resume_id));
     }
-    if (session_owned(*found)) {
+    if (store::session_owned(*found)) {
       return fail(ErrorKind::usage, fmt::format("--resume {}: the chat is open in {}", resume_id,
-                                                owner_text(*found)));
+                                                store::owner_text(*found)));
     }
     // The chat goes on with the model, agent and settings it was recorded with, the flags of
     // this command over them, as `sessions resume` does.
-    Config recorded;
-    TRY(apply_config_json(recorded, found->config_json, "chat " + found->id));
-    TRY(apply_overrides(recorded, context.args().overrides));
-    context.config() = std::move(recorded);
+    TRY_ASSIGN(context.config, session::recorded_settings(*found, context.flags));
     chat->m_row = *found;
     TRY_ASSIGN(chat->m_state,
                chat_state_from_json(found->resume_json, fmt::format("chat {}", resume_id)));
@@ -212,24 +212,20 @@ Result<std::unique_ptr<ChatSession>> ChatSession::open(RunContext& context, Term
 }
 
 Result<void> ChatSession::make_agent() {
-  const Config& config = m_context.config();
-  if (uses_external_agent(config)) {
-    TRY_ASSIGN(m_agent,
-               make_external_agent(config, m_context.workspace(), m_context.runner(), m_row.id));
+  const Config& config = m_host.config;
+  if (session::uses_external_agent(config)) {
+    TRY_ASSIGN(m_agent, session::make_external_agent(config, m_host.workspace, m_host.io.runner(),
+                                                     m_row.id));
     return {};
   }
-  TRY_ASSIGN(m_model, m_context.models().make(config.model));
-  m_registry = std::make_unique<tools::Registry>(
-      tools::make_builtin_registry(config.tools, m_context.runner()));
-  AgentSettings settings = config.agent;
+  TRY_ASSIGN(m_model, m_models->make(config.model));
   const auto rules = verify::read_judge_rules(
-      m_context.workspace(), verify::judge_rules_file_names(config.judge.rules_files, false),
+      m_host.workspace, verify::judge_rules_file_names(config.judge.rules_files, false),
       config.judge.rules_chars);
-  settings.system_prompt = agent_system_prompt(config, rules);
-  m_agent = std::make_unique<agent::ReactAgent>(
-      *m_model->provider, *m_registry,
-      tools::ToolContext{.workspace = m_context.workspace(), .cancel = m_context.cancel()},
-      m_model->spec, std::move(settings));
+  session::BuiltinAgent made = session::make_builtin_agent(config, *m_model, m_host.io.runner(),
+                                                           m_host.workspace, m_host.cancel, rules);
+  m_registry = std::move(made.tools);
+  m_agent = std::move(made.agent);
   return {};
 }
 
@@ -275,7 +271,7 @@ ChatSession::Working::~Working() {
 }
 
 Result<loop::LoopResult> ChatSession::say(const std::string& text, const CancelToken& cancel) {
-  const Config& config = m_context.config();
+  const Config& config = m_host.config;
   const Working working(*this);
   // The turn works on its own copy: a /verify meanwhile may record the chat's state.
   std::vector<Message> conversation;
@@ -288,7 +284,7 @@ Result<loop::LoopResult> ChatSession::say(const std::string& text, const CancelT
     m_row.goal = m_redactor.redact(first_line(text, 200));
   }
   loop::LoopOptions options{.goal = text,
-                            .workspace = m_context.workspace(),
+                            .workspace = m_host.workspace,
                             .loop = config.loop,
                             .budget = config.budget,
                             .prices = config.prices};
@@ -296,7 +292,7 @@ Result<loop::LoopResult> ChatSession::say(const std::string& text, const CancelT
   TurnEvents events(redacted);
   loop::StoreJournal recorded(*m_store, m_row, m_redactor, nullptr, events);
   TurnJournal journal(recorded, m_row.iterations, loop::spent_of(m_row));
-  loop::OuterLoop outer(*m_agent, {}, std::move(options), m_context.clock(), &journal);
+  loop::OuterLoop outer(*m_agent, {}, std::move(options), m_host.io.clock(), &journal);
   const loop::LoopResult result = outer.run(conversation, cancel, events);
   redacted.flush();
   {
@@ -383,7 +379,7 @@ Result<std::string> ChatSession::add_verify(const std::string& command) {
 }
 
 Result<std::string> ChatSession::set_judge(const std::string& model) {
-  Config probe = m_context.config();
+  Config probe = m_host.config;
   TRY(set_config_value(probe, "judge.model", model, "/judge"));
   const bool current = change_settings([&](GoalSettings& settings) { settings.judge = model; });
   return fmt::format("the {} is judged by {}", current ? "goal" : "next goal", model);
@@ -397,7 +393,7 @@ Result<std::string> ChatSession::change_budgets(const std::vector<BudgetChange>&
 }
 
 Result<Config> ChatSession::goal_config(const GoalSettings& settings) const {
-  Config config = m_context.config();
+  Config config = m_host.config;
   // A goal is verifier-first and every answer of it is verified; as in seed 004, a retry starts
   // from a compact continuation prompt.
   config.evidence.enabled = true;
@@ -537,8 +533,8 @@ void ChatSession::close(bool interrupted) {
 
 Result<loop::LoopResult> ChatSession::run_goal_once(ChatGoal goal, const CancelToken& cancel) {
   TRY_ASSIGN(const Config config, goal_config(goal.settings));
-  TRY(check_prices(config));
-  const std::filesystem::path& workspace = m_context.workspace();
+  TRY(session::check_prices(config));
+  const std::filesystem::path& workspace = m_host.workspace;
 
   std::optional<store::SessionRow> row;
   std::optional<loop::ResumedRun> resumed;
@@ -550,11 +546,12 @@ Result<loop::LoopResult> ChatSession::run_goal_once(ChatGoal goal, const CancelT
                   fmt::format("the goal's session {} is missing from the store", goal.session_id));
     }
     TRY_ASSIGN(resumed, loop::resume_from_record(*record));
-    TRY_ASSIGN(baseline, baseline_from_row(record->session));
+    TRY_ASSIGN(baseline, session::baseline_from_row(record->session));
     row = record->session;
   }
-  TRY_ASSIGN(VerifierSetup verifiers, build_verifiers(config, workspace, m_context.runner(),
-                                                      m_context.models(), baseline, true));
+  TRY_ASSIGN(session::VerifierSetup verifiers,
+             session::build_verifiers(config, workspace, m_host.io.runner(), *m_models, baseline,
+                                      true, m_redactor));
   for (const auto& warning : verifiers.warnings) {
     m_view.note("warning: " + m_redactor.redact(warning));
   }
@@ -576,8 +573,8 @@ Result<loop::LoopResult> ChatSession::run_goal_once(ChatGoal goal, const CancelT
       conversation = m_state.conversation;
     }
     conversation.push_back(Message{.role = Role::user, .content = prompt});
-    row = new_session_row(new_session_id(), goal.text, workspace, config, m_redactor,
-                          verifiers.baseline);
+    row = session::new_session_row(new_session_id(), goal.text, workspace, config, m_redactor,
+                                   verifiers.baseline);
     row->kind = store::SessionKind::goal;
     row->parent_id = m_row.id;
     loop::ResumePoint start;
@@ -601,7 +598,7 @@ Result<loop::LoopResult> ChatSession::run_goal_once(ChatGoal goal, const CancelT
     m_progress->carried_tokens = state.spent.usage.total_tokens();
   }
 
-  std::filesystem::path output_dir = session_outputs_dir(config, workspace, row->id);
+  std::filesystem::path output_dir = session::session_outputs_dir(config, workspace, row->id);
   loop::LoopOptions options{.goal = goal.text,
                             .workspace = workspace,
                             .loop = config.loop,
@@ -615,7 +612,7 @@ Result<loop::LoopResult> ChatSession::run_goal_once(ChatGoal goal, const CancelT
   Tap events(*this, redacted);
   loop::StoreJournal journal(*m_store, *row, m_redactor, nullptr, events);
   loop::OuterLoop outer(*m_agent, std::move(verifiers.entries), std::move(options),
-                        m_context.clock(), &journal);
+                        m_host.io.clock(), &journal);
   const loop::BudgetCounters before = state.spent;
   loop::LoopResult result = outer.run(conversation, cancel, events, state);
   redacted.flush();

@@ -1,13 +1,15 @@
 #pragma once
 
 #include "cli/chat_state.h"
-#include "cli/run_context.h"
 #include "cli/terminal_view.h"
 
 #include "ralph/agent/agent.h"
 #include "ralph/core/cancel.h"
 #include "ralph/core/redactor.h"
+#include "ralph/engine/io.h"
 #include "ralph/loop/outer_loop.h"
+#include "ralph/session/models.h"
+#include "ralph/session/runtime.h"
 #include "ralph/store/session_store.h"
 #include "ralph/tools/registry.h"
 
@@ -22,6 +24,19 @@
 
 namespace ralph::cli {
 
+// What a chat runs in: the process's runtime, the workspace and configuration, the store it is
+// recorded in, its I/O, Ctrl-C, and the command line's flags (over a resumed chat's recorded
+// configuration).
+struct ChatHost {
+  session::Runtime& runtime;
+  std::filesystem::path workspace;
+  Config config;
+  store::SessionStore* store = nullptr;
+  engine::Io& io;
+  CancelToken cancel;
+  std::vector<Setting> flags;
+};
+
 // One chat: a conversation with the agent (the built-in one, or an external CLI that keeps its
 // own session), ordinary turns answered once and unverified, and at most one goal at a time run
 // verifier-first under the outer loop. The chat is a session of kind `chat` in the store (its
@@ -33,16 +48,19 @@ namespace ralph::cli {
 // work runs. What both touch is behind a mutex.
 class ChatSession {
 public:
-  // A new chat in `context`'s workspace, or the chat `resume_id` as recorded (the context then
-  // takes the chat's recorded configuration, with the command's flags over it). The view shows
-  // every event; answers stream to its stdout.
-  static Result<std::unique_ptr<ChatSession>> open(RunContext& context, TerminalView& view,
+  // A new chat in the host's workspace, or the chat `resume_id` as recorded (the host's
+  // configuration is then the chat's recorded one, with the command's flags over it). The view
+  // shows every event; answers stream to its stdout.
+  static Result<std::unique_ptr<ChatSession>> open(ChatHost host, TerminalView& view,
                                                    const std::string& resume_id);
   ~ChatSession();
   ChatSession(const ChatSession&) = delete;
   ChatSession& operator=(const ChatSession&) = delete;
 
   const std::string& id() const { return m_row.id; }
+  // The configuration the chat runs with (a resumed chat's recorded one, flags over it).
+  const Config& config() const { return m_host.config; }
+  const Redactor& redactor() const { return m_redactor; }
   // Whether the chat is recorded (store.enabled); without it nothing survives the process.
   bool recorded() const { return m_store != nullptr; }
 
@@ -83,7 +101,7 @@ private:
   struct Progress; // what /status shows of the running goal, fed by its events
   class Tap;       // the events of the running work, counted for /status and shown
 
-  ChatSession(RunContext& context, TerminalView& view);
+  ChatSession(ChatHost host, TerminalView& view);
 
   // While alive the worker owns the chat's row and the store: commands from the input thread
   // only change the state, which the end of the work records.
@@ -110,7 +128,8 @@ private:
   // current goal's, which goes on with them from its next attempt.
   bool change_settings(const std::function<void(GoalSettings&)>& edit);
 
-  RunContext& m_context;
+  ChatHost m_host;
+  std::unique_ptr<session::ModelProviders> m_models;
   TerminalView& m_view;
   store::SessionStore* m_store;
   Redactor m_redactor;
@@ -118,7 +137,7 @@ private:
   store::SessionRow m_row; // the chat's; kept current by the work, written by write_row()
 
   // The agent all turns and goals share, so an external CLI keeps one session.
-  std::optional<Model> m_model;
+  std::optional<session::Model> m_model;
   std::unique_ptr<tools::Registry> m_registry;
   std::unique_ptr<agent::Agent> m_agent;
 

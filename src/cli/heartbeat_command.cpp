@@ -1,14 +1,16 @@
 #include "cli/heartbeat_command.h"
 
-#include "cli/external_agent.h"
 #include "cli/interrupt.h"
-#include "cli/run_command.h"
-#include "cli/run_context.h"
+#include "cli/requests.h"
+#include "cli/run_view.h"
 #include "store/file_lock.h"
 
 #include "ralph/core/text.h"
 #include "ralph/core/time.h"
 #include "ralph/core/try.h"
+#include "ralph/session/agents.h"
+#include "ralph/session/record.h"
+#include "ralph/session/settings.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -165,16 +167,16 @@ struct Tick {
 
 // One tick: the lock, HEARTBEAT.md, and a run recorded as a heartbeat session. Returns the run's
 // exit code (0 when skipped, 130 when interrupted).
-Result<int> run_tick(const RunArgs& args, const HeartbeatArgs& heartbeat, const Config& config,
-                     const fs::path& workspace, store::SessionStore* store, Tick tick,
-                     const CancelToken& cancel) {
+Result<int> run_tick(session::Runtime& runtime, const RunArgs& args, const HeartbeatArgs& heartbeat,
+                     const Config& config, const fs::path& workspace, store::SessionStore* store,
+                     Tick tick, const CancelToken& cancel) {
   TRY_ASSIGN(TickLock lock,
              take_lock(workspace / ".ralph" / "heartbeat.lock", heartbeat.wait, args.json, cancel));
   if (lock.outcome != LockOutcome::taken) {
     return lock.outcome == LockOutcome::skipped ? 0 : 130;
   }
   if (cancel.cancelled()) {
-    return 130; // Ctrl-C before the run had its own handler
+    return 130; // Ctrl-C before the run started
   }
   const Result<std::string> tasks = read_tasks(workspace);
   if (!tasks) {
@@ -182,28 +184,34 @@ Result<int> run_tick(const RunArgs& args, const HeartbeatArgs& heartbeat, const 
     say(fmt::format("tick {} not run: {}", tick.number, tasks.error().message));
     return 2;
   }
-  RunArgs tick_args = args;
-  tick_args.append_events = true;
-  tick_args.goal = heartbeat_goal(*tasks, config.judge.rules_chars);
-  RunContext context(std::move(tick_args), workspace, config, nullptr, store);
-  context.session().kind = store::SessionKind::heartbeat;
+  session::Outputs outputs = outputs_of(args);
+  outputs.append_events = true;
+  session::SessionRequest request{.goal = heartbeat_goal(*tasks, config.judge.rules_chars),
+                                  .workspace = workspace,
+                                  .config = config,
+                                  .outputs = std::move(outputs),
+                                  .kind = store::SessionKind::heartbeat};
   const std::string count =
       heartbeat.every.count() == 0
           ? std::string("heartbeat")
           : fmt::format("heartbeat tick {}{}", tick.number,
                         tick.of > 0 ? fmt::format(" of {}", tick.of) : std::string());
   const std::string banner = fmt::format("ralph {} · {} · {} · workspace {}", RALPH_VERSION, count,
-                                         agent_label(config), workspace.string());
-  return run_agent(context, banner);
+                                         session::agent_label(config), workspace.string());
+  TRY_ASSIGN(auto session,
+             session::Session::prepare(runtime, std::move(request), {.store = store}, cancel));
+  return run_shown(runtime, *session, args, banner);
 }
 
 } // namespace
 
 Result<int> heartbeat_command(const RunArgs& args, const HeartbeatArgs& heartbeat) {
-  TRY_ASSIGN(const fs::path workspace, resolve_workspace(args.workspace));
+  session::Runtime runtime;
+  TRY_ASSIGN(const fs::path workspace, session::resolve_workspace(args.workspace));
   Config defaults;
   defaults.loop.trigger.verify_heartbeat = true; // unless a file, variable or flag says false
-  TRY_ASSIGN(Config config, load_config(args, workspace, std::move(defaults)));
+  TRY_ASSIGN(Config config,
+             load_config(args, workspace, runtime.environment(), std::move(defaults)));
   config.loop.heartbeat = true;
   TRY(check_judge(config));
   TRY(read_tasks(workspace)); // a mistake in the setup shows at once, not at the first tick
@@ -213,13 +221,15 @@ Result<int> heartbeat_command(const RunArgs& args, const HeartbeatArgs& heartbea
     return fail(ErrorKind::io,
                 fmt::format("cannot create {}: {}", (workspace / ".ralph").string(), ec.message()));
   }
-  TRY_ASSIGN(const std::unique_ptr<store::SessionStore> store, open_store(config, workspace));
-  // Ctrl-C between ticks (and while waiting for the lock); each tick's run has its own inside.
+  TRY_ASSIGN(const std::unique_ptr<store::SessionStore> store,
+             session::open_store(config, workspace));
+  // Ctrl-C during a tick stops it (and the command); between ticks and while waiting for the
+  // lock it stops the command.
   CancelToken cancel;
   const InterruptHandler interrupt(cancel);
   const Tick first{.number = 1, .of = heartbeat.ticks};
   if (heartbeat.every.count() == 0) {
-    return run_tick(args, heartbeat, config, workspace, store.get(), first, cancel);
+    return run_tick(runtime, args, heartbeat, config, workspace, store.get(), first, cancel);
   }
 
   // Ticks keep to a grid from the first one's start, so they do not drift by their own length;
@@ -231,7 +241,7 @@ Result<int> heartbeat_command(const RunArgs& args, const HeartbeatArgs& heartbea
   for (Tick tick = first;; ++tick.number) {
     const Steady::time_point began = Steady::now();
     TRY_ASSIGN(const int code,
-               run_tick(args, heartbeat, config, workspace, store.get(), tick, cancel));
+               run_tick(runtime, args, heartbeat, config, workspace, store.get(), tick, cancel));
     if (code == 130) {
       say(fmt::format("interrupted during tick {}; stopped", tick.number));
       return 130;

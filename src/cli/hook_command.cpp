@@ -3,15 +3,14 @@
 #include "cli/hook_install.h"
 #include "cli/hook_protocol.h"
 #include "cli/hook_session.h"
-#include "cli/model_providers.h"
-#include "cli/run_context.h"
-#include "cli/session_setup.h"
-#include "cli/verifier_setup.h"
-#include "loop/feedback.h"
-#include "loop/run_verifiers.h"
+#include "cli/requests.h"
 
 #include "ralph/core/text.h"
 #include "ralph/core/try.h"
+#include "ralph/loop/ending.h"
+#include "ralph/session/record.h"
+#include "ralph/session/settings.h"
+#include "ralph/session/verify_answer.h"
 
 #include <fmt/format.h>
 
@@ -72,26 +71,6 @@ std::string failures(const std::vector<verify::Verdict>& verdicts) {
   return keep_head_and_tail(text, k_message_excerpt);
 }
 
-// The verdicts whose check could not be made: ralph's fault or its setup's, not the agent's.
-std::vector<verify::Verdict> unchecked(const std::vector<verify::Verdict>& verdicts) {
-  std::vector<verify::Verdict> out;
-  for (const verify::Verdict& verdict : verdicts) {
-    if (loop::verdict_failed(verdict) && verdict.result == verify::Outcome::error) {
-      out.push_back(verdict);
-    }
-  }
-  return out;
-}
-
-bool all_passed(const std::vector<verify::Verdict>& verdicts) {
-  for (const verify::Verdict& verdict : verdicts) {
-    if (verdict.result != verify::Outcome::pass) {
-      return false;
-    }
-  }
-  return true;
-}
-
 // Decides one stop of the agent it sets in `agent`. An error means nothing was decided: the hook
 // reports it and lets the agent stop.
 Result<HookDecision> decide(const RunArgs& args, const HookArgs& hook, HookAgent& agent_out) {
@@ -118,14 +97,17 @@ Result<HookDecision> decide(const RunArgs& args, const HookArgs& hook, HookAgent
     return fail(ErrorKind::usage,
                 fmt::format("hook payload: cwd {}: not a directory", payload.cwd.string()));
   }
-  TRY_ASSIGN(Config config, load_config(args, workspace));
+  session::Runtime runtime;
+  const Redactor& redactor = runtime.redactor();
+  TRY_ASSIGN(Config config, load_config(args, workspace, runtime.environment()));
   if (config.evidence.enabled) {
     return fail(ErrorKind::config, "evidence.enabled (--verifier-first) needs the tool calls of "
                                    "ralph's own agent; a hook sees only the answer: use verify "
                                    "commands");
   }
-  TRY(check_prices(config));
-  TRY_ASSIGN(const std::unique_ptr<store::SessionStore> store, open_store(config, workspace));
+  TRY(session::check_prices(config));
+  TRY_ASSIGN(const std::unique_ptr<store::SessionStore> store,
+             session::open_store(config, workspace));
   if (!store) {
     return fail(ErrorKind::config, "store.enabled is false, but ralph hook keeps its budgets "
                                    "across the agent's stops in the session store");
@@ -134,82 +116,65 @@ Result<HookDecision> decide(const RunArgs& args, const HookArgs& hook, HookAgent
   TRY_ASSIGN(std::optional<store::SessionRow> row, HookSession::find(*store, id));
   std::optional<verify::ProtectedSnapshot> baseline;
   if (row) {
-    TRY_ASSIGN(baseline, baseline_from_row(*row));
+    TRY_ASSIGN(baseline, session::baseline_from_row(*row));
   }
   engine::BlockingIo io;
-  ModelProviders models(config, io);
-  TRY_ASSIGN(VerifierSetup setup,
-             build_verifiers(config, workspace, io.runner(), models, baseline, true));
-  if (setup.entries.empty()) {
-    return fail(ErrorKind::config,
-                fmt::format("no verifier is configured for {}: add [verify] commands to "
-                            ".ralph/config.toml there, or --verify-cmd CMD to the hook's command",
-                            workspace.string()));
-  }
-  for (const std::string& warning : setup.warnings) {
-    std::fprintf(stderr, "ralph hook: warning: %s\n", run_redactor().redact(warning).c_str());
+  TRY_ASSIGN(auto verifier,
+             session::AnswerVerifier::prepare(runtime, config, workspace, io, baseline));
+  for (const std::string& warning : verifier->warnings()) {
+    std::fprintf(stderr, "ralph hook: warning: %s\n", redactor.redact(warning).c_str());
   }
   TRY_ASSIGN(HookSession session,
              HookSession::begin(*store, std::move(row), payload, id, workspace, config,
-                                setup.baseline, std::chrono::system_clock::now()));
+                                verifier->baseline(), redactor, std::chrono::system_clock::now()));
 
   const int max_iterations = config.loop.max_iterations;
   // The judge checks the answer against this round's prompt when the payload or the transcript
   // gave one.
   const std::string goal = payload.prompt.empty() ? session.row().goal : payload.prompt;
-  const std::vector<Message> conversation{
-      Message{.role = Role::user, .content = goal},
-      Message{.role = Role::assistant, .content = payload.answer}};
-  verify::Attempt attempt;
-  attempt.iteration = session.round_attempt();
-  attempt.max_iterations = max_iterations;
-  attempt.goal = goal;
-  attempt.answer = payload.answer;
-  attempt.raw_answer = payload.answer;
-  attempt.conversation = conversation;
-  attempt.attempt_begin = 1;
-  attempt.metadata.stop_reason = "answered";
-  attempt.workspace = workspace;
-  attempt.output_dir = store_file(config, workspace).parent_path() / "outputs" / id;
-  const CancelToken cancel;
-  const std::vector<verify::Verdict> verdicts = loop::run_verifiers(setup.entries, attempt, cancel);
+  const loop::AnswerCheck check = verifier->check(
+      {.goal = goal,
+       .answer = payload.answer,
+       .iteration = session.round_attempt(),
+       .output_dir = session::store_file(config, workspace).parent_path() / "outputs" / id},
+      CancelToken());
+  const std::vector<verify::Verdict>& verdicts = check.attempt.verdicts;
 
-  if (const auto errors = unchecked(verdicts); !errors.empty()) {
-    const std::string why = failures(errors);
+  if (!check.unchecked.empty()) {
+    const std::string why = failures(check.unchecked);
     TRY(session.finish(verdicts, Status::active, false, "the hook could not verify", ""));
     return fail(ErrorKind::subprocess,
                 fmt::format("could not verify the answer, so the agent may stop:{}", why));
   }
-  const bool failed = std::any_of(verdicts.begin(), verdicts.end(), loop::verdict_failed);
-  if (!failed) {
-    const bool verified = all_passed(verdicts);
-    TRY(session.finish(verdicts, Status::completed, verified,
-                       fmt::format("{} on attempt {}",
-                                   verified ? "verified" : "delivered unverified",
-                                   session.round_attempt()),
-                       ""));
-    return HookDecision{};
-  }
+  // The round's budgets end it as they end a run of the loop: its time since the round's first
+  // stop, and its attempts.
   const auto elapsed = session.round_elapsed(std::chrono::system_clock::now());
   const bool out_of_time = config.budget.max_time.count() > 0 && elapsed >= config.budget.max_time;
-  if (session.round_attempt() < max_iterations && !out_of_time) {
-    std::string feedback =
-        loop::failure_feedback(verdicts, {}, session.round_attempt(), max_iterations, "");
-    feedback = run_redactor().redact(feedback);
+  const loop::Ending ending = loop::ending_after_verdicts(
+      check.attempt, max_iterations,
+      out_of_time ? std::optional<BudgetKind>(BudgetKind::time) : std::nullopt);
+  if (ending.status == Status::completed) {
+    TRY(session.finish(verdicts, Status::completed, check.verified, ending.reason, ""));
+    return HookDecision{};
+  }
+  if (ending.status == Status::active) {
+    const std::string feedback = redactor.redact(check.feedback);
     TRY(session.finish(verdicts, Status::active, false, "", feedback));
     return HookDecision{.block = true, .reason = feedback};
   }
-  const std::string budget =
-      out_of_time
-          ? fmt::format(
-                "the time budget ({} s) ran out",
-                std::chrono::duration_cast<std::chrono::seconds>(config.budget.max_time).count())
-          : fmt::format("the iteration budget ({} attempts) ran out", max_iterations);
-  const std::string reason =
-      fmt::format("verification still fails after {} attempt{}; {}", session.round_attempt(),
-                  session.round_attempt() == 1 ? "" : "s", budget);
-  TRY(session.finish(verdicts, Status::budget_exhausted, false, reason, ""));
-  return HookDecision{.message = run_redactor().redact(fmt::format(
+  std::string reason = ending.reason;
+  if (ending.status == Status::budget_exhausted) {
+    const std::string budget =
+        ending.budget == BudgetKind::time
+            ? fmt::format(
+                  "the time budget ({} s) ran out",
+                  std::chrono::duration_cast<std::chrono::seconds>(config.budget.max_time).count())
+            : fmt::format("the iteration budget ({} attempts) ran out", max_iterations);
+    reason = fmt::format("verification still fails after {} attempt{}; {}", session.round_attempt(),
+                         session.round_attempt() == 1 ? "" : "s", budget);
+  }
+  TRY(session.finish(verdicts, ending.status, false, reason, ""));
+  return HookDecision{.message = redactor.redact(fmt::format(
                           "ralph: {}, so the stop is let through unverified (session {}).{}",
                           reason, id, failures(verdicts)))};
 }
@@ -225,8 +190,9 @@ int hook_command(const RunArgs& args, const HookArgs& hook) {
   HookAgent agent = HookAgent::claude;
   const Result<HookDecision> decision = decide(args, hook, agent);
   if (!decision) {
-    std::fprintf(stderr, "ralph hook: error: %s\n",
-                 run_redactor().redact(decision.error().message).c_str());
+    std::fprintf(
+        stderr, "ralph hook: error: %s\n",
+        session::Environment::process().redactor().redact(decision.error().message).c_str());
     return 1;
   }
   const std::string out = hook_output(agent, *decision);
@@ -248,7 +214,7 @@ Result<int> hook_install_command(const RunArgs& args, const HookArgs& hook, bool
   const HookScope scope = hook.user ? HookScope::user : HookScope::project;
   fs::path project;
   if (scope == HookScope::project) {
-    TRY_ASSIGN(project, resolve_workspace(args.workspace));
+    TRY_ASSIGN(project, session::resolve_workspace(args.workspace));
   } else if (home_dir().empty()) {
     return fail(ErrorKind::usage, "--user: HOME is not set");
   }

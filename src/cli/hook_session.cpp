@@ -1,12 +1,11 @@
 #include "cli/hook_session.h"
 
-#include "cli/session_setup.h"
-#include "loop/records.h"
-
 #include "ralph/core/json.h"
 #include "ralph/core/message_json.h"
 #include "ralph/core/time.h"
 #include "ralph/core/try.h"
+#include "ralph/loop/records.h"
+#include "ralph/session/record.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -74,15 +73,14 @@ Result<HookSession> HookSession::begin(store::SessionStore& store,
                                        const HookPayload& payload, const std::string& id,
                                        const std::filesystem::path& workspace, const Config& config,
                                        const verify::ProtectedSnapshot& baseline,
-                                       system_clock::time_point now) {
-  const Redactor redactor = run_redactor();
+                                       const Redactor& redactor, system_clock::time_point now) {
   HookRound round{.first_iteration = 1, .started = now};
   if (!row) {
     const std::string goal = payload.prompt.empty()
                                  ? fmt::format("(the task of {} session {})",
                                                to_string(payload.agent), payload.session_id)
                                  : payload.prompt;
-    row = new_session_row(id, goal, workspace, config, redactor, baseline);
+    row = session::new_session_row(id, goal, workspace, config, redactor, baseline, now);
     row->model = fmt::format("hook/{}", to_string(payload.agent));
     row->owner_pid = 0; // no process runs it between the agent's stops
     row->owner_host.clear();
@@ -109,7 +107,7 @@ Result<HookSession> HookSession::begin(store::SessionStore& store,
   TRY(store.save_attempt(attempt));
   TRY(store.update_session(*row));
   return HookSession(store, std::move(*row), round, redactor.redact(payload.answer),
-                     attempt.started_at);
+                     attempt.started_at, redactor);
 }
 
 std::chrono::milliseconds HookSession::round_elapsed(system_clock::time_point now) const {
@@ -119,7 +117,7 @@ std::chrono::milliseconds HookSession::round_elapsed(system_clock::time_point no
 Result<void> HookSession::finish(const std::vector<verify::Verdict>& verdicts, Status status,
                                  bool verified, const std::string& reason,
                                  const std::string& feedback) {
-  const Redactor redactor = run_redactor();
+  const Redactor& redactor = m_redactor;
   const auto now = system_clock::now();
   store::AttemptRow attempt;
   attempt.session_id = m_row.id;

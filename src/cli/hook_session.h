@@ -8,6 +8,7 @@
 
 #include "ralph/core/config.h"
 #include "ralph/core/error.h"
+#include "ralph/core/redactor.h"
 #include "ralph/store/session_store.h"
 #include "ralph/verify/protected_paths.h"
 #include "ralph/verify/verdict.h"
@@ -44,6 +45,7 @@ public:
                                    const HookPayload& payload, const std::string& id,
                                    const std::filesystem::path& workspace, const Config& config,
                                    const verify::ProtectedSnapshot& baseline,
+                                   const Redactor& redactor,
                                    std::chrono::system_clock::time_point now);
 
   int iteration() const { return m_row.iterations; } // in the session, from 1
@@ -58,15 +60,16 @@ public:
 
 private:
   HookSession(store::SessionStore& store, store::SessionRow row, HookRound round,
-              std::string answer, std::string started_at)
+              std::string answer, std::string started_at, Redactor redactor)
       : m_store(&store), m_row(std::move(row)), m_round(round), m_answer(std::move(answer)),
-        m_started_at(std::move(started_at)) {}
+        m_started_at(std::move(started_at)), m_redactor(std::move(redactor)) {}
 
   store::SessionStore* m_store;
   store::SessionRow m_row;
   HookRound m_round;
   std::string m_answer;
   std::string m_started_at;
+  Redactor m_redactor;
 };
 
 } // namespace ralph::cli

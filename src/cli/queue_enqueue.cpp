@@ -1,11 +1,12 @@
 #include "cli/queue_enqueue.h"
 
 #include "cli/batch_goals.h"
-#include "cli/run_context.h"
+#include "cli/requests.h"
 
 #include "ralph/core/config.h"
 #include "ralph/core/try.h"
 #include "ralph/core/url.h"
+#include "ralph/session/settings.h"
 #include "ralph/store/goal_queue.h"
 #include "ralph/store/open_session_store.h"
 
@@ -59,8 +60,9 @@ Result<int> enqueue_command(const RunArgs& args, const BatchArgs& batch) {
                                               "'-' (it names branches)",
                                               name));
   }
-  TRY_ASSIGN(const fs::path workspace, resolve_workspace(args.workspace));
-  TRY_ASSIGN(const Config config, load_config(args, workspace));
+  const session::Environment env = session::Environment::process();
+  TRY_ASSIGN(const fs::path workspace, session::resolve_workspace(args.workspace));
+  TRY_ASSIGN(const Config config, load_config(args, workspace, env));
   TRY_ASSIGN(GoalsFile file, read_goals_file(batch.goals_file, config));
   for (const BatchGoal& goal : file.goals) {
     // Workers on other machines cannot see this one's folders.

@@ -1,6 +1,5 @@
 #include "cli/session_view.h"
 
-#include "cli/session_owner.h"
 #include "cli/tool_summary.h"
 
 #include "ralph/core/json.h"
@@ -99,8 +98,7 @@ json usage_json(const store::SessionRow& row) {
 std::string shown_status(const store::SessionRow& row, const OwnerCheck& running) {
   // A Stop-hook session is the agent CLI's, which no ralph process owns between its stops.
   const bool hook = row.model.starts_with("hook/");
-  if (row.status == Status::active && !hook && !owned_on_another_host(row) &&
-      (row.owner_pid <= 0 || !running(row.owner_pid))) {
+  if (row.status == Status::active && !hook && (row.owner_pid <= 0 || !running(row))) {
     return "stopped";
   }
   return to_string(row.status);

@@ -10,8 +10,9 @@
 
 namespace ralph::cli {
 
-// Whether the process a session names as its owner is still running it (session_owner.h).
-using OwnerCheck = std::function<bool(std::int64_t pid)>;
+// Whether the process a session's row names as its owner is still running it
+// (store::session_owned; a fake in tests).
+using OwnerCheck = std::function<bool(const store::SessionRow& row)>;
 
 // The status a person is shown: the recorded one, or "stopped" for a session recorded `active`
 // whose process is gone (killed, or ended by SIGPIPE) and so will never finish it; `sessions

@@ -1,20 +1,22 @@
 #include "cli/sessions_command.h"
 
-#include "cli/document_command.h"
-#include "cli/external_agent.h"
 #include "cli/heartbeat_view.h"
-#include "cli/run_command.h"
-#include "cli/run_context.h"
-#include "cli/session_owner.h"
-#include "cli/session_setup.h"
+#include "cli/interrupt.h"
+#include "cli/requests.h"
+#include "cli/run_view.h"
 #include "cli/session_view.h"
 
 #include "ralph/core/saturating.h"
 #include "ralph/core/time.h"
 #include "ralph/core/try.h"
 #include "ralph/core/url.h"
+#include "ralph/loop/session_resume.h"
+#include "ralph/session/agents.h"
+#include "ralph/session/record.h"
+#include "ralph/session/settings.h"
 #include "ralph/store/open_session_store.h"
 #include "ralph/store/record_json.h"
+#include "ralph/store/session_owner.h"
 #include "ralph/store/trace_writer.h"
 
 #include <fmt/format.h>
@@ -92,12 +94,13 @@ bool confirmed(const store::SessionRow& row, const loop::ResumedRun& resumed, in
   return answer == "y" || answer == "Y" || answer == "yes";
 }
 
-Result<int> resume(const ParsedCommand& command, store::SessionStore& store) {
-  TRY_ASSIGN(const store::SessionRecord record, load(store, command.sessions.id));
-  const store::SessionRow& row = record.session;
-  if (session_owned(row)) {
-    return fail(ErrorKind::usage,
-                fmt::format("session {} is running in {}; stop it first", row.id, owner_text(row)));
+Result<int> resume(const ParsedCommand& command, session::Runtime& runtime,
+                   store::SessionStore& store) {
+  TRY_ASSIGN(store::SessionRecord record, load(store, command.sessions.id));
+  const store::SessionRow row = record.session;
+  if (store::session_owned(row)) {
+    return fail(ErrorKind::usage, fmt::format("session {} is running in {}; stop it first", row.id,
+                                              store::owner_text(row)));
   }
   if (row.kind == store::SessionKind::chat) {
     return fail(ErrorKind::usage, fmt::format("session {} is a chat: go on with it with ralph "
@@ -121,13 +124,10 @@ Result<int> resume(const ParsedCommand& command, store::SessionStore& store) {
   }
   // The recorded configuration, with the flags of this command over it: files and variables
   // changed since do not change a session's rules halfway.
-  Config recorded;
-  TRY(apply_config_json(recorded, row.config_json, "session " + row.id));
-  Config config = recorded;
-  RunArgs args = command.run;
-  args.config_file.clear();
-  TRY(apply_overrides(config, args.overrides));
-  TRY_ASSIGN(loop::ResumedRun resumed, loop::resume_from_record(record));
+  TRY_ASSIGN(const Config recorded, session::recorded_settings(row, {}));
+  TRY_ASSIGN(const std::vector<Setting> flags, parse_settings(command.run.overrides));
+  TRY_ASSIGN(Config config, session::recorded_settings(row, flags));
+  TRY_ASSIGN(const loop::ResumedRun resumed, loop::resume_from_record(record));
   const bool ended = row.status == Status::budget_exhausted || row.status == Status::stalled;
   const int next = resumed.state.next_iteration;
   if (ended && !raises_a_budget(recorded, config)) {
@@ -152,19 +152,19 @@ Result<int> resume(const ParsedCommand& command, store::SessionStore& store) {
     std::fprintf(stderr, "ralph: not resumed (answer y, or pass --yes)\n");
     return 2;
   }
-  TRY_ASSIGN(verify::ProtectedSnapshot baseline, baseline_from_row(row));
-  args.goal = row.goal;
   const std::string banner = fmt::format(
       "ralph {} · resuming session {} at attempt {} of {} · {} · workspace {}", RALPH_VERSION,
-      row.id, next, config.loop.max_iterations, agent_label(config), workspace.string());
-  RunContext context(std::move(args), workspace, std::move(config), nullptr, &store);
-  context.session().existing = row;
-  context.session().resumed = std::move(resumed);
-  context.session().baseline = std::move(baseline);
-  if (context.config().document.mode != DocumentMode::none) {
-    return run_document(context, banner);
-  }
-  return run_agent(context, banner);
+      row.id, next, config.loop.max_iterations, session::agent_label(config), workspace.string());
+  session::SessionRequest request{.goal = row.goal,
+                                  .workspace = workspace,
+                                  .config = std::move(config),
+                                  .outputs = outputs_of(command.run),
+                                  .resume = std::move(record)};
+  const CancelToken cancel;
+  const InterruptHandler interrupt(cancel);
+  TRY_ASSIGN(auto session,
+             session::Session::prepare(runtime, std::move(request), {.store = &store}, cancel));
+  return run_shown(runtime, *session, command.run, banner);
 }
 
 Result<int> export_traces(const ParsedCommand& command, store::SessionStore& store) {
@@ -239,13 +239,15 @@ Result<int> copy_sessions(const ParsedCommand& command, const Config& config,
 } // namespace
 
 Result<int> sessions_command(const ParsedCommand& command) {
-  TRY_ASSIGN(const fs::path workspace, resolve_workspace(command.run.workspace));
+  session::Runtime runtime;
+  TRY_ASSIGN(const fs::path workspace, session::resolve_workspace(command.run.workspace));
   RunArgs files_only = command.run;
   // Budget flags are for the resumed run, not for finding the store; --store is.
   std::erase_if(files_only.overrides,
                 [](const ConfigOverride& o) { return !o.key.starts_with("store."); });
-  TRY_ASSIGN(const Config config, load_config(files_only, workspace));
-  TRY_ASSIGN(const std::unique_ptr<store::SessionStore> opened, open_store(config, workspace));
+  TRY_ASSIGN(const Config config, load_config(files_only, workspace, runtime.environment()));
+  TRY_ASSIGN(const std::unique_ptr<store::SessionStore> opened,
+             session::open_store(config, workspace));
   if (!opened) {
     return fail(ErrorKind::config, "the session store is off (store.enabled = false): no sessions");
   }
@@ -256,14 +258,16 @@ Result<int> sessions_command(const ParsedCommand& command) {
   case CommandName::sessions_list: {
     TRY_ASSIGN(const std::vector<store::SessionRow> rows, store.list_sessions());
     if (sessions.heartbeat) {
-      const std::string text = command.run.json ? heartbeat_list_json(rows, runs_ralph) + "\n"
-                                                : render_heartbeat_list(rows, runs_ralph);
+      const std::string text = command.run.json
+                                   ? heartbeat_list_json(rows, store::session_owned) + "\n"
+                                   : render_heartbeat_list(rows, store::session_owned);
       std::fputs(text.c_str(), stdout);
       return 0;
     }
     const std::string text =
-        command.run.json ? session_list_json(rows, runs_ralph) + "\n"
-                         : render_session_list(rows, std::chrono::system_clock::now(), runs_ralph);
+        command.run.json
+            ? session_list_json(rows, store::session_owned) + "\n"
+            : render_session_list(rows, std::chrono::system_clock::now(), store::session_owned);
     std::fputs(text.c_str(), stdout);
     return 0;
   }
@@ -277,20 +281,20 @@ Result<int> sessions_command(const ParsedCommand& command) {
                    [&](const store::SessionRow& r) { return r.parent_id == record.session.id; });
     }
     const std::string text = command.run.json
-                                 ? session_record_json(record, runs_ralph, goals) + "\n"
-                                 : render_session(record, runs_ralph, goals);
+                                 ? session_record_json(record, store::session_owned, goals) + "\n"
+                                 : render_session(record, store::session_owned, goals);
     std::fputs(text.c_str(), stdout);
     return 0;
   }
   case CommandName::sessions_resume:
-    return resume(command, store);
+    return resume(command, runtime, store);
   case CommandName::sessions_export:
     return export_traces(command, store);
   case CommandName::sessions_rm: {
     TRY_ASSIGN(const store::SessionRow row, find(store, sessions.id));
-    if (session_owned(row)) {
+    if (store::session_owned(row)) {
       return fail(ErrorKind::usage,
-                  fmt::format("session {} is running in {}", row.id, owner_text(row)));
+                  fmt::format("session {} is running in {}", row.id, store::owner_text(row)));
     }
     TRY(store.remove_session(row.id));
     std::printf("removed session %s\n", row.id.c_str());

@@ -5,9 +5,8 @@
 #include "cli/batch_store.h"
 #include "cli/interrupt.h"
 #include "cli/job_thread.h"
-#include "cli/run_context.h"
+#include "cli/requests.h"
 #include "cli/run_report.h"
-#include "cli/session_setup.h"
 
 #include "ralph/core/config.h"
 #include "ralph/core/host_name.h"
@@ -17,6 +16,7 @@
 #include "ralph/core/try.h"
 #include "ralph/core/url.h"
 #include "ralph/engine/engine.h"
+#include "ralph/session/record.h"
 #include "ralph/store/goal_queue.h"
 #include "ralph/store/open_session_store.h"
 #include "ralph/tools/repo_cache.h"
@@ -70,8 +70,8 @@ struct Held {
   std::string base_commit;        // where the worktree started, for the patch
   std::atomic<bool> lost = false; // another worker has it now
   GoalEvents events;
-  std::optional<RunReport> report; // how it ended: run, or before it could
-  nlohmann::json result;           // its line of results, with where its changes are
+  std::optional<SessionReport> report; // how it ended: run, or before it could
+  nlohmann::json result;               // its line of results, with where its changes are
 };
 
 // Where a goal is, each stage done on the thread that suits it: the git thread makes its
@@ -110,6 +110,8 @@ private:
 
   RunArgs m_args;
   WorkerArgs m_worker;
+  session::Runtime m_runtime;
+  std::vector<Setting> m_flags; // the command line's, over each goal's recorded configuration
   fs::path m_workdir;
   std::optional<tools::RepoCache> m_repos; // in the workdir, shared by its workers
   Config m_local;                          // this machine's configuration: its store, its files
@@ -159,7 +161,8 @@ Result<void> Worker::open() {
                                            ec.message()));
   }
   m_repos.emplace(m_workdir / "repos");
-  TRY_ASSIGN(m_local, load_config(m_args, m_workdir));
+  TRY_ASSIGN(m_flags, parse_settings(m_args.overrides));
+  TRY_ASSIGN(m_local, load_config(m_args, m_workdir, m_runtime.environment()));
   m_local.store.enabled = true; // a goal taken over resumes from its record
   if (m_local.store.url.empty()) {
     // The queue's database: a worker on any machine resumes any other's goals.
@@ -168,7 +171,7 @@ Result<void> Worker::open() {
   // Faults are retried for as long as a lease lasts: past it, the goals are another's anyway.
   TRY_ASSIGN(m_queue,
              store::GoalQueue::open(m_worker.queue, std::max(m_worker.lease, milliseconds(10000))));
-  TRY_ASSIGN(m_owned_store, open_store(m_local, m_workdir));
+  TRY_ASSIGN(m_owned_store, session::open_store(m_local, m_workdir));
   m_store = std::make_unique<BatchStore>(*m_owned_store, BudgetSettings{}, m_interrupt);
   return {};
 }
@@ -251,7 +254,7 @@ void Worker::start(store::QueuedGoal row) {
     TRY_ASSIGN(held.goal,
                goal_from_spec(held.row.spec_json,
                               fmt::format("goal {}/{}", held.row.batch, held.row.id), held.config));
-    TRY_ASSIGN(held.config, goal_config(std::move(held.config), held.goal));
+    held.config = held.goal.config;
     if (!held.resume) {
       // Before anything runs: whoever takes the goal over resumes this session.
       TRY_ASSIGN(const bool noted, m_queue->set_session(m_name, claim, held.session_id));
@@ -262,7 +265,7 @@ void Worker::start(store::QueuedGoal row) {
     return {};
   }();
   if (!prepared || held.lost) {
-    RunReport report;
+    SessionReport report;
     if (!prepared) {
       report.reason = fmt::format("the goal could not start: {}", prepared.error().message);
       report.error = prepared.error();
@@ -277,7 +280,7 @@ void Worker::start(store::QueuedGoal row) {
 // On the git thread: the goal's workspace, and whether its session already ended.
 void Worker::prepare(Held& held) {
   if (auto made = make_workspace(held, m_git_io.runner()); !made) {
-    RunReport report;
+    SessionReport report;
     // Stopped or taken over while its workspace was being made: given back, not failed.
     report.status = held.cancel.cancelled() ? Status::interrupted : Status::failed;
     report.reason = fmt::format("the goal could not start: {}", made.error().message);
@@ -292,7 +295,7 @@ void Worker::prepare(Held& held) {
     if (found && *found && (*found)->status != Status::active &&
         (*found)->status != Status::interrupted) {
       if (auto record = m_store->load(held.session_id); record && *record) {
-        held.report = report_from_record(**record);
+        held.report = session::report_from_record(**record);
         ready(held, Stage::ran);
         return;
       }
@@ -305,10 +308,8 @@ void Worker::prepare(Held& held) {
 void Worker::launch(Held& held) {
   say(fmt::format("ralph worker: {} {}/{} · try {} · {}", held.resume ? "resumed" : "started",
                   held.row.batch, held.row.id, held.row.tries, held.workspace.string()));
-  RunArgs args = m_args;
-  args.events_file.clear();
-  args.out_dir.clear();
-  GoalLaunch launch{.args = std::move(args),
+  GoalLaunch launch{.runtime = &m_runtime,
+                    .flags = m_flags,
                     .goal = &held.goal,
                     .config = held.config,
                     .workspace = held.workspace,
@@ -367,7 +368,7 @@ nlohmann::json Worker::result_of(const Held& held) const {
 // On the git thread: where the worktree's changes are, added to the result: a pushed branch, or
 // the patch.
 void Worker::add_changes(Held& held, tools::ProcessRunner& runner) const {
-  const RunReport& report = *held.report;
+  const SessionReport& report = *held.report;
   nlohmann::json& line = held.result;
   const CancelToken cancel; // the result is kept even while stopping
   auto commit = tools::commit_worktree(
@@ -426,7 +427,7 @@ Result<bool> Worker::advance(Held& held, Stage stage) {
 }
 
 Result<void> Worker::finish(Held& held) {
-  const RunReport& report = *held.report;
+  const SessionReport& report = *held.report;
   const store::GoalClaim claim = store::claim_of(held.row);
   const std::string label = fmt::format("{}/{}", held.row.batch, held.row.id);
   if (held.lost) {

@@ -294,14 +294,9 @@ Result<void> set_config_value(Config& config, std::string_view key, std::string_
 }
 
 std::optional<std::string> check_config_text(std::string_view key, std::string_view text) {
-  const Key* entry = config_detail::find_key(key);
-  if (entry == nullptr) {
-    return fmt::format("unknown key '{}'", key);
-  }
-  const auto value = config_detail::parse_text(*entry, text);
-  Config scratch;
-  if (!value || config_detail::assign(scratch, *entry, *value)) {
-    return "expected " + config_detail::expected(*entry);
+  auto checked = Setting::check({.key = std::string(key), .value = std::string(text)});
+  if (!checked) {
+    return std::move(checked.error());
   }
   return std::nullopt;
 }
@@ -322,6 +317,87 @@ Result<void> apply_overrides(Config& config, const std::vector<ConfigOverride>& 
                     : set_config_value(config, flag.key, flag.value, flag.flag));
   }
   return {};
+}
+
+struct Setting::Parsed {
+  const Key* key = nullptr;
+  Value value;
+};
+
+Setting::Setting(ConfigOverride text, std::shared_ptr<const Parsed> parsed)
+    : m_text(std::move(text)), m_parsed(std::move(parsed)) {}
+
+Result<Setting> Setting::parse(ConfigOverride text) {
+  const Key* entry = config_detail::find_key(text.key);
+  if (entry == nullptr) {
+    return tl::unexpected(config_error(unknown_key_message(text.flag, text.key), text.flag, 0));
+  }
+  auto parsed = std::make_shared<Parsed>();
+  parsed->key = entry;
+  if (text.append && entry->kind == ValueKind::string_list) {
+    parsed->value = std::vector<std::string>{text.value};
+    return Setting(std::move(text), std::move(parsed));
+  }
+  auto value = config_detail::parse_text(*entry, text.value);
+  if (!value) {
+    return tl::unexpected(
+        config_error(fmt::format("{}: {}: expected {}, got \"{}\"", text.flag, text.key,
+                                 config_detail::expected(*entry), text.value),
+                     text.flag, 0));
+  }
+  // Checked against the key's kind and range now, so apply() cannot fail.
+  Config scratch;
+  TRY(assign(scratch, *entry, *value, text.flag, text.flag, 0));
+  parsed->value = std::move(*value);
+  return Setting(std::move(text), std::move(parsed));
+}
+
+tl::expected<Setting, std::string> Setting::check(ConfigOverride text) {
+  const Key* entry = config_detail::find_key(text.key);
+  if (entry == nullptr) {
+    return tl::unexpected(fmt::format("unknown key '{}'", text.key));
+  }
+  auto parsed = std::make_shared<Parsed>();
+  parsed->key = entry;
+  if (text.append && entry->kind == ValueKind::string_list) {
+    parsed->value = std::vector<std::string>{text.value};
+    return Setting(std::move(text), std::move(parsed));
+  }
+  auto value = config_detail::parse_text(*entry, text.value);
+  Config scratch;
+  if (!value || config_detail::assign(scratch, *entry, *value)) {
+    return tl::unexpected("expected " + config_detail::expected(*entry));
+  }
+  parsed->value = std::move(*value);
+  return Setting(std::move(text), std::move(parsed));
+}
+
+void Setting::apply(Config& config) const {
+  const Key& key = *m_parsed->key;
+  if (m_text.append && key.kind == ValueKind::string_list) {
+    auto& list = key.list(config);
+    const auto& items = std::get<std::vector<std::string>>(m_parsed->value);
+    list.insert(list.end(), items.begin(), items.end());
+    return;
+  }
+  // Cannot fail: parse() assigned the same value once already.
+  (void)config_detail::assign(config, key, m_parsed->value);
+}
+
+Result<std::vector<Setting>> parse_settings(const std::vector<ConfigOverride>& overrides) {
+  std::vector<Setting> out;
+  out.reserve(overrides.size());
+  for (const ConfigOverride& text : overrides) {
+    TRY_ASSIGN(Setting setting, Setting::parse(text));
+    out.push_back(std::move(setting));
+  }
+  return out;
+}
+
+void apply_settings(Config& config, const std::vector<Setting>& settings) {
+  for (const Setting& setting : settings) {
+    setting.apply(config);
+  }
 }
 
 std::string config_to_json(const Config& config) {

@@ -84,13 +84,15 @@ void Redactor::add_environment(char** environment) {
   for (char** entry = environment; entry != nullptr && *entry != nullptr; ++entry) {
     const std::string_view text(*entry);
     const std::size_t equals = text.find('=');
-    if (equals == std::string_view::npos || !secret_name(text.substr(0, equals))) {
-      continue;
+    if (equals != std::string_view::npos) {
+      add_variable(text.substr(0, equals), text.substr(equals + 1));
     }
-    const std::string_view value = text.substr(equals + 1);
-    if (!value.empty() && !add(value)) {
-      m_too_short.emplace_back(text.substr(0, equals));
-    }
+  }
+}
+
+void Redactor::add_variable(std::string_view name, std::string_view value) {
+  if (secret_name(name) && !value.empty() && !add(value)) {
+    m_too_short.emplace_back(name);
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include "test_progress.h"
 
+#include "ralph/loop/answer_check.h"
 #include "ralph/loop/budget.h"
 #include "ralph/loop/outer_loop.h"
 #include "ralph/verify/attempt.h"
@@ -11,9 +12,6 @@
 #include <vector>
 
 namespace ralph::loop {
-
-// Whether a verdict stands against the attempt once its error policy is applied.
-bool verdict_failed(const verify::Verdict& verdict);
 
 // The user message of `append` feedback: which verifiers failed, in which category, why, the
 // excerpt of each failing command, and how its failing tests changed (`changes`, one per verdict,

@@ -7,6 +7,7 @@
 #include "test_progress.h"
 
 #include "ralph/core/text.h"
+#include "ralph/loop/ending.h"
 #include "ralph/verify/completion_marker.h"
 #include "ralph/verify/judge_rules.h"
 #include "ralph/verify/trigger.h"
@@ -32,30 +33,6 @@ std::optional<std::string> blocked_reason(std::string_view answer) {
     return std::nullopt;
   }
   return std::string(trim(last.substr(k_prefix.size())));
-}
-
-// Why a passing attempt ends the run. Errors forgiven by fail_open checked nothing, so they are
-// named, and a run that only they let through is "delivered unverified".
-std::string passed_reason(const AttemptRecord& record) {
-  std::vector<std::string> forgiven;
-  std::vector<std::string> passed;
-  for (const verify::Verdict& verdict : record.verdicts) {
-    if (verdict.result == verify::Outcome::pass) {
-      passed.push_back(verdict.verifier);
-    } else {
-      const std::string_view category = verdict.category.name();
-      forgiven.push_back(fmt::format("{} error{}, fail_open", verdict.verifier,
-                                     category.empty() ? "" : fmt::format(" ({})", category)));
-    }
-  }
-  if (forgiven.empty()) {
-    return fmt::format("verified on attempt {}", record.iteration);
-  }
-  if (passed.empty()) {
-    return fmt::format("delivered unverified: {}", fmt::join(forgiven, "; "));
-  }
-  return fmt::format("delivered partly verified on attempt {}: {}; passed: {}", record.iteration,
-                     fmt::join(forgiven, "; "), fmt::join(passed, ", "));
 }
 
 // True when the attempt has verdicts and every one passed: nothing was let through unchecked.
@@ -84,13 +61,6 @@ std::optional<event::TestCounts> test_counts(const verify::Verdict& verdict,
                            .total = verdict.tests->total,
                            .failed_before = change.failed_before};
 }
-
-// The run's end, once decided.
-struct Ending {
-  Status status = Status::active;
-  std::string reason;
-  std::optional<BudgetKind> budget; // which budget ran out, for the notice
-};
 
 } // namespace
 
@@ -330,29 +300,16 @@ private:
   }
 
   void end_after_verdicts(const AttemptRecord& record) {
-    const auto blocking =
-        std::find_if(record.verdicts.begin(), record.verdicts.end(), [](const verify::Verdict& v) {
-          return v.result == verify::Outcome::fail && v.category == verify::Category::blocked;
-        });
     if (m_cancel.cancelled()) {
       m_ending = {Status::interrupted,
                   fmt::format("stopped while verifying attempt {}", record.iteration)};
-    } else if (record.passed) {
-      m_ending = {Status::completed, passed_reason(record)};
-    } else if (blocking != record.verdicts.end()) {
-      m_ending = {Status::blocked, fmt::format("{} says the goal is blocked: {}",
-                                               blocking->verifier, blocking->feedback)};
-    } else if (const auto spent = m_budget.exhausted(m_clock.now())) {
-      m_ending = {Status::budget_exhausted,
-                  fmt::format("the {} budget ran out after attempt {}", to_string(*spent),
-                              record.iteration),
-                  spent};
-    } else if (record.iteration >= m_max_iterations) {
-      m_ending = {Status::budget_exhausted,
-                  fmt::format("{} of {} attempts used without passing verification",
-                              record.iteration, m_max_iterations),
-                  BudgetKind::iterations};
-    } else if (auto stalled = m_stall.observe(record)) {
+      return;
+    }
+    m_ending = ending_after_verdicts(record, m_max_iterations, m_budget.exhausted(m_clock.now()));
+    if (m_ending.status != Status::active) {
+      return;
+    }
+    if (auto stalled = m_stall.observe(record)) {
       m_ending = {Status::stalled, *stalled};
     }
   }

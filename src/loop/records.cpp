@@ -1,4 +1,4 @@
-#include "records.h"
+#include "ralph/loop/records.h"
 
 #include "ralph/core/json.h"
 

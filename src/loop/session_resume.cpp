@@ -1,9 +1,8 @@
 #include "ralph/loop/session_resume.h"
 
-#include "records.h"
-
 #include "ralph/core/message_json.h"
 #include "ralph/core/try.h"
+#include "ralph/loop/records.h"
 #include "ralph/loop/store_journal.h"
 
 #include <fmt/format.h>

@@ -1,13 +1,12 @@
 #include "ralph/loop/store_journal.h"
 
-#include "records.h"
-
 #include "ralph/agent/agent_steps.h"
 #include "ralph/core/json.h"
 #include "ralph/core/message_json.h"
 #include "ralph/core/time.h"
 #include "ralph/core/try.h"
 #include "ralph/loop/outer_loop.h"
+#include "ralph/loop/records.h"
 #include "ralph/store/record_json.h"
 
 #include <fmt/format.h>

@@ -1,11 +1,11 @@
 #include "ralph/store/pg_session_store.h"
 
-#include "store/owner_alive.h"
 #include "store/pg_db.h"
 #include "store/pg_schema.h"
 #include "store/pg_tables.h"
 
 #include "ralph/core/try.h"
+#include "ralph/store/session_owner.h"
 
 #include <fmt/format.h>
 

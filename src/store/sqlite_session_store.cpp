@@ -1,11 +1,11 @@
 #include "ralph/store/sqlite_session_store.h"
 
-#include "store/owner_alive.h"
 #include "store/sqlite_db.h"
 #include "store/sqlite_schema.h"
 #include "store/sqlite_tables.h"
 
 #include "ralph/core/try.h"
+#include "ralph/store/session_owner.h"
 
 #include <fmt/format.h>
 

@@ -49,14 +49,13 @@ TEST(BatchGoals, GoalKeysOverTheBatchConfigurationAndPathsFromTheFilesFolder) {
   ASSERT_TRUE(read) << read.error().message;
   ASSERT_TRUE(read->problems.empty()) << read->problems.front();
   ASSERT_EQ(read->goals.size(), 4u);
-  const auto config = goal_config(base, read->goals[0]);
-  ASSERT_TRUE(config) << config.error().message;
+  const Config* config = &read->goals[0].config;
   EXPECT_EQ(config->verify.commands, (std::vector<std::string>{"make", "make check"}));
   EXPECT_EQ(config->loop.max_iterations, 5);
   EXPECT_EQ(config->budget.max_tokens, 20000);
   EXPECT_EQ(config->loop.feedback, FeedbackMode::continuation);
   EXPECT_TRUE(config->evidence.enabled);
-  EXPECT_EQ(goal_config(base, read->goals[1])->loop.max_iterations, 2);
+  EXPECT_EQ(read->goals[1].config.loop.max_iterations, 2);
   EXPECT_EQ(read->goals[1].source, dir.path() / "repos/app");
   EXPECT_EQ(read->goals[1].ref, "HEAD");
   EXPECT_EQ(read->goals[2].source, dir.path() / "work");

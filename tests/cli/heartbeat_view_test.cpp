@@ -23,7 +23,7 @@ store::SessionRow tick(int n, Status status, bool verified, std::string answer) 
 }
 
 OwnerCheck none() {
-  return [](std::int64_t) { return false; };
+  return [](const store::SessionRow&) { return false; };
 }
 
 TEST(HeartbeatView, ShowsTheRecentTicksOnlyAndCountsThemAll) {

@@ -22,7 +22,7 @@ store::SessionRow row(Status status, std::int64_t owner) {
 
 // Owners the test says are alive; every other pid is gone.
 OwnerCheck alive(std::int64_t pid) {
-  return [pid](std::int64_t asked) { return asked == pid; };
+  return [pid](const store::SessionRow& asked) { return asked.owner_pid == pid; };
 }
 
 TEST(ShownStatus, AnActiveSessionWhoseProcessIsGoneIsStopped) {

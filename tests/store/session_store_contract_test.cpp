@@ -1,3 +1,4 @@
+#include "support/named_process.h"
 #include "support/pg_cluster.h"
 #include "support/temp_dir.h"
 
@@ -105,16 +106,6 @@ INSTANTIATE_TEST_SUITE_P(Backends, SessionStoreContract, ::testing::Values("sqli
                          [](const auto& backend) { return backend.param; });
 
 // A pid that no process has: a child that has exited and been reaped.
-pid_t dead_pid() {
-  const pid_t child = fork();
-  if (child == 0) {
-    _exit(0);
-  }
-  int status = 0;
-  waitpid(child, &status, 0);
-  return child;
-}
-
 // A session with two attempts (one finished with verdicts, one running), model and tool calls.
 struct FullSession {
   SessionRow session = make_session("s-full", "2026-01-01T00:00:00.000Z");
@@ -536,29 +527,32 @@ TEST_P(SessionStoreContract, PruneRemovesOnlyOldSessionsNoLiveProcessOwns) {
     call.session_id = id;
     ASSERT_TRUE(store->add_tool_call(call));
   };
+  const testing::NamedProcess running("ralph");
+  const testing::NamedProcess reused("sleep");
   add("old-unowned", "2026-01-01T00:00:00.000Z", 0);
-  add("old-dead-owner", "2026-01-02T00:00:00.000Z", dead_pid());
+  add("old-dead-owner", "2026-01-02T00:00:00.000Z", testing::dead_pid());
   add("old-impossible-owner", "2026-01-03T00:00:00.000Z", std::int64_t{1} << 40);
-  add("old-running", "2026-01-01T00:00:00.000Z", getpid());
-  add("old-init", "2026-01-01T00:00:00.000Z", 1);
+  add("old-running", "2026-01-01T00:00:00.000Z", running.pid());
+  // The owner died and its pid went to another program: nothing runs the session.
+  add("old-reused-pid", "2026-01-05T00:00:00.000Z", reused.pid());
   add("new-unowned", "2026-02-01T00:00:00.000Z", 0);
   add("at-cutoff", "2026-01-15T00:00:00.000Z", 0);
   // A process of another machine cannot be checked from here: its session is kept.
-  add("old-other-host", "2026-01-01T00:00:00.000Z", dead_pid(), "another-machine");
-  add("old-dead-here", "2026-01-04T00:00:00.000Z", dead_pid(), host_name());
+  add("old-other-host", "2026-01-01T00:00:00.000Z", testing::dead_pid(), "another-machine");
+  add("old-dead-here", "2026-01-04T00:00:00.000Z", testing::dead_pid(), host_name());
 
   auto pruned = store->prune("2026-01-15T00:00:00.000Z");
   ASSERT_TRUE(pruned) << pruned.error().message;
   EXPECT_THAT(*pruned, ElementsAre("old-unowned", "old-dead-owner", "old-impossible-owner",
-                                   "old-dead-here"));
+                                   "old-dead-here", "old-reused-pid"));
   auto listed = store->list_sessions();
   ASSERT_TRUE(listed);
   std::vector<std::string> left;
   for (const auto& s : *listed) {
     left.push_back(s.id);
   }
-  EXPECT_THAT(left, ::testing::UnorderedElementsAre("old-running", "old-init", "new-unowned",
-                                                    "at-cutoff", "old-other-host"));
+  EXPECT_THAT(left, ::testing::UnorderedElementsAre("old-running", "new-unowned", "at-cutoff",
+                                                    "old-other-host"));
   auto again = store->prune("2026-01-15T00:00:00.000Z");
   ASSERT_TRUE(again);
   EXPECT_TRUE(again->empty());

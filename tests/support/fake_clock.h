@@ -14,6 +14,12 @@ namespace ralph::testing {
 class FakeClock final : public Clock {
 public:
   time_point now() const override { return time_point(time_point::duration(m_ticks.load())); }
+  // 2026-01-01T00:00:00Z, moving with now().
+  std::chrono::system_clock::time_point wall_now() const override {
+    return std::chrono::system_clock::time_point(std::chrono::seconds(1767225600)) +
+           std::chrono::duration_cast<std::chrono::system_clock::duration>(
+               now().time_since_epoch());
+  }
   bool sleep_for(std::chrono::milliseconds duration, const CancelToken& cancel) override {
     {
       const std::lock_guard lock(m_mutex);

@@ -13,6 +13,10 @@ public:
 
   virtual ~Clock() = default;
   virtual time_point now() const = 0;
+  // The calendar time, for what is recorded or shown as a date (a fake clock moves it with now()).
+  virtual std::chrono::system_clock::time_point wall_now() const {
+    return std::chrono::system_clock::now();
+  }
   // Waits `duration` or until `cancel` fires; returns false when cancelled.
   virtual bool sleep_for(std::chrono::milliseconds duration, const CancelToken& cancel) = 0;
 };

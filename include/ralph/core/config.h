@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -47,6 +48,33 @@ struct ConfigOverride {
 
 // Applies `overrides` in their order (an `append` one adds to its list).
 Result<void> apply_overrides(Config& config, const std::vector<ConfigOverride>& overrides);
+
+// A ConfigOverride parsed and checked once, so that it can be applied to any number of
+// configurations (each goal of a batch, a resumed session's recorded one) without its text being
+// read again. Copies share the parsed value; thread-safe.
+class Setting {
+public:
+  // The text checked as set_config_value checks it, with the same errors.
+  static Result<Setting> parse(ConfigOverride text);
+  // The same check, failing with only the reason, for a front end to word: what the key expects
+  // ("expected a duration like 90s, 1.5m, 2h (0: no limit)"), or "unknown key 'x'".
+  static tl::expected<Setting, std::string> check(ConfigOverride text);
+  // Sets the key (a list item of an `append` override is added to the list).
+  void apply(Config& config) const;
+  const ConfigOverride& text() const { return m_text; }
+
+private:
+  struct Parsed; // the key and its typed value (core/config_keys.h)
+  Setting(ConfigOverride text, std::shared_ptr<const Parsed> parsed);
+
+  ConfigOverride m_text;
+  std::shared_ptr<const Parsed> m_parsed;
+};
+
+// Each override parsed (Setting::parse); the first error.
+Result<std::vector<Setting>> parse_settings(const std::vector<ConfigOverride>& overrides);
+// Applies `settings` in their order.
+void apply_settings(Config& config, const std::vector<Setting>& settings);
 
 // Applies a TOML document to `config`. `source` names it in errors ("FILE:LINE: ..."). An unknown
 // key, a value of the wrong type or out of range is an ErrorKind::config error carrying file and

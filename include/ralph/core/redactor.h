@@ -26,6 +26,8 @@ public:
   // Adds the secret-looking variables of `environment` (NAME=value entries, nullptr-terminated);
   // the names of non-empty ones too short to redact go to too_short().
   void add_environment(char** environment);
+  // Adds `value` when `name` looks like a secret's (as add_environment does for each entry).
+  void add_variable(std::string_view name, std::string_view value);
 
   std::string redact(std::string_view text) const;
   // Every string (values and keys) in `value`, in place.

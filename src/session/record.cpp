@@ -1,4 +1,4 @@
-#include "cli/session_setup.h"
+#include "ralph/session/record.h"
 
 #include "ralph/core/host_name.h"
 #include "ralph/core/json.h"
@@ -14,9 +14,7 @@
 #include <fstream>
 #include <unistd.h>
 
-extern char** environ;
-
-namespace ralph::cli {
+namespace ralph::session {
 namespace {
 
 // Sessions hold whole conversations, tool output and verify logs: a `.ralph/` folder keeps
@@ -61,12 +59,6 @@ Result<std::unique_ptr<store::SessionStore>> open_store(const Config& config,
   return opened;
 }
 
-Redactor run_redactor() {
-  Redactor redactor;
-  redactor.add_environment(environ);
-  return redactor;
-}
-
 std::filesystem::path session_outputs_dir(const Config& config,
                                           const std::filesystem::path& workspace,
                                           const std::string& session_id) {
@@ -76,13 +68,14 @@ std::filesystem::path session_outputs_dir(const Config& config,
 store::SessionRow new_session_row(const std::string& id, const std::string& goal,
                                   const std::filesystem::path& workspace, const Config& config,
                                   const Redactor& redactor,
-                                  const verify::ProtectedSnapshot& baseline) {
+                                  const verify::ProtectedSnapshot& baseline,
+                                  std::chrono::system_clock::time_point now) {
   store::SessionRow row;
   row.id = id;
   row.goal = redactor.redact(goal);
   row.workspace = workspace.string();
   row.model = config.model;
-  row.created_at = iso8601_utc(std::chrono::system_clock::now());
+  row.created_at = iso8601_utc(now);
   row.updated_at = row.created_at;
   row.config_json = redactor.redact_json(config_to_json(config));
   row.baseline_json = nlohmann::json{{"protected", baseline.digests}}.dump();
@@ -108,4 +101,4 @@ Result<verify::ProtectedSnapshot> baseline_from_row(const store::SessionRow& row
   return snapshot;
 }
 
-} // namespace ralph::cli
+} // namespace ralph::session

@@ -1,10 +1,8 @@
-#include "cli/verifier_setup.h"
-
-#include "cli/external_agent.h"
-#include "cli/session_setup.h"
+#include "ralph/session/verifiers.h"
 
 #include "ralph/core/try.h"
 #include "ralph/llm/factory.h"
+#include "ralph/session/agents.h"
 #include "ralph/verify/checks_verifier.h"
 #include "ralph/verify/command_verifier.h"
 #include "ralph/verify/evidence_verifier.h"
@@ -17,7 +15,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace ralph::cli {
+namespace ralph::session {
 namespace {
 
 template <typename T>
@@ -99,14 +97,13 @@ Result<Model> judge_model(const Config& config, ModelProviders& models, Verifier
 Result<VerifierSetup> build_verifiers(const Config& config, const std::filesystem::path& workspace,
                                       tools::ProcessRunner& runner, ModelProviders& models,
                                       const std::optional<verify::ProtectedSnapshot>& baseline,
-                                      bool with_judge) {
+                                      bool with_judge, const Redactor& redactor) {
   VerifierSetup setup;
   setup.rules = verify::read_judge_rules(
       workspace, verify::judge_rules_file_names(config.judge.rules_files, config.loop.heartbeat),
       config.judge.rules_chars);
   TRY(add_protected(setup, config.verify, workspace, baseline));
   TRY(add_checks(setup, config.checks, workspace));
-  const Redactor redactor = run_redactor();
   for (const auto& command : config.verify.commands) {
     TRY_ASSIGN(auto verifier,
                verify::make_command_verifier(command, config.verify, runner, redactor));
@@ -133,4 +130,4 @@ Result<VerifierSetup> build_verifiers(const Config& config, const std::filesyste
   return setup;
 }
 
-} // namespace ralph::cli
+} // namespace ralph::session

@@ -1,4 +1,4 @@
-#include "cli/session_owner.h"
+#include "ralph/store/session_owner.h"
 
 #include "ralph/core/host_name.h"
 
@@ -7,16 +7,21 @@
 #include <cerrno>
 #include <csignal>
 #include <fstream>
-#include <string>
+#include <limits>
 #include <unistd.h>
 
-namespace ralph::cli {
+namespace ralph::store {
 
-bool runs_ralph(std::int64_t pid) {
-  if (pid <= 0 || pid == getpid()) {
+bool owner_alive(std::int64_t pid, const std::string& host) {
+  if (pid <= 0) {
     return false;
   }
-  // EPERM: alive, someone else's. Only ESRCH proves it is gone.
+  if (!host.empty() && host != host_name()) {
+    return true;
+  }
+  if (pid > std::numeric_limits<pid_t>::max() || pid == getpid()) {
+    return false;
+  }
   if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) {
     return false;
   }
@@ -27,18 +32,18 @@ bool runs_ralph(std::int64_t pid) {
   return text.empty() || text.find("ralph") != std::string::npos;
 }
 
-bool owned_on_another_host(const store::SessionRow& row) {
+bool owned_on_another_host(const SessionRow& row) {
   return row.owner_pid > 0 && !row.owner_host.empty() && row.owner_host != host_name();
 }
 
-bool session_owned(const store::SessionRow& row) {
-  return owned_on_another_host(row) || runs_ralph(row.owner_pid);
+bool session_owned(const SessionRow& row) {
+  return owner_alive(row.owner_pid, row.owner_host);
 }
 
-std::string owner_text(const store::SessionRow& row) {
+std::string owner_text(const SessionRow& row) {
   return row.owner_host.empty()
              ? fmt::format("process {}", row.owner_pid)
              : fmt::format("process {} on host {}", row.owner_pid, row.owner_host);
 }
 
-} // namespace ralph::cli
+} // namespace ralph::store

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "cli/model_providers.h"
-
 #include "ralph/core/config.h"
 #include "ralph/core/error.h"
+#include "ralph/core/redactor.h"
 #include "ralph/loop/outer_loop.h"
+#include "ralph/session/models.h"
 #include "ralph/tools/process_runner.h"
 #include "ralph/verify/judge_context.h"
 #include "ralph/verify/protected_paths.h"
@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-namespace ralph::cli {
+namespace ralph::session {
 
-// The verifiers of a run, in the order they report, and what the terminal should say about them.
+// The verifiers of a session, in the order they report, and what to warn its person about.
 struct VerifierSetup {
   std::vector<loop::VerifierEntry> entries;
   std::vector<std::string> warnings;  // e.g. a judge of the agent's own family
@@ -30,15 +30,15 @@ struct VerifierSetup {
 // evidence, and the judge when `with_judge` (document runs bring their own). Bad settings (an
 // invalid regex, a missing schema file, a judge model without its key) are usage or config
 // errors. `baseline` is the protected files' state recorded before a resumed session's first
-// attempt; without it the workspace is snapshotted now. `runner` and `models` must outlive the
-// verifiers.
+// attempt; without it the workspace is snapshotted now. Command output is masked with
+// `redactor`. `runner` and `models` must outlive the verifiers.
 Result<VerifierSetup> build_verifiers(const Config& config, const std::filesystem::path& workspace,
                                       tools::ProcessRunner& runner, ModelProviders& models,
                                       const std::optional<verify::ProtectedSnapshot>& baseline,
-                                      bool with_judge);
+                                      bool with_judge, const Redactor& redactor);
 
 // The judge's model: `config.judge.model` ("agent" or empty: the agent's), its own provider, with
 // a warning in `setup` when it is of the agent's own family.
 Result<Model> judge_model(const Config& config, ModelProviders& models, VerifierSetup& setup);
 
-} // namespace ralph::cli
+} // namespace ralph::session

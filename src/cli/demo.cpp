@@ -1,7 +1,7 @@
-#include "cli/demo_command.h"
-
+#include "cli/interrupt.h"
+#include "cli/requests.h"
 #include "cli/run_command.h"
-#include "cli/run_context.h"
+#include "cli/run_view.h"
 
 #include "ralph/core/try.h"
 #include "ralph/llm/scripted_provider.h"
@@ -57,22 +57,26 @@ Result<int> demo_command(const RunArgs& args) {
   if (workspace.empty()) {
     return fail(ErrorKind::io, "cannot create a temporary workspace");
   }
-  RunArgs demo = args;
-  demo.goal = k_goal;
-  Config config;
-  config.model = "scripted/demo";
-  config.verify.commands = {k_verify_command};
+  session::SessionRequest request{
+      .goal = k_goal, .workspace = workspace, .outputs = outputs_of(args)};
+  request.config.model = "scripted/demo";
+  request.config.verify.commands = {k_verify_command};
   const std::string banner = fmt::format(
       "ralph demo · model: scripted stand-in (replays a fixed script; not a real LLM, no key, "
       "no network)\nworkspace: {}\ngoal: {}\nverify: `{}` must pass (run by ralph, not by "
       "the model)",
       workspace.string(), k_goal, k_verify_command);
-  TRY_ASSIGN(std::unique_ptr<store::SessionStore> store, open_store(config, workspace));
-  store::SessionStore* in_use = store.get();
-  RunContext context(std::move(demo), workspace, std::move(config), std::move(store), in_use);
-  Result<int> code =
-      run_goal(context, banner,
-               Model{.provider = provider.get(), .spec = {llm::ProviderKind::scripted, "demo"}});
+  session::Runtime runtime;
+  const CancelToken cancel;
+  const InterruptHandler interrupt(cancel);
+  const session::Hosting hosting{.model =
+                                     session::Model{.provider = provider.get(),
+                                                    .spec = {llm::ProviderKind::scripted, "demo"}}};
+  Result<int> code = [&]() -> Result<int> {
+    TRY_ASSIGN(auto session,
+               session::Session::prepare(runtime, std::move(request), hosting, cancel));
+    return run_shown(runtime, *session, args, banner);
+  }();
   if (!args.quiet) {
     std::fprintf(stderr, "the files are in %s\n", workspace.c_str());
   }

@@ -1,18 +1,13 @@
-#include "cli/model_providers.h"
+#include "ralph/session/models.h"
 
 #include "ralph/core/try.h"
 #include "ralph/llm/factory.h"
+#include "ralph/session/runtime.h"
 
-#include <cstdlib>
 #include <utility>
 
-namespace ralph::cli {
+namespace ralph::session {
 namespace {
-
-std::string env_or_empty(const char* name) {
-  const char* value = std::getenv(name);
-  return value == nullptr ? std::string() : std::string(value);
-}
 
 // A provider that owns the transport it talks through, for providers made on helper threads.
 class OwningProvider final : public llm::Provider {
@@ -65,17 +60,17 @@ Result<llm::ProviderConfig> ModelProviders::settings(const std::string& model,
   }
   switch (spec.provider) {
   case llm::ProviderKind::anthropic:
-    provider.api_key = env_or_empty("ANTHROPIC_API_KEY");
+    provider.api_key = m_runtime.environment().get("ANTHROPIC_API_KEY").value_or("");
     break;
   case llm::ProviderKind::openai:
   case llm::ProviderKind::openai_responses:
-    provider.api_key = env_or_empty("OPENAI_API_KEY");
+    provider.api_key = m_runtime.environment().get("OPENAI_API_KEY").value_or("");
     if (provider.base_url.empty()) {
-      provider.base_url = env_or_empty("OPENAI_BASE_URL");
+      provider.base_url = m_runtime.environment().get("OPENAI_BASE_URL").value_or("");
     }
     break;
   case llm::ProviderKind::openai_compat:
-    provider.api_key = env_or_empty("OPENAI_API_KEY");
+    provider.api_key = m_runtime.environment().get("OPENAI_API_KEY").value_or("");
     break;
   case llm::ProviderKind::ollama:
   case llm::ProviderKind::scripted:
@@ -88,16 +83,10 @@ Result<llm::ProviderConfig> ModelProviders::settings(const std::string& model,
   return provider;
 }
 
-void ModelProviders::start_http() {
-  if (!m_curl) {
-    m_curl.emplace();
-  }
-}
-
 Result<Model> ModelProviders::make(const std::string& model, const std::string& base_url) {
   TRY_ASSIGN(llm::ProviderConfig config, settings(model, base_url));
   if (config.spec.provider != llm::ProviderKind::scripted) {
-    start_http();
+    m_runtime.start_http();
   }
   auto& transport = m_transports.emplace_back(m_io.make_transport());
   TRY_ASSIGN(auto provider, llm::make_provider(config, *transport, m_io.clock()));
@@ -112,7 +101,7 @@ rlm::ProviderFactory ModelProviders::factory(llm::ProviderConfig config, const M
           std::make_unique<SharedProvider>(*provider, m_shared));
     });
   }
-  start_http();
+  m_runtime.start_http();
   return rlm::ProviderFactory(
       [config = std::move(config), &io = m_io]() -> Result<std::unique_ptr<llm::Provider>> {
         auto transport = io.make_transport();
@@ -121,4 +110,4 @@ rlm::ProviderFactory ModelProviders::factory(llm::ProviderConfig config, const M
       });
 }
 
-} // namespace ralph::cli
+} // namespace ralph::session

@@ -1,0 +1,26 @@
+#pragma once
+
+#include "ralph/core/settings.h"
+#include "ralph/core/status.h"
+#include "ralph/loop/outer_loop.h"
+
+#include <optional>
+#include <string>
+
+namespace ralph::loop {
+
+// How a run ends, once decided.
+struct Ending {
+  Status status = Status::active;   // active: it has not ended
+  std::string reason;               // one line
+  std::optional<BudgetKind> budget; // which budget ran out, for the notice
+};
+
+// What a verified attempt means for its run: `completed` when it passed; `blocked` when a
+// verifier says the goal is; `budget_exhausted` when `spent` names a token, cost or time budget
+// used up, or when it was the last of `max_iterations` attempts; otherwise `active` (feedback,
+// and another attempt). The outer loop and the Stop hook decide with it alike.
+Ending ending_after_verdicts(const AttemptRecord& attempt, int max_iterations,
+                             std::optional<BudgetKind> spent);
+
+} // namespace ralph::loop

@@ -1,0 +1,81 @@
+#include "ralph/session/verify_answer.h"
+
+#include "ralph/core/message.h"
+#include "ralph/core/try.h"
+#include "ralph/session/models.h"
+#include "ralph/session/verifiers.h"
+
+#include <fmt/format.h>
+
+namespace ralph::session {
+
+struct AnswerVerifier::Parts {
+  Parts(const Config& config, engine::Io& io, Runtime& runtime) : models(config, io, runtime) {}
+  ModelProviders models;
+  VerifierSetup setup;
+};
+
+AnswerVerifier::AnswerVerifier(Runtime& runtime, Config config, std::filesystem::path workspace,
+                               engine::Io& io)
+    : m_config(std::move(config)), m_workspace(std::move(workspace)),
+      m_parts(std::make_unique<Parts>(m_config, io, runtime)) {}
+
+AnswerVerifier::~AnswerVerifier() = default;
+
+const std::vector<std::string>& AnswerVerifier::warnings() const {
+  return m_parts->setup.warnings;
+}
+
+const verify::ProtectedSnapshot& AnswerVerifier::baseline() const {
+  return m_parts->setup.baseline;
+}
+
+Result<std::unique_ptr<AnswerVerifier>>
+AnswerVerifier::prepare(Runtime& runtime, Config config, std::filesystem::path workspace,
+                        engine::Io& io, const std::optional<verify::ProtectedSnapshot>& baseline) {
+  if (config.evidence.enabled) {
+    return fail(ErrorKind::config, "evidence.enabled (--verifier-first) needs the tool calls of "
+                                   "ralph's own agent; a hook sees only the answer: use verify "
+                                   "commands");
+  }
+  std::unique_ptr<AnswerVerifier> verifier(
+      new AnswerVerifier(runtime, std::move(config), std::move(workspace), io));
+  TRY_ASSIGN(verifier->m_parts->setup,
+             build_verifiers(verifier->m_config, verifier->m_workspace, io.runner(),
+                             verifier->m_parts->models, baseline, true, runtime.redactor()));
+  if (verifier->m_parts->setup.entries.empty()) {
+    return fail(ErrorKind::config,
+                fmt::format("no verifier is configured for {}: add [verify] commands to "
+                            ".ralph/config.toml there, or --verify-cmd CMD to the hook's command",
+                            verifier->m_workspace.string()));
+  }
+  return verifier;
+}
+
+loop::AnswerCheck AnswerVerifier::check(const VerifyRequest& request, const CancelToken& cancel) {
+  const std::vector<Message> conversation{
+      Message{.role = Role::user, .content = request.goal},
+      Message{.role = Role::assistant, .content = request.answer}};
+  verify::Attempt attempt;
+  attempt.iteration = request.iteration;
+  attempt.max_iterations = m_config.loop.max_iterations;
+  attempt.goal = request.goal;
+  attempt.answer = request.answer;
+  attempt.raw_answer = request.answer;
+  attempt.conversation = conversation;
+  attempt.attempt_begin = 1;
+  attempt.metadata.stop_reason = "answered";
+  attempt.workspace = m_workspace;
+  attempt.output_dir = request.output_dir;
+  return loop::check_answer(m_parts->setup.entries, attempt, m_config.loop.max_iterations, cancel);
+}
+
+Result<loop::AnswerCheck> verify_answer(Runtime& runtime, const Config& config,
+                                        const std::filesystem::path& workspace,
+                                        const VerifyRequest& request, engine::Io& io,
+                                        const CancelToken& cancel) {
+  TRY_ASSIGN(auto verifier, AnswerVerifier::prepare(runtime, config, workspace, io, std::nullopt));
+  return verifier->check(request, cancel);
+}
+
+} // namespace ralph::session
