@@ -1,12 +1,15 @@
 # What `cmake --install` puts under the prefix for library users: the public headers, every
-# layer's static library, the `ralph` executable, a CMake package (find_package(ralph), target
-# ralph::ralph) and a pkg-config file (ralph.pc). Tests, benchmarks and fakes stay in the build.
+# library layer's static library (session/ and app/ with everything below them; not the
+# front door cli/, whose argv parsing and line editor a library user does not need), the `ralph`
+# executable, a CMake package (find_package(ralph), target ralph::ralph) and a pkg-config file
+# (ralph.pc). Tests, benchmarks and fakes stay in the build.
 include(CMakePackageConfigHelpers)
 
 get_property(ralph_layers GLOBAL PROPERTY RALPH_LAYERS)
 set(ralph_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/ralph)
 
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ralph DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ralph DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+        PATTERN cli EXCLUDE)
 install(TARGETS ${ralph_layers} ralph EXPORT ralphTargets)
 install(TARGETS ralph_exe)
 install(EXPORT ralphTargets NAMESPACE ralph:: DESTINATION ${ralph_cmake_dir})

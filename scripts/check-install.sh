@@ -23,18 +23,19 @@ cmake -S "$root/examples" -B "$tmp/examples" -G Ninja -DCMAKE_PREFIX_PATH="$pref
 cmake --build "$tmp/examples"
 ctest --test-dir "$tmp/examples" --output-on-failure
 
-echo "check-install: building a program with pkg-config --static ralph"
+echo "check-install: building examples/run_goal.cpp with pkg-config --static ralph"
 pc_dir=$(dirname "$(find "$prefix" -name ralph.pc)")
 export PKG_CONFIG_PATH=$pc_dir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
-cat >"$tmp/main.cpp" <<'CPP'
-#include "ralph/cli/app.h"
-int main(int argc, char** argv) { return ralph::cli::run_cli(argc, argv); }
-CPP
-read -ra flags <<<"$(pkg-config --cflags --libs --static ralph)"
-c++ -std=c++20 "$tmp/main.cpp" -o "$tmp/ralph" "${flags[@]}"
-version=$("$tmp/ralph" --version)
-if [ "$version" != "ralph $(pkg-config --modversion ralph)" ]; then
-  echo "check-install: the pkg-config build printed '$version'" >&2
+if pkg-config --static --libs ralph | grep -q -- '-ledit'; then
+  echo "check-install: ralph.pc pulls in libedit, the terminal's line editor" >&2
   exit 1
 fi
-echo "check-install: ok ($version)"
+read -ra flags <<<"$(pkg-config --cflags --libs --static ralph)"
+c++ -std=c++20 "$root/examples/run_goal.cpp" -o "$tmp/run_goal" "${flags[@]}"
+cmake -DPROGRAM="$tmp/run_goal" -DSCRIPTS="$root/examples/scripted" -DWORK="$tmp/workspace" \
+  -P "$root/examples/run_goal_test.cmake" >/dev/null
+if [ -e "$prefix/include/ralph/cli" ] || find "$prefix" -name 'libralph_cli*' | grep -q .; then
+  echo "check-install: the front door (cli/) was installed" >&2
+  exit 1
+fi
+echo "check-install: ok (ralph $(pkg-config --modversion ralph))"

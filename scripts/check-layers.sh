@@ -3,6 +3,8 @@
 # own headers and those of the layers that src/<layer>/README.md lists in backticks (`core/`) on
 # its "May include:" line(s); src/main.cpp includes ralph/cli/ only. The READMEs are the rule,
 # this script holds the code to them (the layer order is in docs/design.md, "Layers").
+# Each use case under src/app/ is a layer of its own, `app/<name>/`: use cases include none of
+# one another unless their README says so, and `app/` in a README allows them all.
 # An include names a layer as "ralph/<layer>/..." (public) or "<layer>/..." (private header).
 # Usage: check-layers.sh [ROOT]   prints one line per violation, exits 1 if any (ROOT: the repo)
 #        check-layers.sh --self-test   runs it on a small tree with bad includes, then fixed
@@ -18,7 +20,10 @@ includes() {
 check() (
   cd "$1" || exit 2
   bad=0 layers=" "
-  for dir in src/*/; do dir=${dir%/}; layers+="${dir#src/} "; done
+  for dir in src/*/ src/app/*/; do
+    dir=${dir%/}
+    [[ -d $dir && $dir != src/app ]] && layers+="${dir#src/} "
+  done
   for layer in $layers; do
     readme=src/$layer/README.md
     if [[ ! -f $readme ]]; then echo "src/$layer/: no README.md saying what $layer/ may include"; bad=1; continue; fi
@@ -26,9 +31,11 @@ check() (
     # The "May include:" paragraph, up to a blank line or "Must never"; its `name/` words.
     allowed=" $(awk '/^May include:/ { on = 1 }
       on { if (!NF) exit; stop = sub(/Must never.*/, ""); print; if (stop) exit }' "$readme" |
-      grep -o '`[A-Za-z0-9_-]*/`' | tr -d '`/' | tr '\n' ' ')"
+      grep -o '`[A-Za-z0-9_/-]*/`' | tr -d '`' | sed 's#/$##' | tr '\n' ' ')"
     while read -r file num inc; do
-      name=${inc#ralph/}; name=${name%%/*}
+      name=${inc#ralph/}
+      if [[ $name == app/* ]]; then rest=${name#app/}; name=app/${rest%%/*}; else name=${name%%/*}; fi
+      [[ $name == app/* && $allowed == *" app "* ]] && continue
       [[ $layers == *" $name "* && $name != "$layer" && $allowed != *" $name "* ]] || continue
       echo "$file:$num: $layer/ includes $name/ ($inc), which $readme does not allow"; bad=1
     done < <(includes "src/$layer" "include/ralph/$layer")
@@ -61,14 +68,25 @@ self_test() {
   put src/store/s.cpp '#include "ralph/store/s.h"' '#include "ralph/core/a.h"' '#include "core/p.h"' \
     '#include "cli/x.h"' '#include "t.h"'
   put src/main.cpp '#include "ralph/cli/app.h"' '#include "ralph/store/s.h"'
+  # Use cases: one may not include another (public or private header), cli may include them all.
+  put src/app/batch/README.md 'May include: `store/`, `core/`.'
+  put src/app/chat/README.md 'May include: `store/`, `core/`.'
+  put src/app/batch/b.cpp '#include "ralph/app/batch/b.h"' '#include "ralph/app/chat/c.h"' \
+    '#include "app/chat/p.h"' '#include "ralph/store/s.h"'
+  put src/cli/c.cpp '#include "ralph/app/batch/b.h"' '#include "app/chat/p.h"'
+  put src/cli/README.md 'May include: `app/`, `core/`, `store/`.'
   expect 1 'include/ralph/core/a.h:2: core/ includes store/ (ralph/store/s.h), which src/core/README.md does not allow
 src/store/s.cpp:4: store/ includes cli/ (cli/x.h), which src/store/README.md does not allow
-src/main.cpp:2: src/main.cpp includes ralph/store/s.h; it may include ralph/cli/ only' 'three bad includes'
+src/app/batch/b.cpp:2: app/batch/ includes app/chat/ (ralph/app/chat/c.h), which src/app/batch/README.md does not allow
+src/app/batch/b.cpp:3: app/batch/ includes app/chat/ (app/chat/p.h), which src/app/batch/README.md does not allow
+src/main.cpp:2: src/main.cpp includes ralph/store/s.h; it may include ralph/cli/ only' 'five bad includes'
   sed -i 2d "$tmp/include/ralph/core/a.h" "$tmp/src/main.cpp" && sed -i 4d "$tmp/src/store/s.cpp"
+  sed -i 2,3d "$tmp/src/app/batch/b.cpp"
   expect 0 '' 'no bad include'
-  rm "$tmp/src/store/README.md" && put src/cli/README.md 'No rule here.'
+  rm "$tmp/src/store/README.md" "$tmp/src/app/chat/README.md" && put src/cli/README.md 'No rule here.'
   expect 1 "src/cli/README.md: no 'May include:' line
-"'src/store/: no README.md*' 'READMEs missing'
+src/store/: no README.md saying what store/ may include
+src/app/chat/: no README.md saying what app/chat/ may include" 'READMEs missing'
   echo "check-layers self-test passed"
 }
 

@@ -150,6 +150,7 @@ int run(const Options& options) {
     workspaces.push_back(make_session_workspace(root, i));
   }
 
+  session::Runtime runtime;
   std::vector<SessionTimes> results(static_cast<std::size_t>(options.sessions));
   std::atomic<int> next{0};
   rusage before{};
@@ -160,8 +161,8 @@ int run(const Options& options) {
   // C workers, each taking the next session when its last one ends: at most C in flight.
   const auto worker = [&](engine::Io& io) {
     for (int i = next++; i < options.sessions; i = next++) {
-      results[static_cast<std::size_t>(i)] =
-          run_load_session(io, options.session, workspaces[static_cast<std::size_t>(i)], i);
+      results[static_cast<std::size_t>(i)] = run_load_session(
+          runtime, io, options.session, workspaces[static_cast<std::size_t>(i)], i);
     }
   };
   if (options.thread_per_session) {

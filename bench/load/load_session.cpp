@@ -1,14 +1,9 @@
 #include "load/load_session.h"
 
 #include "counting_sink.h"
-#include "journal_observer.h"
 
-#include "ralph/agent/react_agent.h"
-#include "ralph/core/redactor.h"
 #include "ralph/llm/factory.h"
-#include "ralph/loop/store_journal.h"
-#include "ralph/store/sqlite_session_store.h"
-#include "ralph/tools/builtin_tools.h"
+#include "ralph/session/session.h"
 
 #include <fmt/format.h>
 
@@ -74,7 +69,8 @@ std::filesystem::path make_session_workspace(const std::filesystem::path& root, 
   return std::filesystem::canonical(workspace);
 }
 
-SessionTimes run_load_session(engine::Io& io, const SessionSettings& settings,
+SessionTimes run_load_session(session::Runtime& runtime, engine::Io& io,
+                              const SessionSettings& settings,
                               const std::filesystem::path& workspace, int index) {
   SessionTimes times;
   const llm::ModelSpec spec{llm::ProviderKind::openai_compat, "load"};
@@ -88,49 +84,30 @@ SessionTimes run_load_session(engine::Io& io, const SessionSettings& settings,
     return times;
   }
   TimedProvider timed(**provider, times);
-  const tools::Registry registry = tools::make_builtin_registry({}, io.runner());
-  const std::string goal = fmt::format("Summarise notes.txt. [turns={}]{}", settings.tool_turns,
-                                       settings.shell ? " [tool=shell]" : "");
-  std::vector<Message> conversation{{.role = Role::user, .content = goal}};
-
+  session::SessionRequest request{.goal = fmt::format("Summarise notes.txt. [turns={}]{}",
+                                                      settings.tool_turns,
+                                                      settings.shell ? " [tool=shell]" : ""),
+                                  .workspace = workspace,
+                                  .session_id = fmt::format("load-{}", index)};
+  request.config.model = spec.label();
+  request.config.agent.max_steps = settings.tool_turns + 1;
+  request.config.agent.stream = settings.stream;
+  request.config.store.enabled = settings.store;
   CountingSink sink;
-  std::unique_ptr<store::SqliteSessionStore> db;
-  std::optional<loop::StoreJournal> journal;
-  std::optional<JournalObserver> recorder;
-  if (settings.store) {
-    auto opened = store::SqliteSessionStore::open(workspace / ".ralph" / "ralph.db");
-    if (!opened) {
-      times.error = opened.error().message;
-      return times;
-    }
-    db = std::move(*opened);
-    store::SessionRow row;
-    row.id = fmt::format("load-{}", index);
-    row.goal = goal;
-    row.workspace = workspace.string();
-    row.model = spec.label();
-    if (auto created = db->create_session(row); !created) {
-      times.error = created.error().message;
-      return times;
-    }
-    journal.emplace(*db, row, Redactor(), nullptr, sink);
-    journal->attempt_started(1, conversation);
-    recorder.emplace(*journal);
-  }
-  agent::AttemptObserver& observer =
-      recorder ? static_cast<agent::AttemptObserver&>(*recorder) : sink;
-
-  agent::ReactAgent agent(timed, registry, {.workspace = workspace}, spec,
-                          {.max_steps = settings.tool_turns + 1, .stream = settings.stream});
-  const agent::AgentOutcome outcome = agent.run(conversation, CancelToken(), observer, sink);
+  const auto report = session::run_goal(
+      runtime, std::move(request),
+      {.io = &io, .model = session::Model{.provider = &timed, .spec = spec}}, sink, CancelToken());
   timed.finish();
-  times.turns = outcome.steps;
-  times.answered = outcome.stop == agent::AgentStop::answered;
+  if (!report) {
+    times.error = report.error().message;
+    return times;
+  }
+  times.turns = report->steps;
+  times.answered = report->status == Status::completed && !report->record_failure;
   if (!times.answered) {
-    times.error = outcome.error ? outcome.error->message : to_string(outcome.stop);
-  } else if (journal && journal->failure()) {
-    times.answered = false;
-    times.error = journal->failure()->message;
+    times.error = report->record_failure ? report->record_failure->message
+                  : report->error        ? report->error->message
+                                         : report->reason;
   }
   return times;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ralph/engine/io.h"
+#include "ralph/session/runtime.h"
 
 #include <filesystem>
 #include <string>
@@ -14,7 +15,7 @@ struct SessionSettings {
   int tool_turns = 3;   // model turns that call a tool before the answer
   bool shell = false;   // the tool is `shell` ("echo hi", a child process) instead of read_file
   bool stream = true;   // streamed answers (SSE) or whole JSON bodies
-  bool store = false;   // record every step in a SQLite session store in the workspace
+  bool store = false;   // record every step in the SQLite session store of the workspace
 };
 
 // What one session measured.
@@ -29,9 +30,12 @@ struct SessionTimes {
 // A workspace for session `index` under `root`: a folder with a small notes.txt to read.
 std::filesystem::path make_session_workspace(const std::filesystem::path& root, int index);
 
-// Runs one session: the built-in ReactAgent on the goal the load server answers (settings'
-// tool turns, then an answer), with the provider, tools and clock taken from `io`.
-SessionTimes run_load_session(engine::Io& io, const SessionSettings& settings,
+// Runs one session as a user's is run (session::run_goal: the outer loop, the built-in agent and
+// tools, redaction, the record when `settings.store`) on the goal the load server answers
+// (settings' tool turns, then an answer), its I/O from `io`. Only the model's provider is wrapped,
+// to time each call.
+SessionTimes run_load_session(session::Runtime& runtime, engine::Io& io,
+                              const SessionSettings& settings,
                               const std::filesystem::path& workspace, int index);
 
 } // namespace ralph::bench

@@ -1,12 +1,8 @@
 #include "fake_provider/fake_provider_server.h"
 #include "support/temp_dir.h"
 
-#include "ralph/agent/react_agent.h"
 #include "ralph/engine/engine.h"
-#include "ralph/llm/factory.h"
-#include "ralph/loop/outer_loop.h"
-#include "ralph/tools/builtin_tools.h"
-#include "ralph/verify/command_verifier.h"
+#include "ralph/session/session.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -63,9 +59,10 @@ std::optional<FakeTurn> four_turns(const RecordedRequest& request) {
 }
 
 // The "200+ sessions in one test process against the fake server with a latency": each
-// session is the outer loop with the built-in agent and a real verifier command, all of them on
-// one engine of two threads.
-TEST(ManySessions, TwoHundredFiftyLoopsOnTwoThreadsEachGetTheirOwnVerifiedAnswer) {
+// session is the one `ralph run` makes (session::run_goal: the built-in agent, a real verifier
+// command, redaction, its record in its workspace's store), all of them on one engine of two
+// threads.
+TEST(ManySessions, TwoHundredFiftySessionsOnTwoThreadsEachGetTheirOwnVerifiedAnswer) {
   FakeProviderServer server(k_sessions + 10);
   server.set_responder(four_turns);
   TempDir root;
@@ -75,8 +72,9 @@ TEST(ManySessions, TwoHundredFiftyLoopsOnTwoThreadsEachGetTheirOwnVerifiedAnswer
         root.write("s" + std::to_string(i) + "/notes.txt", "notes\n").parent_path());
   }
 
+  session::Runtime runtime(session::Environment::of({}));
   std::mutex mutex;
-  std::vector<loop::LoopResult> results(k_sessions);
+  std::vector<Result<session::SessionReport>> reports(k_sessions);
   std::set<std::thread::id> threads;
   {
     engine::Engine engine({.threads = 2});
@@ -86,34 +84,29 @@ TEST(ManySessions, TwoHundredFiftyLoopsOnTwoThreadsEachGetTheirOwnVerifiedAnswer
           std::lock_guard lock(mutex);
           threads.insert(std::this_thread::get_id());
         }
-        const auto& workspace = workspaces[static_cast<std::size_t>(i)];
-        llm::ProviderConfig config{.spec = {llm::ProviderKind::openai_compat, "fake"},
-                                   .base_url = server.base_url() + "/v1"};
-        auto transport = io.make_transport();
-        auto provider = llm::make_provider(config, *transport, io.clock());
-        ASSERT_TRUE(provider) << provider.error().message;
-        const tools::Registry tools = tools::make_builtin_registry({}, io.runner());
-        agent::ReactAgent agent(**provider, tools, {.workspace = workspace}, config.spec, {});
-        std::vector<loop::VerifierEntry> verifiers;
-        auto check = verify::make_command_verifier(
-            "grep -q 'for " + std::to_string(i) + "$' answer.txt", {}, io.runner());
-        ASSERT_TRUE(check) << check.error().message;
-        verifiers.push_back({.verifier = std::move(*check)});
-        const std::string goal = "Write your session's answer file, session " + std::to_string(i);
-        loop::OuterLoop outer(agent, std::move(verifiers), {.goal = goal, .workspace = workspace},
-                              io.clock());
-        std::vector<Message> conversation{{.role = Role::user, .content = goal}};
+        session::SessionRequest request{.goal = "Write your session's answer file, session " +
+                                                std::to_string(i),
+                                        .workspace = workspaces[static_cast<std::size_t>(i)]};
+        request.config.model = "openai-compat/fake";
+        request.config.base_url = server.base_url() + "/v1";
+        request.config.verify.commands = {"grep -q 'for " + std::to_string(i) + "$' answer.txt"};
         NullEventSink events;
-        results[static_cast<std::size_t>(i)] = outer.run(conversation, CancelToken(), events);
+        reports[static_cast<std::size_t>(i)] =
+            session::run_goal(runtime, std::move(request), {.io = &io}, events, CancelToken());
       });
     }
   }
 
   for (int i = 0; i < k_sessions; ++i) {
-    const auto& result = results[static_cast<std::size_t>(i)];
-    EXPECT_EQ(result.status, Status::completed) << i << ": " << result.reason;
-    EXPECT_TRUE(result.verified) << i;
-    EXPECT_EQ(result.answer, "done " + std::to_string(i));
+    const auto& report = reports[static_cast<std::size_t>(i)];
+    ASSERT_TRUE(report) << i << ": " << report.error().message;
+    EXPECT_EQ(report->status, Status::completed) << i << ": " << report->reason;
+    EXPECT_TRUE(report->verified) << i;
+    EXPECT_EQ(report->answer, "done " + std::to_string(i));
+    EXPECT_FALSE(report->record_failure) << i;
+    EXPECT_TRUE(
+        std::filesystem::exists(workspaces[static_cast<std::size_t>(i)] / ".ralph" / "ralph.db"))
+        << i << ": recorded as ralph run records it";
   }
   EXPECT_EQ(server.requests().size(), static_cast<std::size_t>(4 * k_sessions));
   EXPECT_EQ(threads.size(), 2U);
