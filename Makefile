@@ -5,7 +5,7 @@ FUZZ_DIR ?= build-fuzz
 FUZZ_SECONDS ?= 20
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps agent-clis build test test-asan fuzz demo examples bench format lint check-layers clean
+.PHONY: all deps agent-clis build man test test-asan fuzz demo examples bench format lint check-layers clean
 
 all: build
 
@@ -29,6 +29,10 @@ $(BUILD_DIR)/build.ninja:
 
 build: deps $(BUILD_DIR)/build.ninja
 	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+# The man page ralph(1) in $(BUILD_DIR)/ralph.1, from docs/manual/ (`build` makes it too).
+man: deps $(BUILD_DIR)/build.ninja
+	cmake --build $(BUILD_DIR) --target man
 
 test: build agent-clis
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)

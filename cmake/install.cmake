@@ -1,8 +1,8 @@
 # What `cmake --install` puts under the prefix for library users: the public headers, every
 # library layer's static library (session/ and app/ with everything below them; not the
 # front door cli/, whose argv parsing and line editor a library user does not need), the `ralph`
-# executable, a CMake package (find_package(ralph), target ralph::ralph) and a pkg-config file
-# (ralph.pc). Tests, benchmarks and fakes stay in the build.
+# executable, a CMake package (find_package(ralph), target ralph::ralph), a pkg-config file
+# (ralph.pc) and the man page ralph(1). Tests, benchmarks and fakes stay in the build.
 include(CMakePackageConfigHelpers)
 
 get_property(ralph_layers GLOBAL PROPERTY RALPH_LAYERS)
@@ -37,3 +37,8 @@ file(RELATIVE_PATH RALPH_PC_PREFIX /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
 string(REGEX REPLACE "/$" "" RALPH_PC_PREFIX "${RALPH_PC_PREFIX}")
 configure_file(${CMAKE_CURRENT_LIST_DIR}/ralph.pc.in ${PROJECT_BINARY_DIR}/ralph.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/ralph.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# The man page, when go-md2man was there to make it (the `man` target, CMakeLists.txt).
+if(TARGET man)
+  install(FILES ${PROJECT_BINARY_DIR}/ralph.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+endif()

@@ -11,6 +11,7 @@ packages=(
   json-schema-test-suite
   postgresql # the tests start a throwaway server (scripts/pg-test-cluster.sh)
   clang-format clang-tidy clang libclang-rt-14-dev
+  go-md2man man-db # the man page ralph(1) from docs/manual/, and its render test
 )
 
 # Node and npm install the agent CLIs the tests drive (make agent-clis). Any node already on the
