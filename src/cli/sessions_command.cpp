@@ -10,9 +10,9 @@
 #include "ralph/core/time.h"
 #include "ralph/core/try.h"
 #include "ralph/core/url.h"
-#include "ralph/loop/session_resume.h"
 #include "ralph/session/agents.h"
 #include "ralph/session/record.h"
+#include "ralph/session/resume.h"
 #include "ralph/session/settings.h"
 #include "ralph/store/open_session_store.h"
 #include "ralph/store/record_json.h"
@@ -32,60 +32,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A session by its id or a prefix of it that names only one.
-Result<store::SessionRow> find(store::SessionStore& store, const std::string& id) {
-  TRY_ASSIGN(const std::vector<store::SessionRow> sessions, store.list_sessions());
-  std::vector<const store::SessionRow*> matches;
-  for (const auto& row : sessions) {
-    if (row.id == id) {
-      return row;
-    }
-    if (!id.empty() && row.id.rfind(id, 0) == 0) {
-      matches.push_back(&row);
-    }
-  }
-  if (matches.size() == 1) {
-    return *matches.front();
-  }
-  if (matches.empty()) {
-    return fail(ErrorKind::usage, fmt::format("no session {} in this workspace (`ralph sessions "
-                                              "list` shows them)",
-                                              id));
-  }
-  return fail(ErrorKind::usage,
-              fmt::format("{} matches {} sessions; give more of the id", id, matches.size()));
-}
-
-Result<store::SessionRecord> load(store::SessionStore& store, const std::string& id) {
-  TRY_ASSIGN(const store::SessionRow row, find(store, id));
-  TRY_ASSIGN(std::optional<store::SessionRecord> record, store.load(row.id));
-  if (!record) {
-    return fail(ErrorKind::usage, fmt::format("session {} was removed", row.id));
-  }
-  return std::move(*record);
-}
-
-// A limit of 0 is none: lifting a limit raises it.
-template <typename T> bool raised(T before, T after) {
-  return before != T{} && (after == T{} || after > before);
-}
-
-// Whether `now` allows more than the recorded configuration did.
-bool raises_a_budget(const Config& recorded, const Config& now) {
-  return now.loop.max_iterations > recorded.loop.max_iterations ||
-         raised(recorded.budget.max_tokens, now.budget.max_tokens) ||
-         raised(recorded.budget.max_cost_usd, now.budget.max_cost_usd) ||
-         raised(recorded.budget.max_time, now.budget.max_time);
-}
-
-bool confirmed(const store::SessionRow& row, const loop::ResumedRun& resumed, int max_iterations) {
+bool confirmed(const session::ResumePlan& plan) {
+  const store::SessionRow& row = plan.request.resume->session;
   const long long tokens = saturating_add(row.input_tokens, row.output_tokens);
   std::fprintf(stderr,
                "Resume session %s (%s)?\n  goal: %s\n  %d attempt(s) finished; next: attempt %d "
                "of %d; %lld tokens so far\n[y/N] ",
-               row.id.c_str(), to_string(row.status), row.goal.c_str(),
-               static_cast<int>(resumed.state.attempts.size()), resumed.state.next_iteration,
-               max_iterations, tokens);
+               row.id.c_str(), to_string(row.status), row.goal.c_str(), plan.attempts_finished,
+               plan.next_iteration, plan.request.config.loop.max_iterations, tokens);
   std::fflush(stderr);
   std::string answer;
   if (!std::getline(std::cin, answer)) {
@@ -96,79 +50,27 @@ bool confirmed(const store::SessionRow& row, const loop::ResumedRun& resumed, in
 
 Result<int> resume(const ParsedCommand& command, session::Runtime& runtime,
                    store::SessionStore& store) {
-  TRY_ASSIGN(store::SessionRecord record, load(store, command.sessions.id));
-  const store::SessionRow row = record.session;
-  if (store::session_owned(row)) {
-    return fail(ErrorKind::usage, fmt::format("session {} is running in {}; stop it first", row.id,
-                                              store::owner_text(row)));
-  }
-  if (row.kind == store::SessionKind::chat) {
-    return fail(ErrorKind::usage, fmt::format("session {} is a chat: go on with it with ralph "
-                                              "chat --resume {}",
-                                              row.id, row.id));
-  }
-  if (row.kind == store::SessionKind::best_of) {
-    return fail(ErrorKind::usage,
-                fmt::format("session {} is a best-of-N run: resume one of its attempts (ralph "
-                            "sessions list --json shows them with parent_id {})",
-                            row.id, row.id));
-  }
-  if (row.status == Status::completed) {
-    return fail(ErrorKind::usage, fmt::format("session {} is already completed", row.id));
-  }
-  if (row.model.starts_with("hook/")) {
-    return fail(ErrorKind::usage,
-                fmt::format("session {} is a Stop-hook session of {}: it goes on when that agent "
-                            "stops again",
-                            row.id, row.model.substr(5)));
-  }
-  // The recorded configuration, with the flags of this command over it: files and variables
-  // changed since do not change a session's rules halfway.
-  TRY_ASSIGN(const Config recorded, session::recorded_settings(row, {}));
+  TRY_ASSIGN(store::SessionRecord record, session::load_session(store, command.sessions.id));
   TRY_ASSIGN(const std::vector<Setting> flags, parse_settings(command.run.overrides));
-  TRY_ASSIGN(Config config, session::recorded_settings(row, flags));
-  TRY_ASSIGN(const loop::ResumedRun resumed, loop::resume_from_record(record));
-  const bool ended = row.status == Status::budget_exhausted || row.status == Status::stalled;
-  const int next = resumed.state.next_iteration;
-  if (ended && !raises_a_budget(recorded, config)) {
-    return fail(ErrorKind::usage,
-                fmt::format("session {} ended {} after {} attempt(s); resume it with "
-                            "--max-iterations {} or more (or another budget raised)",
-                            row.id, to_string(row.status), resumed.state.attempts.size(),
-                            std::max(next, config.loop.max_iterations + 1)));
-  }
-  if (next > config.loop.max_iterations) {
-    return fail(ErrorKind::usage, fmt::format("session {} has used {} of {} attempts; resume it "
-                                              "with --max-iterations {} or more",
-                                              row.id, next - 1, config.loop.max_iterations, next));
-  }
-  const fs::path workspace = row.workspace;
-  std::error_code ec;
-  if (!fs::is_directory(workspace, ec)) {
-    return fail(ErrorKind::usage,
-                fmt::format("session {}: its workspace {} is gone", row.id, workspace.string()));
-  }
-  if (!command.sessions.yes && !confirmed(row, resumed, config.loop.max_iterations)) {
+  TRY_ASSIGN(session::ResumePlan plan, session::plan_resume(std::move(record), flags));
+  if (!command.sessions.yes && !confirmed(plan)) {
     std::fprintf(stderr, "ralph: not resumed (answer y, or pass --yes)\n");
     return 2;
   }
   const std::string banner = fmt::format(
       "ralph {} · resuming session {} at attempt {} of {} · {} · workspace {}", RALPH_VERSION,
-      row.id, next, config.loop.max_iterations, session::agent_label(config), workspace.string());
-  session::SessionRequest request{.goal = row.goal,
-                                  .workspace = workspace,
-                                  .config = std::move(config),
-                                  .outputs = outputs_of(command.run),
-                                  .resume = std::move(record)};
+      plan.request.resume->session.id, plan.next_iteration, plan.request.config.loop.max_iterations,
+      session::agent_label(plan.request.config), plan.request.workspace.string());
+  plan.request.outputs = outputs_of(command.run);
   const CancelToken cancel;
   const InterruptHandler interrupt(cancel);
-  TRY_ASSIGN(auto session,
-             session::Session::prepare(runtime, std::move(request), {.store = &store}, cancel));
+  TRY_ASSIGN(auto session, session::Session::prepare(runtime, std::move(plan.request),
+                                                     {.store = &store}, cancel));
   return run_shown(runtime, *session, command.run, banner);
 }
 
 Result<int> export_traces(const ParsedCommand& command, store::SessionStore& store) {
-  TRY_ASSIGN(const store::SessionRecord record, load(store, command.sessions.id));
+  TRY_ASSIGN(const store::SessionRecord record, session::load_session(store, command.sessions.id));
   store::TraceWriter writer(command.sessions.out_dir);
   int written = 0;
   for (const auto& attempt : record.attempts) {
@@ -209,7 +111,7 @@ Result<int> copy_sessions(const ParsedCommand& command, const Config& config,
                    [](const store::SessionRow& row) { return row.id; });
   } else {
     for (const auto& id : args.ids) {
-      TRY_ASSIGN(const store::SessionRow row, find(from, id));
+      TRY_ASSIGN(const store::SessionRow row, session::find_session(from, id));
       ids.push_back(row.id);
     }
   }
@@ -272,7 +174,7 @@ Result<int> sessions_command(const ParsedCommand& command) {
     return 0;
   }
   case CommandName::sessions_show: {
-    TRY_ASSIGN(const store::SessionRecord record, load(store, sessions.id));
+    TRY_ASSIGN(const store::SessionRecord record, session::load_session(store, sessions.id));
     std::vector<store::SessionRow> goals;
     if (record.session.kind == store::SessionKind::chat ||
         record.session.kind == store::SessionKind::best_of) {
@@ -291,7 +193,7 @@ Result<int> sessions_command(const ParsedCommand& command) {
   case CommandName::sessions_export:
     return export_traces(command, store);
   case CommandName::sessions_rm: {
-    TRY_ASSIGN(const store::SessionRow row, find(store, sessions.id));
+    TRY_ASSIGN(const store::SessionRow row, session::find_session(store, sessions.id));
     if (store::session_owned(row)) {
       return fail(ErrorKind::usage,
                   fmt::format("session {} is running in {}", row.id, store::owner_text(row)));
