@@ -62,14 +62,16 @@ std::vector<Key> command_keys() {
                         .help = "run a failing verify command up to N times"}}}),
       named(
           int_key<int>("verify.quorum", 1, 100, [](Config& c) -> int& { return c.verify.quorum; }),
-          {.help = "...and pass when this many of its runs pass",
+          {.help = "a verify command run more than once (verify.runs) passes when this many of "
+                   "its runs pass",
            .flags = {{.names = "--quorum",
                       .value_name = "K",
                       .help = "...and pass when K of the runs pass"}}}),
       named(enum_key("verify.command_policy", k_error_policy_names,
                      [](Config& c) -> ErrorPolicy& { return c.verify.command_policy; }),
-            {.help = "what a verify command that could not be run or finished means: fail_closed "
-                     "(the attempt fails) or fail_open (it passes, the error recorded)"}),
+            {.help = "what a verify command that gives no verdict (a timeout, a command that "
+                     "cannot start) means: fail_closed (a failure) or fail_open (the answer is "
+                     "delivered, the error recorded)"}),
       named(list_key("verify.protect", [](Config& c) -> L& { return c.verify.protect; }),
             {.help = "files no attempt may change, as globs, e.g. 'tests/**'",
              .flags = {{.names = "--protect",
@@ -125,9 +127,9 @@ std::vector<Key> judge_keys() {
                      "answer to"}),
       named(enum_key("judge.policy", k_error_policy_names,
                      [](Config& c) -> ErrorPolicy& { return c.judge.policy; }),
-            {.help = "what a judge that could not answer (timeout, HTTP failure, malformed "
-                     "verdict) means: fail_open (the answer is delivered, the error recorded) or "
-                     "fail_closed"}),
+            {.help = "what a judge that gives no verdict (a timeout, a provider error, malformed "
+                     "output) means: fail_open (the answer is delivered, the error recorded) or "
+                     "fail_closed (a failure)"}),
       named(bool_key("judge.structured", [](Config& c) -> bool& { return c.judge.structured; }),
             {.help = "ask the judge for a JSON verdict checked against a schema (false: PASS or "
                      "FAIL [category]: feedback, as text)"}),
