@@ -277,11 +277,11 @@ struct TypedValues {
   std::string lease;             // worker
 };
 
-// What the command declarations fill in.
+// The command line being declared: the app, what parsing fills in, and each command's name.
 struct Parser {
   CLI::App& app;
   ParsedCommand& parsed;
-  TypedValues& typed;
+  TypedValues typed;
   // Each command with its name, parents first, to tell which one the parser went into.
   std::vector<std::pair<const CLI::App*, CommandName>> commands;
 
@@ -730,8 +730,7 @@ ParsedCommand parse_command_line(int argc, char** argv) {
   app.footer("Run `ralph COMMAND --help` for the options of a command.\n"
              "Exit codes: 0 completed, 1 failed, 2 usage or configuration error, 3 budget "
              "exhausted, 4 blocked, 5 stalled, 130 interrupted.");
-  TypedValues typed;
-  Parser parser{.app = app, .parsed = parsed, .typed = typed, .commands = {}};
+  Parser parser{.app = app, .parsed = parsed, .typed = {}, .commands = {}};
   // In the order `ralph --help` lists them.
   for (void (*add)(Parser&) : {add_run, add_chat, add_documents_and_demo, add_sessions, add_hook,
                                add_heartbeat, add_batch, add_worker}) {
@@ -762,7 +761,7 @@ ParsedCommand parse_command_line(int argc, char** argv) {
     }
   }
   if (!problem) {
-    problem = check_values(command_words(command_chain(app)), typed, parsed);
+    problem = check_values(command_words(command_chain(app)), parser.typed, parsed);
   }
   if (problem) {
     std::fprintf(stderr, "%s\n", problem->c_str());

@@ -3,7 +3,7 @@
 // The names a configuration key goes by besides its own: the command-line flags that set it, its
 // key in a goals file of `ralph batch`, its `/budget` name in `ralph chat`, an extra environment
 // variable, and one line saying what it does. They are written beside each key in the key table
-// (src/core/config_key_table.cpp), so the flags, the goal keys, `/budget`, `--help` and
+// (src/core/config_key_table*.cpp), so the flags, the goal keys, `/budget`, `--help` and
 // docs/reference/configuration.md (printed from this table) cannot drift apart.
 
 #include <optional>
