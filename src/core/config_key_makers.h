@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -16,6 +17,10 @@
 #include <vector>
 
 namespace ralph::config_detail {
+
+// Bounds several keys share: "no real limit" on a count, and a week of seconds.
+inline constexpr double k_max_int = 1e9;
+inline constexpr double k_week = 86400.0 * 7;
 
 // Every key reads and writes its field through one accessor. The getters call it on a Config
 // they only read: the const_cast never leads to a write.
@@ -157,6 +162,17 @@ std::vector<Key> document_keys();
 inline Key named(Key key, SettingNames names) {
   key.names = std::move(names);
   return key;
+}
+
+// The rows of the sections, one after the other.
+inline std::vector<Key> joined(std::initializer_list<std::vector<Key> (*)()> sections) {
+  std::vector<Key> keys;
+  for (std::vector<Key> (*section)() : sections) {
+    for (Key& key : section()) {
+      keys.push_back(std::move(key));
+    }
+  }
+  return keys;
 }
 
 } // namespace ralph::config_detail

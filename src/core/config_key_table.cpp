@@ -12,9 +12,6 @@ using L = std::vector<std::string>;
 using I64 = std::int64_t;
 using Z = std::size_t;
 
-constexpr double k_max_int = 1e9;
-constexpr double k_week = 86400.0 * 7;
-
 Key prices_key() {
   Key key = make_key("prices", ValueKind::price_table);
   // Each file adds its models' prices to those of the files before it.
@@ -277,13 +274,8 @@ std::vector<Key> loop_keys() {
 } // namespace
 
 std::vector<Key> make_keys() {
-  std::vector<Key> keys;
-  for (std::vector<Key> (*section)() :
-       {model_and_agent_keys, runtime_keys, loop_keys, verify_keys, document_keys}) {
-    for (Key& key : section()) {
-      keys.push_back(std::move(key));
-    }
-  }
+  std::vector<Key> keys =
+      joined({model_and_agent_keys, runtime_keys, loop_keys, verify_keys, document_keys});
   keys.push_back(named(prices_key(),
                        {.help = "USD per million input and output tokens of each PROVIDER/MODEL "
                                 "(NAME/MODEL for an agent CLI), for the cost budget and the cost "

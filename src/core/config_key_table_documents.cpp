@@ -9,8 +9,6 @@ namespace {
 using S = std::string;
 using Z = std::size_t;
 
-constexpr double k_max_int = 1e9;
-
 std::vector<Key> qa_keys() {
   return {
       named(size_key("qa.min_bullets", 1, 1000, [](Config& c) -> Z& { return c.qa.min_bullets; }),
@@ -117,13 +115,7 @@ std::vector<Key> task_and_document_keys() {
 } // namespace
 
 std::vector<Key> document_keys() {
-  std::vector<Key> keys = qa_keys();
-  for (std::vector<Key> (*section)() : {rlm_keys, task_and_document_keys}) {
-    for (Key& key : section()) {
-      keys.push_back(std::move(key));
-    }
-  }
-  return keys;
+  return joined({qa_keys, rlm_keys, task_and_document_keys});
 }
 
 } // namespace ralph::config_detail

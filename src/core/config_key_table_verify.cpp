@@ -10,9 +10,6 @@ using S = std::string;
 using L = std::vector<std::string>;
 using Z = std::size_t;
 
-constexpr double k_max_int = 1e9;
-constexpr double k_week = 86400.0 * 7;
-
 // "agent" names the agent's own model; anything else a PROVIDER/MODEL (checked when it is used).
 Key judge_model_key() {
   constexpr std::string_view k_agent = "agent";
@@ -200,13 +197,7 @@ std::vector<Key> evidence_and_checks_keys() {
 } // namespace
 
 std::vector<Key> verify_keys() {
-  std::vector<Key> keys = command_keys();
-  for (std::vector<Key> (*section)() : {judge_keys, evidence_and_checks_keys}) {
-    for (Key& key : section()) {
-      keys.push_back(std::move(key));
-    }
-  }
-  return keys;
+  return joined({command_keys, judge_keys, evidence_and_checks_keys});
 }
 
 } // namespace ralph::config_detail

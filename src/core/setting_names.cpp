@@ -60,42 +60,45 @@ const SettingFlag* find_flag(std::string_view name, std::string_view key,
   return found;
 }
 
-const SettingNames* find_goal_key(std::string_view goal_key) {
+namespace {
+
+// The key whose name of this kind (goal key, /budget name) is `name`; no key has an empty one.
+const SettingNames* find_by(std::string_view SettingNames::*kind, std::string_view name) {
   for (const SettingNames& names : setting_names()) {
-    if (!names.goal_key.empty() && names.goal_key == goal_key) {
+    if (!(names.*kind).empty() && names.*kind == name) {
       return &names;
     }
   }
   return nullptr;
+}
+
+// Every name of this kind, in the table's order.
+std::vector<std::string> all_of(std::string_view SettingNames::*kind) {
+  std::vector<std::string> out;
+  for (const SettingNames& names : setting_names()) {
+    if (!(names.*kind).empty()) {
+      out.emplace_back(names.*kind);
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+const SettingNames* find_goal_key(std::string_view goal_key) {
+  return find_by(&SettingNames::goal_key, goal_key);
 }
 
 const SettingNames* find_budget_name(std::string_view name) {
-  for (const SettingNames& names : setting_names()) {
-    if (!names.budget_name.empty() && names.budget_name == name) {
-      return &names;
-    }
-  }
-  return nullptr;
+  return find_by(&SettingNames::budget_name, name);
 }
 
 std::vector<std::string> goal_key_names() {
-  std::vector<std::string> out;
-  for (const SettingNames& names : setting_names()) {
-    if (!names.goal_key.empty()) {
-      out.emplace_back(names.goal_key);
-    }
-  }
-  return out;
+  return all_of(&SettingNames::goal_key);
 }
 
 std::vector<std::string> budget_names() {
-  std::vector<std::string> out;
-  for (const SettingNames& names : setting_names()) {
-    if (!names.budget_name.empty()) {
-      out.emplace_back(names.budget_name);
-    }
-  }
-  return out;
+  return all_of(&SettingNames::budget_name);
 }
 
 std::string env_variable(std::string_view key) {
