@@ -297,7 +297,8 @@ bool complete(const nlohmann::json& presets) {
     }
   }
   const nlohmann::json& preset = presets.begin().value();
-  for (const auto& [field, value] : preset.items()) {
+  for (const auto& item : preset.items()) {
+    const std::string& field = item.key();
     if (std::none_of(std::begin(k_agent_fields), std::end(k_agent_fields),
                      [&](const auto& known) { return known.first == field; })) {
       std::fprintf(stderr, "config_reference: agents field '%s' has no description\n",
