@@ -3,6 +3,7 @@
 #include "cli/usage_hint.h"
 
 #include "ralph/core/json.h"
+#include "ralph/core/setting_names.h"
 #include "ralph/core/text.h"
 #include "ralph/core/try.h"
 
@@ -19,40 +20,6 @@ namespace ralph::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-// Goal keys named as the `ralph run` flags are (snake case), and the configuration key each sets.
-struct GoalKey {
-  std::string_view name;
-  std::string_view config_key;
-};
-
-constexpr GoalKey k_goal_keys[] = {
-    {"model", "model"},
-    {"base_url", "base_url"},
-    {"max_steps", "agent.max_steps"},
-    {"max_tokens", "agent.max_tokens"},
-    {"temperature", "agent.temperature"},
-    {"agent", "agent.cli"},
-    {"agent_model", "agent.model"},
-    {"agent_args", "agent.args"},
-    {"agent_cmd", "agent.command"},
-    {"agent_timeout", "agent.timeout"},
-    {"max_iterations", "loop.max_iterations"},
-    {"token_budget", "budget.max_tokens"},
-    {"cost_budget", "budget.max_cost_usd"},
-    {"time_budget", "budget.max_time"},
-    {"verify", "verify.commands"},
-    {"verify_exec", "verify.exec"},
-    {"judge", "judge.model"},
-    {"judge_base_url", "judge.base_url"},
-    {"protect", "verify.protect"},
-    {"verifier_first", "evidence.enabled"},
-    {"marker", "evidence.marker"},
-    {"feedback", "loop.feedback"},
-    {"trigger", "loop.trigger"},
-    {"must_match", "checks.must_match"},
-    {"must_not_match", "checks.must_not_match"},
-};
 
 constexpr std::string_view k_place_keys[] = {"id", "goal", "workspace", "repo", "ref"};
 
@@ -93,10 +60,11 @@ std::optional<std::string> value_text(const nlohmann::json& value) {
   return std::nullopt;
 }
 
+// The goal's own keys, then those the settings table names for configuration keys.
 std::vector<std::string> all_key_names() {
   std::vector<std::string> names(std::begin(k_place_keys), std::end(k_place_keys));
-  for (const GoalKey& key : k_goal_keys) {
-    names.emplace_back(key.name);
+  for (std::string& name : ralph::goal_key_names()) {
+    names.push_back(std::move(name));
   }
   return names;
 }
@@ -174,11 +142,10 @@ BatchGoal parse_goal(const nlohmann::json& object, const std::string& where, con
         std::end(k_place_keys)) {
       continue;
     }
-    const auto* known = std::find_if(std::begin(k_goal_keys), std::end(k_goal_keys),
-                                     [&](const GoalKey& k) { return k.name == key; });
+    // Goal keys are named as the `ralph run` flags are, in snake case (core/setting_names.h).
     std::string config_key;
-    if (known != std::end(k_goal_keys)) {
-      config_key = known->config_key;
+    if (const SettingNames* known = find_goal_key(key)) {
+      config_key = known->key;
     } else if (key.find('.') != std::string::npos) {
       config_key = key; // a configuration key as files name it; the key table checks it
     } else {

@@ -5,6 +5,7 @@
 
 #include "ralph/core/config.h"
 #include "ralph/core/quantity.h"
+#include "ralph/core/setting_names.h"
 #include "ralph/core/text.h"
 
 #include <CLI/CLI.hpp>
@@ -12,52 +13,87 @@
 
 #include <charconv>
 #include <cstdio>
+#include <initializer_list>
 #include <optional>
+#include <stdexcept>
+#include <string_view>
 
 namespace ralph::cli {
 namespace {
 
-// Adds a flag whose value becomes a configuration override, validated with the key table so
-// flags, files and variables give the same errors.
-class OverrideFlags {
+// Declares the flags that set configuration keys, by name, from the settings table
+// (ralph/core/setting_names.h): its row gives each flag's key, form, value name and help. Values
+// become overrides checked with the key table, so flags, files and variables fail the same way.
+class SettingFlags {
 public:
-  OverrideFlags(CLI::App& command, RunArgs& args) : m_command(command), m_args(args) {}
+  // Which of a name's flags a command means, and its own help where it means something narrower.
+  struct Use {
+    std::string_view key;         // when the name sets two keys (--max-steps)
+    std::optional<FlagForm> form; // when it sets one key in two forms (--judge)
+    std::string_view help;        // instead of the table's
+  };
 
-  void add(const std::string& flag, const std::string& key, const std::string& type,
-           const std::string& help) {
-    m_command
-        .add_option_function<std::string>(
-            flag,
-            // Captures the arguments, not this helper: callbacks run after it is gone.
-            [args = &m_args, flag, key](const std::string& value) {
-              args->overrides.push_back({key, value, flag.substr(0, flag.find(','))});
-            },
-            help)
-        ->type_name(type);
+  SettingFlags(CLI::App& command, RunArgs& args) : m_command(command), m_args(args) {}
+
+  void add(std::initializer_list<std::string_view> names) {
+    for (const std::string_view name : names) {
+      add(name);
+    }
   }
-  // A repeatable flag for a list key: the first occurrence replaces the configured list.
-  void add_list(const std::string& flag, const std::string& key, const std::string& type,
-                const std::string& help) {
-    m_command
-        .add_option_function<std::vector<std::string>>(
-            flag,
-            [args = &m_args, flag, key](const std::vector<std::string>& values) {
-              for (std::size_t i = 0; i < values.size(); ++i) {
-                args->overrides.push_back({key, values[i], flag, i > 0});
-              }
-            },
-            help)
-        ->type_name(type)
-        ->allow_extra_args(false);
-  }
-  void add_switch(const std::string& flag, const std::string& key, const std::string& value,
-                  const std::string& help) {
-    m_command.add_flag_callback(
-        flag,
-        [args = &m_args, flag, key, value] {
-          args->overrides.push_back({key, value, flag});
-        },
-        help);
+
+  void add(std::string_view name, const Use& use = {}) {
+    const SettingFlag* flag = find_flag(name, use.key, use.form);
+    if (flag == nullptr) {
+      // A mistake in this file, which every test that parses a command line catches.
+      throw std::logic_error(
+          fmt::format("the settings table has no one flag {} {}", name, use.key));
+    }
+    const std::string names(flag->names);
+    const std::string help(use.help.empty() ? flag_help(*flag) : use.help);
+    const std::string value_name(flag->value_name);
+    // Captures the arguments and the table's row (which lives as long as the program), not this
+    // helper: callbacks run after it is gone.
+    const auto set = [args = &m_args, flag](std::string value, bool append) {
+      args->overrides.push_back(
+          {std::string(flag->key), std::move(value), std::string(flag_name(*flag)), append});
+    };
+    switch (flag->form) {
+    case FlagForm::value:
+      m_command
+          .add_option_function<std::string>(
+              names, [set](const std::string& value) { set(value, false); }, help)
+          ->type_name(value_name);
+      return;
+    case FlagForm::list_item:
+      // Every use of the flag, in order: the first replaces the configured list.
+      m_command
+          .add_option_function<std::vector<std::string>>(
+              names,
+              [set](const std::vector<std::string>& values) {
+                for (std::size_t i = 0; i < values.size(); ++i) {
+                  set(values[i], i > 0);
+                }
+              },
+              help)
+          ->type_name(value_name)
+          ->allow_extra_args(false);
+      return;
+    case FlagForm::fixed:
+      m_command.add_flag_callback(
+          names, [set, flag] { set(std::string(flag->fixed), false); }, help);
+      return;
+    case FlagForm::optional:
+      m_command
+          .add_option_function<std::string>(
+              names,
+              [set, flag](const std::string& value) {
+                set(value.empty() ? std::string(flag->fixed) : value, false);
+              },
+              help)
+          ->type_name("[" + value_name + "]")
+          ->expected(0, 1);
+      return;
+    }
   }
 
 private:
@@ -66,37 +102,18 @@ private:
 };
 
 // Where sessions are recorded, for every command that opens the store.
-void add_store_flag(CLI::App& command, RunArgs& args,
-                    std::string_view fallback = ".ralph/ralph.db") {
-  OverrideFlags(command, args)
-      .add("--store", "store.url", "URL",
-           fmt::format("the session store: postgresql://USER:PASSWORD@HOST/DB, or a SQLite file "
-                       "(default {}; also RALPH_STORE_URL, store.url)",
-                       fallback));
+void add_store_flag(CLI::App& command, RunArgs& args) {
+  SettingFlags(command, args).add("--store");
 }
 
 // What --max-steps bounds: the ReAct agent's attempt, or a document's exploration (rlm).
 enum class StepsOf { agent, exploration };
 
 void add_agent_options(CLI::App& command, RunArgs& args, StepsOf steps = StepsOf::agent) {
-  OverrideFlags flags(command, args);
-  flags.add("--model,-m", "model", "PROVIDER/MODEL",
-            "openai/..., openai-responses/..., anthropic/..., ollama/..., openai-compat/... "
-            "(with --base-url), scripted/FILE.json");
-  flags.add("--base-url", "base_url", "URL",
-            "server URL for openai-compat, or to override a default");
-  if (steps == StepsOf::agent) {
-    flags.add("--max-steps", "agent.max_steps", "N",
-              "most model calls in one attempt (default 40)");
-  } else {
-    flags.add("--max-steps", "rlm.max_steps", "N",
-              "most model calls in one attempt's exploration (default 80)");
-  }
-  flags.add("--max-tokens", "agent.max_tokens", "N",
-            "output token cap of each model call: 4096, 8k");
-  flags.add("--temperature", "agent.temperature", "T", "sampling temperature (0 to 2)");
-  flags.add_switch("--no-stream", "agent.stream", "false",
-                   "ask for whole responses instead of streams");
+  SettingFlags flags(command, args);
+  flags.add({"--model", "--base-url"});
+  flags.add("--max-steps", {.key = steps == StepsOf::agent ? "agent.max_steps" : "rlm.max_steps"});
+  flags.add({"--max-tokens", "--temperature", "--no-stream"});
   command
       .add_option("--workspace,-w", args.workspace,
                   "directory the tools work in (default: the current directory)")
@@ -111,33 +128,15 @@ void add_agent_options(CLI::App& command, RunArgs& args, StepsOf steps = StepsOf
 
 // An external agent CLI as the inner loop instead of the built-in agent.
 void add_external_agent_options(CLI::App& command, RunArgs& args) {
-  OverrideFlags flags(command, args);
-  flags.add("--agent", "agent.cli", "NAME",
-            "an agent CLI works on the goal: claude, codex, gemini, aider, goose, opencode, or "
-            "any [agents.NAME] of the configuration");
-  flags.add("--agent-model", "agent.model", "MODEL", "the model the agent CLI is to use");
-  flags.add_list("--agent-arg", "agent.args", "ARG",
-                 "an argument added to the agent CLI's command line (repeatable; "
-                 "--agent-arg=--flag for one that starts with -)");
-  flags.add("--agent-cmd", "agent.command", "CMD",
-            "any other program as the agent, run by /bin/sh -c: the prompt on stdin, or where "
-            "{prompt} or {prompt_file} appears; its output is the answer");
-  flags.add("--agent-timeout", "agent.timeout", "DURATION",
-            "most wall time of one attempt of the agent CLI (default 1h)");
-  flags.add("--agent-idle-timeout", "agent.idle_timeout", "DURATION",
-            "stop the agent CLI after this long without output (default 10m)");
+  SettingFlags(command, args)
+      .add({"--agent", "--agent-model", "--agent-arg", "--agent-cmd", "--agent-timeout",
+            "--agent-idle-timeout"});
 }
 
 // The budgets of a run under the outer loop and where it is recorded.
 void add_bounds_and_records(CLI::App& command, RunArgs& args) {
-  OverrideFlags flags(command, args);
-  flags.add("--max-iterations", "loop.max_iterations", "N", "most attempts (default 3)");
-  flags.add("--token-budget", "budget.max_tokens", "N",
-            "most input+output tokens over the run, the judge's included: 200000, 200k, 2M");
-  flags.add("--cost-budget", "budget.max_cost_usd", "USD",
-            "most spend over the run: 5, 0.50 (needs [prices] in the configuration)");
-  flags.add("--time-budget", "budget.max_time", "DURATION",
-            "most wall time of the run: 90 (seconds), 90s, 1.5m, 2h, 1h30m");
+  SettingFlags flags(command, args);
+  flags.add({"--max-iterations", "--token-budget", "--cost-budget", "--time-budget"});
   command.add_option("--events", args.events_file, "write every event to FILE as NDJSON")
       ->type_name("FILE");
   command
@@ -145,38 +144,16 @@ void add_bounds_and_records(CLI::App& command, RunArgs& args) {
                   "after each attempt, write DIR/iter-XX.json, DIR/sessions/ID/iter-XX.json and "
                   "DIR/session-index.json")
       ->type_name("DIR");
-  flags.add_switch("--no-store", "store.enabled", "false",
-                   "do not record the session in .ralph/ralph.db (no resume)");
-  add_store_flag(command, args);
+  flags.add({"--no-store", "--store"});
 }
 
 // The verifiers `ralph run` and `ralph hook` share.
 void add_verifier_options(CLI::App& command, RunArgs& args) {
-  OverrideFlags flags(command, args);
-  flags.add_list("--verify-cmd", "verify.commands", "CMD",
-                 "a shell command that must exit 0 for an attempt to pass (repeatable)");
-  flags.add_list("--verify-exec", "verify.exec", "PROG",
-                 "a program that reads the attempt as JSON and prints a verdict (repeatable)");
-  command
-      .add_option_function<std::string>(
-          "--judge",
-          [a = &args](const std::string& value) {
-            a->overrides.push_back({"judge.model", value.empty() ? "agent" : value, "--judge"});
-          },
-          "an LLM judge on PROVIDER/MODEL (alone: the agent's model; another family is better)")
-      ->type_name("[PROVIDER/MODEL]")
-      ->expected(0, 1);
-  flags.add("--judge-base-url", "judge.base_url", "URL", "server URL for the judge's model");
-  flags.add_list("--protect", "verify.protect", "GLOB",
-                 "files no attempt may change, e.g. 'tests/**' (repeatable)");
-  flags.add_list("--junit", "verify.junit", "GLOB",
-                 "JUnit XML reports the verify commands write, e.g. 'build/test-*.xml'");
-  flags.add("--reruns", "verify.runs", "N", "run a failing verify command up to N times");
-  flags.add("--quorum", "verify.quorum", "K", "...and pass when K of the runs pass");
-  flags.add_list("--must-match", "checks.must_match", "REGEX",
-                 "the answer must match this RE2 pattern (repeatable)");
-  flags.add_list("--must-not-match", "checks.must_not_match", "REGEX",
-                 "the answer must not match this RE2 pattern (repeatable)");
+  SettingFlags flags(command, args);
+  flags.add({"--verify-cmd", "--verify-exec"});
+  flags.add("--judge", {.form = FlagForm::optional});
+  flags.add({"--judge-base-url", "--protect", "--junit", "--reruns", "--quorum", "--must-match",
+             "--must-not-match"});
 }
 
 // What the loop runs as: `--heartbeat` for `ralph run`; `ralph heartbeat` always is one and
@@ -186,40 +163,16 @@ enum class HeartbeatFlags { run, heartbeat_command };
 void add_loop_options(CLI::App& command, RunArgs& args,
                       HeartbeatFlags heartbeat = HeartbeatFlags::run) {
   add_verifier_options(command, args);
-  OverrideFlags flags(command, args);
-  flags.add_switch("--verifier-first", "evidence.enabled", "true",
-                   "completion needs the marker AND a passing trusted check after the last change");
-  flags.add("--marker", "evidence.marker", "TEXT",
-            "the completion marker (default <promise>DONE</promise>)");
-  flags.add("--feedback", "loop.feedback", "MODE",
-            "append (a message in the same conversation) or continue (a compact restart)");
-  flags.add("--trigger", "loop.trigger", "MODE", "always, keywords, marker or heartbeat");
-  flags.add_list("--keyword", "loop.keywords", "WORD",
-                 "a trigger keyword for --trigger keywords (repeatable)");
+  SettingFlags flags(command, args);
+  flags.add({"--verifier-first", "--marker", "--feedback", "--trigger", "--keyword"});
   if (heartbeat == HeartbeatFlags::run) {
-    flags.add_switch("--heartbeat", "loop.heartbeat", "true",
-                     "this run is a periodic check-in (HEARTBEAT.md applies)");
-    flags.add_switch("--verify-heartbeat", "loop.verify_heartbeat", "true",
-                     "verify heartbeat runs (a lazy HEARTBEAT_OK is judged like any answer)");
+    flags.add("--heartbeat");
+    flags.add("--verify-heartbeat", {.form = FlagForm::fixed});
   } else {
-    command
-        .add_option_function<std::string>(
-            "--verify-heartbeat",
-            [a = &args](const std::string& value) {
-              a->overrides.push_back(
-                  {"loop.verify_heartbeat", value.empty() ? "true" : value, "--verify-heartbeat"});
-            },
-            "judge every answer with HEARTBEAT.md in view, so a lazy HEARTBEAT_OK fails and is "
-            "retried (default true; needs --judge)")
-        ->type_name("[BOOL]")
-        ->expected(0, 1);
-    flags.add_switch("--no-verify-heartbeat", "loop.verify_heartbeat", "false",
-                     "accept each answer unjudged (no judge needed)");
+    flags.add("--verify-heartbeat", {.form = FlagForm::optional});
+    flags.add("--no-verify-heartbeat");
   }
-  flags.add("--progress-interval", "display.progress_interval", "SECONDS",
-            "off a terminal, a progress line this often during a long phase (0: never)");
-  flags.add_switch("--no-verify-final", "loop.verify_final", "false",
-                   "deliver the last attempt without verifying it");
+  flags.add({"--progress-interval", "--no-verify-final"});
   add_bounds_and_records(command, args);
 }
 
@@ -230,22 +183,9 @@ void add_document_options(CLI::App& command, RunArgs& args) {
       ->required();
   command.add_option("--query,-Q", args.goal, "the question or task")->required();
   add_agent_options(command, args, StepsOf::exploration);
-  OverrideFlags flags(command, args);
-  command
-      .add_option_function<std::string>(
-          "--judge",
-          [a = &args](const std::string& value) {
-            a->overrides.push_back({"judge.model", value, "--judge"});
-          },
-          "the validator's PROVIDER/MODEL (default: the generator's; another family is better)")
-      ->type_name("PROVIDER/MODEL");
-  flags.add("--judge-base-url", "judge.base_url", "URL", "server URL for the judge's model");
-  flags.add("--match-level", "qa.match_level", "LEVEL",
-            "loosest verbatim match accepted: exact, whitespace (default), typographic, casefold");
-  flags.add("--sub-model", "rlm.sub_model", "PROVIDER/MODEL",
-            "the model llm_query calls use (default: the generator's)");
-  flags.add("--max-sub-queries", "rlm.max_sub_queries", "N",
-            "most llm_query calls in one attempt (default 60)");
+  SettingFlags flags(command, args);
+  flags.add("--judge", {.form = FlagForm::value});
+  flags.add({"--judge-base-url", "--match-level", "--sub-model", "--max-sub-queries"});
   add_bounds_and_records(command, args);
 }
 
@@ -329,14 +269,37 @@ std::string explain_parse_error(const CLI::App& app, const CLI::ParseError& erro
   return usage_problem(words, error.what());
 }
 
+// Values kept as typed until parsing is done, then checked and converted by check_values.
+struct TypedValues {
+  std::string parallel_attempts; // run
+  std::string older_than;        // sessions prune
+  std::string every;             // heartbeat
+  std::string lease;             // worker
+};
+
+// The command line being declared: the app, what parsing fills in, and each command's name.
+struct Parser {
+  CLI::App& app;
+  ParsedCommand& parsed;
+  TypedValues typed;
+  // Each command with its name, parents first, to tell which one the parser went into.
+  std::vector<std::pair<const CLI::App*, CommandName>> commands;
+
+  CLI::App* add(CLI::App& parent, std::string name, std::string description, CommandName as) {
+    CLI::App* command = parent.add_subcommand(std::move(name), std::move(description));
+    commands.emplace_back(command, as);
+    return command;
+  }
+};
+
 // What parsing cannot see: an empty goal or query, and flag values the configuration keys
-// reject (checked here so the message names the flag as typed). Sets prune's age.
-std::optional<std::string> check_values(const std::string& words, const std::string& older_than,
-                                        const std::string& every, const std::string& attempts,
+// reject (checked here so the message names the flag as typed). Sets the values kept as typed.
+std::optional<std::string> check_values(const std::string& words, const TypedValues& typed,
                                         ParsedCommand& parsed) {
-  if (parsed.name == CommandName::run && !attempts.empty()) {
+  if (parsed.name == CommandName::run && !typed.parallel_attempts.empty()) {
     // More would mostly wait on each other: each attempt is a whole agent, its tools and its
     // verifiers, and each a worktree on disk.
+    const std::string& attempts = typed.parallel_attempts;
     int n = 0;
     const auto [end, error] =
         std::from_chars(attempts.data(), attempts.data() + attempts.size(), n);
@@ -348,10 +311,10 @@ std::optional<std::string> check_values(const std::string& words, const std::str
     parsed.run.parallel_attempts = n;
   }
   if (parsed.name == CommandName::heartbeat) {
-    if (!every.empty()) {
-      const auto interval = parse_duration(every);
+    if (!typed.every.empty()) {
+      const auto interval = parse_duration(typed.every);
       if (!interval || interval->count() <= 0) {
-        return fmt::format("{}: --every '{}': expected {}, more than 0", words, every,
+        return fmt::format("{}: --every '{}': expected {}, more than 0", words, typed.every,
                            k_duration_forms);
       }
       parsed.heartbeat.every = *interval;
@@ -360,9 +323,9 @@ std::optional<std::string> check_values(const std::string& words, const std::str
     }
   }
   if (parsed.name == CommandName::sessions_prune) {
-    const auto age = parse_duration(older_than);
+    const auto age = parse_duration(typed.older_than);
     if (!age) {
-      return fmt::format("{}: --older-than '{}': expected {} or 30d", words, older_than,
+      return fmt::format("{}: --older-than '{}': expected {} or 30d", words, typed.older_than,
                          k_duration_forms);
     }
     parsed.sessions.older_than = *age;
@@ -396,145 +359,151 @@ std::optional<std::string> check_values(const std::string& words, const std::str
       return fmt::format("{}: {} '{}': {}", words, flag.flag, flag.value, *reason);
     }
   }
+  if (parsed.name == CommandName::worker && !typed.lease.empty()) {
+    const auto duration = parse_duration(typed.lease);
+    if (!duration || duration->count() < 300) {
+      return fmt::format("{}: --lease '{}': expected {}, at least 0.3s", words, typed.lease,
+                         k_duration_forms);
+    }
+    parsed.worker.lease = *duration;
+  }
   return std::nullopt;
 }
 
-} // namespace
-
-ParsedCommand parse_command_line(int argc, char** argv) {
-  ParsedCommand parsed;
-  CLI::App app("ralph makes LLM agents finish the job: an agent works on a goal with real tools "
-               "in a workspace, bounded and recorded.",
-               "ralph");
-  app.set_version_flag("--version", std::string("ralph ") + RALPH_VERSION);
-  app.require_subcommand(1);
-  app.allow_extras(); // inherited by every command added below
-  app.footer("Run `ralph COMMAND --help` for the options of a command.\n"
-             "Exit codes: 0 completed, 1 failed, 2 usage or configuration error, 3 budget "
-             "exhausted, 4 blocked, 5 stalled, 130 interrupted.");
-
-  CLI::App* run = app.add_subcommand(
-      "run", "the built-in agent (or an agent CLI: --agent) works on GOAL in a workspace, "
-             "verified when verifiers are given");
-  run->add_option("goal", parsed.run.goal, "what to do, in words")->required();
-  add_agent_options(*run, parsed.run);
-  add_external_agent_options(*run, parsed.run);
-  add_loop_options(*run, parsed.run);
-  std::string parallel_attempts;
-  run->add_option("--parallel-attempts", parallel_attempts,
+void add_run(Parser& p) {
+  CLI::App* run = p.add(p.app, "run",
+                        "the built-in agent (or an agent CLI: --agent) works on GOAL in a "
+                        "workspace, verified when verifiers are given",
+                        CommandName::run);
+  run->add_option("goal", p.parsed.run.goal, "what to do, in words")->required();
+  add_agent_options(*run, p.parsed.run);
+  add_external_agent_options(*run, p.parsed.run);
+  add_loop_options(*run, p.parsed.run);
+  run->add_option("--parallel-attempts", p.typed.parallel_attempts,
                   "best of N: N attempts at once, each in its own git worktree (or copy) under "
                   ".ralph/attempts/; the verifiers rank them and the best passing one is applied "
                   "(a commit on the current branch, or files); ties: fewer changed lines, then "
                   "lower cost (1 to 16)")
       ->type_name("N");
+}
 
-  CLI::App* chat = app.add_subcommand(
-      "chat", "an interactive session with the agent; /goal TEXT works on TEXT until the "
-              "verifiers pass (reads one line per turn when stdin is not a terminal)");
-  chat->add_option("--resume", parsed.chat.resume,
+void add_chat(Parser& p) {
+  RunArgs& args = p.parsed.run;
+  CLI::App* chat = p.add(p.app, "chat",
+                         "an interactive session with the agent; /goal TEXT works on TEXT until "
+                         "the verifiers pass (reads one line per turn when stdin is not a "
+                         "terminal)",
+                         CommandName::chat);
+  chat->add_option("--resume", p.parsed.chat.resume,
                    "go on with a recorded chat: its "
                    "conversation, goal and budgets")
       ->type_name("ID");
-  add_agent_options(*chat, parsed.run);
-  add_external_agent_options(*chat, parsed.run);
-  add_verifier_options(*chat, parsed.run);
-  {
-    OverrideFlags flags(*chat, parsed.run);
-    flags.add("--marker", "evidence.marker", "TEXT",
-              "the completion marker of goals (default <promise>DONE</promise>)");
-  }
-  add_bounds_and_records(*chat, parsed.run);
+  add_agent_options(*chat, args);
+  add_external_agent_options(*chat, args);
+  add_verifier_options(*chat, args);
+  SettingFlags(*chat, args)
+      .add("--marker",
+           {.help = "the completion marker of goals (default <promise>DONE</promise>)"});
+  add_bounds_and_records(*chat, args);
   // A chat has no one result to print, records itself in the store, and shows what happens.
   for (const char* name : {"--json", "--events", "--out", "--no-store"}) {
     chat->remove_option(chat->get_option(name));
   }
+}
 
-  CLI::App* qa = app.add_subcommand(
-      "qa", "grounded QA: answer bullets with verbatim quotes from the document, checked and "
-            "judged");
-  add_document_options(*qa, parsed.run);
-  CLI::App* task = app.add_subcommand(
-      "task", "task mode: a reader explores the document, a reasoner writes the output and the "
-              "memory file, a judge checks it");
-  add_document_options(*task, parsed.run);
-  {
-    OverrideFlags flags(*task, parsed.run);
-    flags.add("--mem-file", "task.mem_file", "FILE",
-              "the memory file findings are appended to (relative to the workspace)");
-  }
+void add_documents_and_demo(Parser& p) {
+  CLI::App* qa = p.add(p.app, "qa",
+                       "grounded QA: answer bullets with verbatim quotes from the document, "
+                       "checked and judged",
+                       CommandName::qa);
+  add_document_options(*qa, p.parsed.run);
+  CLI::App* task = p.add(p.app, "task",
+                         "task mode: a reader explores the document, a reasoner writes the output "
+                         "and the memory file, a judge checks it",
+                         CommandName::task);
+  add_document_options(*task, p.parsed.run);
+  SettingFlags(*task, p.parsed.run).add("--mem-file");
 
-  CLI::App* demo = app.add_subcommand(
-      "demo", "a self-contained run on a scripted stand-in model (no key, no network)");
-  demo->add_flag("--json", parsed.run.json, "print only a JSON result object on stdout");
-  demo->add_option("--events", parsed.run.events_file, "write every event to FILE as NDJSON")
+  CLI::App* demo =
+      p.add(p.app, "demo", "a self-contained run on a scripted stand-in model (no key, no network)",
+            CommandName::demo);
+  demo->add_flag("--json", p.parsed.run.json, "print only a JSON result object on stdout");
+  demo->add_option("--events", p.parsed.run.events_file, "write every event to FILE as NDJSON")
       ->type_name("FILE");
-  demo->add_flag("--quiet,-q", parsed.run.quiet, "no progress on stderr");
+  demo->add_flag("--quiet,-q", p.parsed.run.quiet, "no progress on stderr");
+}
 
-  CLI::App* sessions = app.add_subcommand(
+// The workspace, configuration and store of a `sessions` command.
+void add_store_options(CLI::App& command, RunArgs& args) {
+  command
+      .add_option("--workspace,-w", args.workspace,
+                  "the workspace whose sessions to use (default: the current directory)")
+      ->type_name("DIR");
+  command
+      .add_option("--config", args.config_file,
+                  "an extra configuration file, above the workspace one")
+      ->type_name("FILE");
+  add_store_flag(command, args);
+}
+
+void add_sessions(Parser& p) {
+  ParsedCommand& parsed = p.parsed;
+  CLI::App* sessions = p.app.add_subcommand(
       "sessions", "the recorded sessions of a workspace, or of the store --store names");
   sessions->require_subcommand(1);
-  const auto add_store_options = [&](CLI::App* command) {
-    command
-        ->add_option("--workspace,-w", parsed.run.workspace,
-                     "the workspace whose sessions to use (default: the current directory)")
-        ->type_name("DIR");
-    command
-        ->add_option("--config", parsed.run.config_file,
-                     "an extra configuration file, above the workspace one")
-        ->type_name("FILE");
-    add_store_flag(*command, parsed.run);
-  };
-  CLI::App* list =
-      sessions->add_subcommand("list", "id, goal, status, attempts, tokens, cost, age");
-  add_store_options(list);
+  CLI::App* list = p.add(*sessions, "list", "id, goal, status, attempts, tokens, cost, age",
+                         CommandName::sessions_list);
+  add_store_options(*list, parsed.run);
   list->add_flag("--json", parsed.run.json, "the sessions as JSON");
   list->add_flag("--heartbeat", parsed.sessions.heartbeat,
                  "recent `ralph heartbeat` ticks only: start, status, verified, duration, answer, "
                  "and a total");
-  CLI::App* show = sessions->add_subcommand(
-      "show", "every attempt, tool call, verdict and feedback of a session");
+  CLI::App* show =
+      p.add(*sessions, "show", "every attempt, tool call, verdict and feedback of a session",
+            CommandName::sessions_show);
   show->add_option("id", parsed.sessions.id, "the session id (or a unique prefix)")->required();
-  add_store_options(show);
+  add_store_options(*show, parsed.run);
   show->add_flag("--json", parsed.run.json, "the whole record as JSON");
-  CLI::App* resume = sessions->add_subcommand(
-      "resume", "continue a session where it stopped, its budgets carried on");
+  CLI::App* resume =
+      p.add(*sessions, "resume", "continue a session where it stopped, its budgets carried on",
+            CommandName::sessions_resume);
   resume->add_option("id", parsed.sessions.id, "the session id (or a unique prefix)")->required();
   resume->add_flag("--yes,-y", parsed.sessions.yes, "do not ask before continuing");
-  add_store_options(resume);
-  {
-    OverrideFlags flags(*resume, parsed.run);
-    flags.add("--max-iterations", "loop.max_iterations", "N",
-              "raise the attempts allowed (needed to resume a session that used them all)");
-    flags.add("--max-steps", "agent.max_steps", "N", "most model calls in one attempt");
-    flags.add("--base-url", "base_url", "URL", "the model's server, when it moved");
-    flags.add("--token-budget", "budget.max_tokens", "N", "raise the token budget: 200k, 2M");
-    flags.add("--cost-budget", "budget.max_cost_usd", "USD", "raise the cost budget");
-    flags.add("--time-budget", "budget.max_time", "DURATION",
-              "raise the time budget: 90s, 1.5m, 2h");
-  }
+  add_store_options(*resume, parsed.run);
+  SettingFlags flags(*resume, parsed.run);
+  flags.add("--max-iterations",
+            {.help = "raise the attempts allowed (needed to resume a session that used them all)"});
+  flags.add("--max-steps", {.key = "agent.max_steps", .help = "most model calls in one attempt"});
+  flags.add("--base-url", {.help = "the model's server, when it moved"});
+  flags.add("--token-budget", {.help = "raise the token budget: 200k, 2M"});
+  flags.add("--cost-budget", {.help = "raise the cost budget"});
+  flags.add("--time-budget", {.help = "raise the time budget: 90s, 1.5m, 2h"});
   resume->add_flag("--json", parsed.run.json, "print only a JSON result object on stdout");
   resume->add_flag("--quiet,-q", parsed.run.quiet, "no progress on stderr");
   resume->add_option("--events", parsed.run.events_file, "write every event to FILE as NDJSON")
       ->type_name("FILE");
   resume->add_option("--out", parsed.run.out_dir, "write trace files under DIR")->type_name("DIR");
-  CLI::App* exported = sessions->add_subcommand("export", "write a session's trace files");
+  CLI::App* exported =
+      p.add(*sessions, "export", "write a session's trace files", CommandName::sessions_export);
   exported->add_option("id", parsed.sessions.id, "the session id (or a unique prefix)")->required();
   exported->add_option("--out", parsed.sessions.out_dir, "the folder to write them to")
       ->type_name("DIR")
       ->required();
-  add_store_options(exported);
-  CLI::App* rm = sessions->add_subcommand("rm", "delete a session and its record");
+  add_store_options(*exported, parsed.run);
+  CLI::App* rm =
+      p.add(*sessions, "rm", "delete a session and its record", CommandName::sessions_rm);
   rm->add_option("id", parsed.sessions.id, "the session id (or a unique prefix)")->required();
-  add_store_options(rm);
-  CLI::App* prune = sessions->add_subcommand("prune", "delete sessions not updated for a while");
-  std::string older_than;
-  prune->add_option("--older-than", older_than, "a duration: 30d, 12h, 90m, 1h30m")
+  add_store_options(*rm, parsed.run);
+  CLI::App* prune = p.add(*sessions, "prune", "delete sessions not updated for a while",
+                          CommandName::sessions_prune);
+  prune->add_option("--older-than", p.typed.older_than, "a duration: 30d, 12h, 90m, 1h30m")
       ->type_name("AGE")
       ->required();
-  add_store_options(prune);
-  CLI::App* copy = sessions->add_subcommand(
-      "copy", "copy sessions, with everything recorded about them, to another store (SQLite or "
-              "PostgreSQL)");
+  add_store_options(*prune, parsed.run);
+  CLI::App* copy = p.add(*sessions, "copy",
+                         "copy sessions, with everything recorded about them, to another store "
+                         "(SQLite or PostgreSQL)",
+                         CommandName::sessions_copy);
   copy->add_option("ids", parsed.sessions.ids, "the sessions (ids or unique prefixes; none: all)");
   copy->add_option("--to", parsed.sessions.copy_to,
                    "the store to copy to: postgresql://USER:PASSWORD@HOST/DB or a SQLite file")
@@ -542,11 +511,37 @@ ParsedCommand parse_command_line(int argc, char** argv) {
       ->required();
   copy->add_flag("--replace", parsed.sessions.replace,
                  "replace sessions already there (default: skip them, saying so)");
-  add_store_options(copy);
+  add_store_options(*copy, parsed.run);
+}
 
-  CLI::App* hook = app.add_subcommand(
-      "hook", "ralph's verifiers as the Stop hook of Claude Code, Codex or Gemini CLI: reads the "
-              "hook payload on stdin, lets the agent stop or sends it back with the failures");
+// `hook install` and `hook uninstall`: which agent CLI, and whose settings.
+void add_install_options(CLI::App& command, ParsedCommand& parsed) {
+  command.add_option("agent", parsed.hook.target, "claude, codex or gemini")
+      ->required()
+      ->check(CLI::IsMember({"claude", "codex", "gemini"}));
+  CLI::Option* user = command.add_flag(
+      "--user", parsed.hook.user,
+      "the user's settings (~/.claude/settings.json, ~/.codex/hooks.json, ~/.gemini/...)");
+  command
+      .add_flag("--project", parsed.hook.project,
+                "the project's settings (.claude/settings.json, "
+                ".codex/hooks.json, .gemini/settings.json; the default)")
+      ->excludes(user);
+  command
+      .add_option("--workspace,-w", parsed.run.workspace,
+                  "the project (default: the current directory)")
+      ->type_name("DIR");
+  command.footer("Exit codes: 0 done (or nothing to do), 2 usage error or a settings file that "
+                 "is not valid JSON (left as it was), 1 the file could not be written.");
+}
+
+void add_hook(Parser& p) {
+  ParsedCommand& parsed = p.parsed;
+  CLI::App* hook = p.add(p.app, "hook",
+                         "ralph's verifiers as the Stop hook of Claude Code, Codex or Gemini CLI: "
+                         "reads the hook payload on stdin, lets the agent stop or sends it back "
+                         "with the failures",
+                         CommandName::hook);
   hook->footer("Exit codes: 0 decided (the JSON on stdout says block, or nothing lets the stop "
                "through); 1 could not verify (said on stderr; the agent may stop). Never 2, "
                "which the agent CLIs read as a block.");
@@ -555,48 +550,33 @@ ParsedCommand parse_command_line(int argc, char** argv) {
       ->type_name("AGENT")
       ->check(CLI::IsMember({"claude", "codex", "gemini"}));
   add_verifier_options(*hook, parsed.run);
-  {
-    OverrideFlags flags(*hook, parsed.run);
-    flags.add("--max-iterations", "loop.max_iterations", "N",
-              "most verified stops in a round before a failing one is let through (default 3: "
-              "the agent is sent back twice)");
-    flags.add("--max-time,--time-budget", "budget.max_time", "DURATION",
-              "after this long since a round's first stop, a failing one is let through: 10m");
-  }
+  SettingFlags flags(*hook, parsed.run);
+  flags.add("--max-iterations",
+            {.help = "most verified stops in a round before a failing one is let through (default "
+                     "3: the agent is sent back twice)"});
+  flags.add("--max-time");
   hook->add_option("--config", parsed.run.config_file,
                    "an extra configuration file, above the workspace one")
       ->type_name("FILE");
   add_store_flag(*hook, parsed.run);
-  const auto add_install_options = [&](CLI::App* command) {
-    command->add_option("agent", parsed.hook.target, "claude, codex or gemini")
-        ->required()
-        ->check(CLI::IsMember({"claude", "codex", "gemini"}));
-    CLI::Option* user = command->add_flag(
-        "--user", parsed.hook.user,
-        "the user's settings (~/.claude/settings.json, ~/.codex/hooks.json, ~/.gemini/...)");
-    command
-        ->add_flag("--project", parsed.hook.project,
-                   "the project's settings (.claude/settings.json, "
-                   ".codex/hooks.json, .gemini/settings.json; the default)")
-        ->excludes(user);
-    command
-        ->add_option("--workspace,-w", parsed.run.workspace,
-                     "the project (default: the current directory)")
-        ->type_name("DIR");
-    command->footer("Exit codes: 0 done (or nothing to do), 2 usage error or a settings file that "
-                    "is not valid JSON (left as it was), 1 the file could not be written.");
-  };
-  CLI::App* install = hook->add_subcommand(
-      "install", "add `ralph hook` as the Stop hook of claude, codex or gemini (idempotent)");
-  add_install_options(install);
-  CLI::App* uninstall =
-      hook->add_subcommand("uninstall", "remove ralph's hook, and nothing else, from the settings");
-  add_install_options(uninstall);
+  add_install_options(
+      *p.add(*hook, "install",
+             "add `ralph hook` as the Stop hook of claude, codex or gemini (idempotent)",
+             CommandName::hook_install),
+      parsed);
+  add_install_options(*p.add(*hook, "uninstall",
+                             "remove ralph's hook, and nothing else, from the settings",
+                             CommandName::hook_uninstall),
+                      parsed);
+}
 
-  CLI::App* heartbeat = app.add_subcommand(
-      "heartbeat", "run the agent on the tasks in the workspace's HEARTBEAT.md: one tick (for cron "
-                   "or a timer) or --every DURATION in the foreground; HEARTBEAT_OK when nothing "
-                   "is due");
+void add_heartbeat(Parser& p) {
+  ParsedCommand& parsed = p.parsed;
+  CLI::App* heartbeat =
+      p.add(p.app, "heartbeat",
+            "run the agent on the tasks in the workspace's HEARTBEAT.md: one tick (for cron or a "
+            "timer) or --every DURATION in the foreground; HEARTBEAT_OK when nothing is due",
+            CommandName::heartbeat);
   heartbeat->footer(
       "Each tick is a verified run recorded as a session (`ralph sessions list --heartbeat`); "
       "ticks never overlap (.ralph/heartbeat.lock).\nExit codes: one tick: the run's (0 "
@@ -604,8 +584,8 @@ ParsedCommand parse_command_line(int argc, char** argv) {
       "another is running: 0; --every: 0 when every tick completed, else the code of the last "
       "tick that did not; 2 usage or configuration error (no HEARTBEAT.md, no judge while "
       "verifying); 130 interrupted.");
-  std::string every;
-  heartbeat->add_option("--every", every, "a tick this often, in the foreground: 30m, 1.5h, 90s")
+  heartbeat
+      ->add_option("--every", p.typed.every, "a tick this often, in the foreground: 30m, 1.5h, 90s")
       ->type_name("DURATION");
   heartbeat->add_option("--ticks", parsed.heartbeat.ticks, "stop after N ticks (with --every)")
       ->type_name("N")
@@ -615,11 +595,24 @@ ParsedCommand parse_command_line(int argc, char** argv) {
   add_agent_options(*heartbeat, parsed.run);
   add_external_agent_options(*heartbeat, parsed.run);
   add_loop_options(*heartbeat, parsed.run, HeartbeatFlags::heartbeat_command);
+}
 
-  CLI::App* batch = app.add_subcommand(
-      "batch", "many goals at once in one process, each in its own git worktree (or copy) under "
-               ".ralph/batch/: one JSON object per line of FILE; run it again to resume. With "
-               "--queue URL: into a PostgreSQL queue for `ralph worker` on any machine");
+// `batch status` and `batch export`, and `worker`: the queue they read.
+void add_queue_option(CLI::App& command, std::string& queue) {
+  command.add_option("--queue", queue, "the PostgreSQL queue (postgresql://...)")
+      ->type_name("URL")
+      ->envname("RALPH_QUEUE_URL")
+      ->required();
+}
+
+void add_batch(Parser& p) {
+  ParsedCommand& parsed = p.parsed;
+  CLI::App* batch = p.add(p.app, "batch",
+                          "many goals at once in one process, each in its own git worktree (or "
+                          "copy) under .ralph/batch/: one JSON object per line of FILE; run it "
+                          "again to resume. With --queue URL: into a PostgreSQL queue for `ralph "
+                          "worker` on any machine",
+                          CommandName::batch);
   batch->footer("Goal keys: id, goal, workspace, repo, ref, and the run flags that set a "
                 "configuration key, in snake case (verify, model, max_iterations, token_budget, "
                 "...), or any dotted configuration key. README: \"Many goals at once\".\n"
@@ -665,29 +658,30 @@ ParsedCommand parse_command_line(int argc, char** argv) {
     batch->remove_option(batch->get_option(name));
   }
 
-  const auto add_queue_options = [&](CLI::App* command) {
-    command->add_option("--queue", parsed.batch.queue, "the PostgreSQL queue (postgresql://...)")
-        ->type_name("URL")
-        ->envname("RALPH_QUEUE_URL")
-        ->required();
-  };
-  CLI::App* batch_status = batch->add_subcommand(
-      "status", "a queued batch: queued / running (by worker) / done / failed / verified, "
-                "tokens, cost (every batch of the queue without --name)");
-  add_queue_options(batch_status);
-  batch_status->add_option("--name", parsed.batch.name, "the batch")->type_name("NAME");
-  batch_status->add_flag("--json", parsed.run.json, "the counts as JSON");
-  CLI::App* batch_export = batch->add_subcommand(
-      "export", "a queued batch's results: one line per finished goal, as results.jsonl");
-  add_queue_options(batch_export);
-  batch_export->add_option("--name", parsed.batch.name, "the batch")->type_name("NAME")->required();
-  batch_export->add_option("--output,-o", parsed.batch.output_file, "the file (default: stdout)")
+  CLI::App* status = p.add(*batch, "status",
+                           "a queued batch: queued / running (by worker) / done / failed / "
+                           "verified, tokens, cost (every batch of the queue without --name)",
+                           CommandName::batch_status);
+  add_queue_option(*status, parsed.batch.queue);
+  status->add_option("--name", parsed.batch.name, "the batch")->type_name("NAME");
+  status->add_flag("--json", parsed.run.json, "the counts as JSON");
+  CLI::App* exported = p.add(
+      *batch, "export", "a queued batch's results: one line per finished goal, as results.jsonl",
+      CommandName::batch_export);
+  add_queue_option(*exported, parsed.batch.queue);
+  exported->add_option("--name", parsed.batch.name, "the batch")->type_name("NAME")->required();
+  exported->add_option("--output,-o", parsed.batch.output_file, "the file (default: stdout)")
       ->type_name("FILE");
+}
 
-  CLI::App* worker = app.add_subcommand(
-      "worker", "run the goals of queued batches (`ralph batch FILE --queue URL`): claims up to "
-                "--concurrency goals under a lease it renews, runs each as a session, records "
-                "its result; a goal whose worker died is taken over and resumed");
+void add_worker(Parser& p) {
+  ParsedCommand& parsed = p.parsed;
+  CLI::App* worker = p.add(p.app, "worker",
+                           "run the goals of queued batches (`ralph batch FILE --queue URL`): "
+                           "claims up to --concurrency goals under a lease it renews, runs each "
+                           "as a session, records its result; a goal whose worker died is taken "
+                           "over and resumed",
+                           CommandName::worker);
   worker->footer(
       "Each goal works in a worktree of its `repo` at its `ref` under --workdir (an empty folder "
       "without one); its result is its branch pushed to --push, or else the patch in its result. "
@@ -695,10 +689,7 @@ ParsedCommand parse_command_line(int argc, char** argv) {
       "(--exit-when-empty); 1 the queue or the session store could not be reached (its goals "
       "come back to the queue when their leases run out); 2 usage or configuration error; 130 "
       "stopped by SIGINT or SIGTERM, its running goals interrupted and given back to the queue.");
-  worker->add_option("--queue", parsed.worker.queue, "the PostgreSQL queue (postgresql://...)")
-      ->type_name("URL")
-      ->envname("RALPH_QUEUE_URL")
-      ->required();
+  add_queue_option(*worker, parsed.worker.queue);
   worker->add_option("--concurrency,-j", parsed.worker.concurrency, "goals running at once")
       ->type_name("N")
       ->check(CLI::Range(1, 4096));
@@ -708,18 +699,43 @@ ParsedCommand parse_command_line(int argc, char** argv) {
       ->type_name("DIR");
   worker->add_option("--push", parsed.worker.push, "push each goal's result branch to REMOTE")
       ->type_name("REMOTE");
-  std::string lease;
-  worker->add_option("--lease", lease, "a claim's lease, renewed every third of it (default 60s)")
+  worker
+      ->add_option("--lease", p.typed.lease,
+                   "a claim's lease, renewed every third of it (default 60s)")
       ->type_name("DURATION");
   worker->add_flag("--exit-when-empty", parsed.worker.exit_when_empty,
                    "exit once no goal is queued or running (default: wait for new goals)");
   // Default: the queue's database, so a worker anywhere resumes any other's goals.
-  add_store_flag(*worker, parsed.run, "the queue's database");
+  SettingFlags(*worker, parsed.run)
+      .add("--store", {.help = "the session store: postgresql://USER:PASSWORD@HOST/DB, or a "
+                               "SQLite file (default the queue's database; also RALPH_STORE_URL, "
+                               "store.url)"});
   worker
       ->add_option("--config", parsed.run.config_file,
                    "an extra configuration file (the batch's settings go over it)")
       ->type_name("FILE");
   worker->add_flag("--quiet,-q", parsed.run.quiet, "no progress on stderr");
+}
+
+} // namespace
+
+ParsedCommand parse_command_line(int argc, char** argv) {
+  ParsedCommand parsed;
+  CLI::App app("ralph makes LLM agents finish the job: an agent works on a goal with real tools "
+               "in a workspace, bounded and recorded.",
+               "ralph");
+  app.set_version_flag("--version", std::string("ralph ") + RALPH_VERSION);
+  app.require_subcommand(1);
+  app.allow_extras(); // inherited by every command added below
+  app.footer("Run `ralph COMMAND --help` for the options of a command.\n"
+             "Exit codes: 0 completed, 1 failed, 2 usage or configuration error, 3 budget "
+             "exhausted, 4 blocked, 5 stalled, 130 interrupted.");
+  Parser parser{.app = app, .parsed = parsed, .typed = {}, .commands = {}};
+  // In the order `ralph --help` lists them.
+  for (void (*add)(Parser&) : {add_run, add_chat, add_documents_and_demo, add_sessions, add_hook,
+                               add_heartbeat, add_batch, add_worker}) {
+    add(parser);
+  }
 
   std::optional<std::string> parse_error;
   try {
@@ -739,45 +755,13 @@ ParsedCommand parse_command_line(int argc, char** argv) {
   if (!problem) {
     problem = parse_error;
   }
-  const std::pair<CLI::App*, CommandName> commands[] = {
-      {run, CommandName::run},
-      {qa, CommandName::qa},
-      {task, CommandName::task},
-      {demo, CommandName::demo},
-      {list, CommandName::sessions_list},
-      {show, CommandName::sessions_show},
-      {resume, CommandName::sessions_resume},
-      {exported, CommandName::sessions_export},
-      {rm, CommandName::sessions_rm},
-      {prune, CommandName::sessions_prune},
-      {copy, CommandName::sessions_copy},
-      {hook, CommandName::hook},
-      {install, CommandName::hook_install},
-      {uninstall, CommandName::hook_uninstall},
-      {chat, CommandName::chat},
-      {heartbeat, CommandName::heartbeat},
-      {batch, CommandName::batch},
-      {batch_status, CommandName::batch_status},
-      {batch_export, CommandName::batch_export},
-      {worker, CommandName::worker},
-  };
-  for (const auto& [command, name] : commands) {
+  for (const auto& [command, name] : parser.commands) {
     if (command->parsed()) {
       parsed.name = name;
     }
   }
   if (!problem) {
-    problem = check_values(command_words(command_chain(app)), older_than, every, parallel_attempts,
-                           parsed);
-  }
-  if (!problem && parsed.name == CommandName::worker && !lease.empty()) {
-    const auto duration = parse_duration(lease);
-    if (!duration || duration->count() < 300) {
-      problem = fmt::format("ralph worker: --lease '{}': expected {}, at least 0.3s", lease,
-                            k_duration_forms);
-    } else {
-      parsed.worker.lease = *duration;
-    }
+    problem = check_values(command_words(command_chain(app)), parser.typed, parsed);
   }
   if (problem) {
     std::fprintf(stderr, "%s\n", problem->c_str());

@@ -3,6 +3,7 @@
 #include "cli/usage_hint.h"
 
 #include "ralph/core/config.h"
+#include "ralph/core/setting_names.h"
 #include "ralph/core/text.h"
 
 #include <fmt/format.h>
@@ -41,18 +42,6 @@ const VerbInfo& info(SlashVerb verb) {
   return *std::find_if(k_verbs.begin(), k_verbs.end(),
                        [verb](const VerbInfo& v) { return v.verb == verb; });
 }
-
-struct BudgetName {
-  const char* name;
-  const char* key;
-};
-constexpr std::array<BudgetName, 5> k_budget_names = {{
-    {"iterations", "loop.max_iterations"},
-    {"steps", "agent.max_steps"},
-    {"tokens", "budget.max_tokens"},
-    {"cost", "budget.max_cost_usd"},
-    {"time", "budget.max_time"},
-}};
 
 std::vector<std::string> words(std::string_view text) {
   std::vector<std::string> out;
@@ -135,15 +124,10 @@ Result<std::vector<BudgetChange>> parse_budget_changes(std::string_view argument
     } else if (i + 1 < parts.size()) {
       value = parts[++i];
     }
-    const auto known = std::find_if(k_budget_names.begin(), k_budget_names.end(),
-                                    [&](const BudgetName& b) { return name == b.name; });
-    if (known == k_budget_names.end()) {
-      std::vector<std::string> names;
-      names.reserve(k_budget_names.size());
-      for (const BudgetName& b : k_budget_names) {
-        names.emplace_back(b.name);
-      }
-      const std::string near = closest_name(name, names);
+    // The names are the settings table's (core/setting_names.h).
+    const SettingNames* known = find_budget_name(name);
+    if (known == nullptr) {
+      const std::string near = closest_name(name, budget_names());
       return fail(ErrorKind::usage,
                   fmt::format("/budget: unknown budget '{}'{} (iterations, steps, tokens, cost, "
                               "time)",
@@ -155,18 +139,14 @@ Result<std::vector<BudgetChange>> parse_budget_changes(std::string_view argument
     if (const auto problem = check_config_text(known->key, value)) {
       return fail(ErrorKind::usage, fmt::format("/budget {}={}: {}", name, value, *problem));
     }
-    out.push_back({known->key, value});
+    out.push_back({std::string(known->key), value});
   }
   return out;
 }
 
 std::string_view budget_name(std::string_view key) {
-  for (const BudgetName& b : k_budget_names) {
-    if (key == b.key) {
-      return b.name;
-    }
-  }
-  return key;
+  const SettingNames* names = find_setting(key);
+  return names == nullptr || names->budget_name.empty() ? key : names->budget_name;
 }
 
 } // namespace ralph::cli

@@ -7,6 +7,7 @@
 #include "toml_guard.h"
 
 #include "ralph/core/json.h"
+#include "ralph/core/setting_names.h"
 #include "ralph/core/text.h"
 #include "ralph/core/try.h"
 #include "ralph/core/url.h"
@@ -16,7 +17,6 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
-#include <cctype>
 #include <fstream>
 #include <sstream>
 
@@ -186,14 +186,6 @@ Result<void> apply_table(Config& config, const toml::table& table, const std::st
   return {};
 }
 
-std::string env_name(std::string_view path) {
-  std::string name = "RALPH_";
-  for (char c : path) {
-    name.push_back(c == '.' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
-  }
-  return name;
-}
-
 // A JSON member as a value (prices aside: apply_config_json reads them), or nullopt when it is
 // none.
 std::optional<Value> json_value(const nlohmann::json& item) {
@@ -254,11 +246,6 @@ Result<void> apply_config_file(Config& config, const std::filesystem::path& file
 
 Result<void> apply_environment(Config& config,
                                const std::function<const char*(const char*)>& lookup) {
-  struct Alias {
-    const char* variable;
-    const char* key;
-  };
-  static constexpr Alias k_aliases[] = {{"RALPH_MAX_STEPS", "agent.max_steps"}};
   const auto apply = [&](const std::string& variable, std::string_view key) -> Result<void> {
     const char* text = lookup(variable.c_str());
     if (text == nullptr) {
@@ -266,13 +253,15 @@ Result<void> apply_environment(Config& config,
     }
     return set_config_value(config, key, text, "environment variable " + variable);
   };
-  for (const Alias& alias : k_aliases) {
-    TRY(apply(alias.variable, alias.key));
+  for (const Key& key : config_detail::keys()) {
+    if (!key.names.env_alias.empty()) {
+      TRY(apply(std::string(key.names.env_alias), key.path));
+    }
   }
   // The canonical names come last so they win over an alias set at the same time.
   for (const Key& key : config_detail::keys()) {
     if (key.kind != ValueKind::price_table) {
-      TRY(apply(env_name(key.path), key.path));
+      TRY(apply(env_variable(key.path), key.path));
     }
   }
   return {};
@@ -291,6 +280,11 @@ Result<void> set_config_value(Config& config, std::string_view key, std::string_
                                        source, 0));
   }
   return assign(config, *entry, *value, source, source, 0);
+}
+
+std::string config_key_expects(std::string_view key) {
+  const Key* entry = config_detail::find_key(key);
+  return entry == nullptr ? std::string() : config_detail::expected(*entry);
 }
 
 std::optional<std::string> check_config_text(std::string_view key, std::string_view text) {
@@ -472,7 +466,7 @@ std::vector<std::string> describe_config_keys() {
   std::vector<std::string> lines;
   for (const Key& key : config_detail::keys()) {
     const std::string variable =
-        key.kind == ValueKind::price_table ? "files only" : "env " + env_name(key.path);
+        key.kind == ValueKind::price_table ? "files only" : "env " + env_variable(key.path);
     lines.push_back(fmt::format("{}: {} ({})", key.path, config_detail::expected(key), variable));
   }
   return lines;

@@ -3,6 +3,7 @@
 // The table of configuration keys shared by the TOML, environment and flag front ends.
 
 #include "ralph/core/config.h"
+#include "ralph/core/setting_names.h"
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -37,7 +38,29 @@ struct Key {
   std::function<void(Config&, const Value&)> set; // called with a value of `kind`, in range
   std::function<std::vector<std::string>&(Config&)> list; // string_list keys: the list itself
   std::function<std::optional<Value>(const Config&)> get; // nullopt: unset (no default)
+  SettingNames names; // what the key does, and the flags and other names that set it
 };
+
+// The value as its kind holds it; the setters call these after `assign` has checked the kind.
+inline std::int64_t as_int(const Value& v) {
+  return std::get<std::int64_t>(v);
+}
+inline const std::string& as_string(const Value& v) {
+  return std::get<std::string>(v);
+}
+inline bool as_bool(const Value& v) {
+  return std::get<bool>(v);
+}
+inline double as_number(const Value& v) {
+  if (const auto* i = std::get_if<std::int64_t>(&v)) {
+    return static_cast<double>(*i);
+  }
+  return std::get<double>(v);
+}
+
+// The rows of the table, each with its names (config_key_table.cpp); keys() holds them, their
+// names' `key` fields filled in.
+std::vector<Key> make_keys();
 
 const std::vector<Key>& keys();
 const Key* find_key(std::string_view path);

@@ -79,6 +79,25 @@ TEST(BatchGoals, PlacesThatAreNotThereAreProblemsOfTheirLine) {
   EXPECT_THAT(read->problems[2], HasSubstr("goals.jsonl:3: 'verify'"));
 }
 
+TEST(BatchGoals, AMistypedKeyIsNamedWithTheClosestGoalKey) {
+  testing::TempDir dir;
+  const fs::path file =
+      dir.write("goals.jsonl", "{\"id\":\"a\",\"goal\":\"g\",\"max_iteration\":2}\n"
+                               "{\"id\":\"b\",\"goal\":\"g\",\"agent_mod\":\"m\"}\n"
+                               "{\"id\":\"c\",\"goal\":\"g\",\"loop.max_iteration\":2}\n"
+                               "{\"id\":\"d\",\"goal\":\"g\",\"frobnicate\":1}\n");
+  auto read = read_goals_file(file, Config{});
+  ASSERT_TRUE(read);
+  ASSERT_EQ(read->problems.size(), 4u);
+  EXPECT_THAT(read->problems[0], HasSubstr("goals.jsonl:1: unknown key 'max_iteration'; did you "
+                                           "mean 'max_iterations'?"));
+  // As near to agent_cmd as to agent_model: the goal keys keep their order for ties.
+  EXPECT_THAT(read->problems[1], HasSubstr("unknown key 'agent_mod'; did you mean 'agent_model'?"));
+  EXPECT_THAT(read->problems[2], HasSubstr("unknown key 'loop.max_iteration'; did you mean "
+                                           "'loop.max_iterations'?"));
+  EXPECT_THAT(read->problems[3], HasSubstr("unknown key 'frobnicate' (README"));
+}
+
 TEST(BatchStore, SessionsSpendTogetherAndTheBudgetStopsTheBatchOnce) {
   testing::TempDir dir;
   auto opened = store::SqliteSessionStore::open(dir.path() / "ralph.db");

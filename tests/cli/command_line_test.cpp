@@ -1,5 +1,8 @@
 #include "cli/command_line.h"
 
+#include "ralph/core/config.h"
+#include "ralph/core/setting_names.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
@@ -228,6 +231,84 @@ TEST(CommandLine, TheFirstStrayWordIsNamedWhereItWasTyped) {
   EXPECT_EQ(parse({"qa", "--doc", "d", "--qeury", "q"}).err,
             "ralph qa: unknown option '--qeury'; did you mean '--query'? See 'ralph qa --help'.\n")
       << "a stray option wins over the missing --query it caused";
+}
+
+// The words before a flag for each command the settings table names.
+std::vector<std::string> command_words_for(std::string_view command) {
+  if (command == "run") {
+    return {"run", "the goal"};
+  }
+  if (command == "qa" || command == "task") {
+    return {std::string(command), "--doc", "d.txt", "--query", "q"};
+  }
+  return {std::string(command)};
+}
+
+// A value `key` takes, from a few of the kinds keys have.
+std::string a_value_of(std::string_view key) {
+  for (const char* value : {"1", "true", "append", "always", "exact", "openai/m", "x"}) {
+    if (!check_config_text(key, value)) {
+      return value;
+    }
+  }
+  ADD_FAILURE() << "no value for " << key;
+  return {};
+}
+
+TEST(CommandLine, EveryFlagOfTheSettingsTableSetsItsKeyInTheCommandsItNames) {
+  int checked = 0;
+  for (const SettingNames& names : setting_names()) {
+    for (const SettingFlag& flag : names.flags) {
+      std::vector<std::string> commands;
+      for (std::string_view rest = flag.commands.empty() ? "run" : flag.commands; !rest.empty();) {
+        const std::size_t comma = rest.find(", ");
+        commands.emplace_back(rest.substr(0, comma));
+        rest = comma == std::string_view::npos ? "" : rest.substr(comma + 2);
+      }
+      const std::string name(flag_name(flag));
+      for (const std::string& command : commands) {
+        std::vector<std::string> args = command_words_for(command);
+        args.push_back(name);
+        std::string value(flag.fixed);
+        if (flag.form == FlagForm::value || flag.form == FlagForm::list_item) {
+          value = a_value_of(flag.key);
+          args.push_back(value);
+        }
+        const auto parsed = parse(args);
+        ASSERT_EQ(parsed.command.exit_code, -1) << command << " " << name << ": " << parsed.err;
+        ASSERT_EQ(parsed.command.run.overrides.size(), 1u) << command << " " << name;
+        const ConfigOverride& set = parsed.command.run.overrides.front();
+        EXPECT_EQ(set.key, flag.key) << command << " " << name;
+        EXPECT_EQ(set.value, value) << command << " " << name;
+        EXPECT_EQ(set.flag, name) << command << " " << name;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 50);
+}
+
+TEST(CommandLine, ARepeatedListFlagReplacesTheListOnceThenAdds) {
+  const auto parsed =
+      parse({"run", "fix it", "--verify-cmd", "make", "--verify-cmd", "make check"});
+  ASSERT_EQ(parsed.command.exit_code, -1) << parsed.err;
+  const auto& overrides = parsed.command.run.overrides;
+  ASSERT_EQ(overrides.size(), 2u);
+  EXPECT_FALSE(overrides[0].append);
+  EXPECT_TRUE(overrides[1].append);
+  EXPECT_EQ(overrides[1].value, "make check");
+}
+
+TEST(CommandLine, TheHooksTimeBudgetAnswersToBothItsNames) {
+  for (const char* name : {"--max-time", "--time-budget"}) {
+    const auto parsed = parse({"hook", name, "10m"});
+    ASSERT_EQ(parsed.command.exit_code, -1) << parsed.err;
+    ASSERT_EQ(parsed.command.run.overrides.size(), 1u);
+    EXPECT_EQ(parsed.command.run.overrides[0].key, "budget.max_time");
+    EXPECT_EQ(parsed.command.run.overrides[0].flag, "--max-time") << "messages name the first";
+  }
+  EXPECT_NE(parse({"run", "x", "--max-time", "10m"}).err.find("unknown option '--max-time'"),
+            std::string::npos);
 }
 
 } // namespace

@@ -1,6 +1,8 @@
 #include "cli/chat_state.h"
 #include "cli/slash_command.h"
 
+#include "ralph/core/setting_names.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -65,6 +67,18 @@ TEST(SlashCommand, BudgetChangesAreCheckedLikeTheConfiguration) {
               HasSubstr("unknown budget 'iteratons'; did you mean 'iterations'?"));
   EXPECT_THAT(parse_budget_changes("time=soon").error().message, HasSubstr("/budget time=soon:"));
   EXPECT_THAT(parse_budget_changes("tokens").error().message, HasSubstr("tokens needs a value"));
+}
+
+TEST(SlashCommand, TheHelpAndTheMistakesNameEveryBudgetOfTheSettingsTable) {
+  const std::string mistake = parse_budget_changes("budgets=1").error().message;
+  for (const std::string& name : budget_names()) {
+    EXPECT_THAT(slash_help(), HasSubstr(name));
+    EXPECT_THAT(mistake, HasSubstr(name));
+    const auto change = parse_budget_changes(name + "=1");
+    ASSERT_TRUE(change.has_value()) << change.error().message;
+    EXPECT_EQ(budget_name(change->front().key), name);
+  }
+  EXPECT_EQ(budget_name("loop.feedback"), "loop.feedback") << "a key without a budget name";
 }
 
 TEST(ChatState, RoundTripsThroughItsJson) {

@@ -101,6 +101,10 @@ Result<void> set_config_value(Config& config, std::string_view key, std::string_
 // key is unknown. Lets a front end check a flag before anything is loaded.
 std::optional<std::string> check_config_text(std::string_view key, std::string_view text);
 
+// What `key` takes, as its errors say ("an integer from 1 to 100000", "a duration like 90s, 1.5m,
+// 2h (0: no limit)"); empty for an unknown key.
+std::string config_key_expects(std::string_view key);
+
 // Adds one item to a list key (a repeated flag); other keys are set as by set_config_value.
 Result<void> append_config_value(Config& config, std::string_view key, std::string_view text,
                                  const std::string& source);
