@@ -8,8 +8,7 @@ namespace ralph::cli {
 
 // `ralph batch FILE`: every goal of FILE as its own session in its own worktree (or copy),
 // `--concurrency` at a time in this process, recorded so that running the same command again
-// skips finished goals and resumes the others. Returns the exit code (README: "Many goals at
-// once").
+// skips finished goals and resumes the others. Returns the exit code (docs/manual/batch.md).
 Result<int> batch_command(const RunArgs& args, const BatchArgs& batch);
 
 } // namespace ralph::cli

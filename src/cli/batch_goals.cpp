@@ -150,7 +150,7 @@ BatchGoal parse_goal(const nlohmann::json& object, const std::string& where, con
       config_key = key; // a configuration key as files name it; the key table checks it
     } else {
       const std::string near = closest_name(key, all_key_names());
-      problem(near.empty() ? fmt::format("unknown key '{}' (README: \"Many goals at once\")", key)
+      problem(near.empty() ? fmt::format("unknown key '{}' (man ralph; docs/manual/batch.md)", key)
                            : fmt::format("unknown key '{}'; did you mean '{}'?", key, near));
       continue;
     }

@@ -615,7 +615,7 @@ void add_batch(Parser& p) {
                           CommandName::batch);
   batch->footer("Goal keys: id, goal, workspace, repo, ref, and the run flags that set a "
                 "configuration key, in snake case (verify, model, max_iterations, token_budget, "
-                "...), or any dotted configuration key. README: \"Many goals at once\".\n"
+                "...), or any dotted configuration key (man ralph; docs/manual/batch.md).\n"
                 "Exit codes: 0 every goal completed; 1 some goal ended otherwise (see the "
                 "results); 2 usage error or bad lines in FILE (nothing run); 3 a batch budget ran "
                 "out first; 130 interrupted. Run the same command again to go on.");
@@ -685,7 +685,7 @@ void add_worker(Parser& p) {
   worker->footer(
       "Each goal works in a worktree of its `repo` at its `ref` under --workdir (an empty folder "
       "without one); its result is its branch pushed to --push, or else the patch in its result. "
-      "README: \"Batches across machines\".\nExit codes: 0 nothing left to do "
+      "See man ralph (docs/manual/batch.md, workers).\nExit codes: 0 nothing left to do "
       "(--exit-when-empty); 1 the queue or the session store could not be reached (its goals "
       "come back to the queue when their leases run out); 2 usage or configuration error; 130 "
       "stopped by SIGINT or SIGTERM, its running goals interrupted and given back to the queue.");

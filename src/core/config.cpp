@@ -43,7 +43,7 @@ std::string where(const std::string& source, int line) {
 std::string unknown_key_message(const std::string& place, const std::string& path) {
   const std::string suggestion = config_detail::closest_key(path);
   if (suggestion.empty()) {
-    return fmt::format("{}: unknown key '{}' (the README's Configuration section lists every key)",
+    return fmt::format("{}: unknown key '{}' (docs/reference/configuration.md lists every key)",
                        place, path);
   }
   return fmt::format("{}: unknown key '{}'; did you mean '{}'?", place, path, suggestion);

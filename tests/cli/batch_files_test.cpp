@@ -95,7 +95,7 @@ TEST(BatchGoals, AMistypedKeyIsNamedWithTheClosestGoalKey) {
   EXPECT_THAT(read->problems[1], HasSubstr("unknown key 'agent_mod'; did you mean 'agent_model'?"));
   EXPECT_THAT(read->problems[2], HasSubstr("unknown key 'loop.max_iteration'; did you mean "
                                            "'loop.max_iterations'?"));
-  EXPECT_THAT(read->problems[3], HasSubstr("unknown key 'frobnicate' (README"));
+  EXPECT_THAT(read->problems[3], HasSubstr("unknown key 'frobnicate' (man ralph"));
 }
 
 TEST(BatchStore, SessionsSpendTogetherAndTheBudgetStopsTheBatchOnce) {

@@ -34,7 +34,7 @@ inline std::optional<Status> status_from_string(std::string_view text) {
   return value_of(k_status_names, text);
 }
 
-// The process exit code documented for each terminal status (README "Exit codes").
+// The process exit code documented for each terminal status (docs/manual/exit-codes.md).
 int exit_code(Status status);
 
 } // namespace ralph
