@@ -322,28 +322,16 @@ Setting::Setting(ConfigOverride text, std::shared_ptr<const Parsed> parsed)
     : m_text(std::move(text)), m_parsed(std::move(parsed)) {}
 
 Result<Setting> Setting::parse(ConfigOverride text) {
-  const Key* entry = config_detail::find_key(text.key);
-  if (entry == nullptr) {
-    return tl::unexpected(config_error(unknown_key_message(text.flag, text.key), text.flag, 0));
+  auto checked = check(text);
+  if (checked) {
+    return std::move(*checked);
   }
-  auto parsed = std::make_shared<Parsed>();
-  parsed->key = entry;
-  if (text.append && entry->kind == ValueKind::string_list) {
-    parsed->value = std::vector<std::string>{text.value};
-    return Setting(std::move(text), std::move(parsed));
-  }
-  auto value = config_detail::parse_text(*entry, text.value);
-  if (!value) {
-    return tl::unexpected(
-        config_error(fmt::format("{}: {}: expected {}, got \"{}\"", text.flag, text.key,
-                                 config_detail::expected(*entry), text.value),
-                     text.flag, 0));
-  }
-  // Checked against the key's kind and range now, so apply() cannot fail.
+  // The words set_config_value uses (the closest key, what was given): it fails the same way.
   Config scratch;
-  TRY(assign(scratch, *entry, *value, text.flag, text.flag, 0));
-  parsed->value = std::move(*value);
-  return Setting(std::move(text), std::move(parsed));
+  if (auto set = set_config_value(scratch, text.key, text.value, text.flag); !set) {
+    return tl::unexpected(set.error());
+  }
+  return fail(ErrorKind::config, fmt::format("{}: {}: {}", text.flag, text.key, checked.error()));
 }
 
 tl::expected<Setting, std::string> Setting::check(ConfigOverride text) {
@@ -358,6 +346,7 @@ tl::expected<Setting, std::string> Setting::check(ConfigOverride text) {
     return Setting(std::move(text), std::move(parsed));
   }
   auto value = config_detail::parse_text(*entry, text.value);
+  // Checked against the key's kind and range now, so apply() cannot fail.
   Config scratch;
   if (!value || config_detail::assign(scratch, *entry, *value)) {
     return tl::unexpected("expected " + config_detail::expected(*entry));
@@ -374,7 +363,7 @@ void Setting::apply(Config& config) const {
     list.insert(list.end(), items.begin(), items.end());
     return;
   }
-  // Cannot fail: parse() assigned the same value once already.
+  // Cannot fail: check() assigned the same value once already.
   (void)config_detail::assign(config, key, m_parsed->value);
 }
 
