@@ -118,7 +118,7 @@ TEST(HeartbeatGrid, ACancelDuringATickRecordsItInterruptedAndStops) {
   EXPECT_EQ(sessions[0].status, Status::interrupted);
 }
 
-TEST(HeartbeatGrid, AFailingTickMakesTheExitCodeButTheTicksGoOn) {
+TEST(HeartbeatGrid, ATasksFileGoneBetweenTicksIsSaidAndTheNextTickLooksAgain) {
   HeartbeatFixture f;
   f.request.every = minutes(10);
   f.request.ticks = 3;
