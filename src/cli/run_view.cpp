@@ -2,7 +2,6 @@
 
 #include "cli/grounded_answer.h"
 #include "cli/run_report.h"
-#include "cli/terminal_view.h"
 
 #include "ralph/core/try.h"
 
@@ -10,36 +9,38 @@
 
 namespace ralph::cli {
 
-Result<int> run_shown(session::Runtime& runtime, session::Session& session, const RunArgs& args,
-                      const std::string& banner) {
-  TerminalView view(stdout, stderr,
-                    {.stream_text = !args.json && session.streams_text(),
-                     .progress = !args.quiet,
-                     .color = TerminalView::color_wanted(stderr),
-                     .live = TerminalView::live_wanted(stderr),
-                     .progress_interval = std::chrono::duration_cast<std::chrono::milliseconds>(
-                         session.config().display.progress_interval)});
+RunDisplay::RunDisplay(const session::Runtime& runtime, const session::Session& session,
+                       const RunArgs& args, const std::string& banner)
+    : m_session(session), m_args(args),
+      m_view(stdout, stderr,
+             {.stream_text = !args.json && session.streams_text(),
+              .progress = !args.quiet,
+              .color = TerminalView::color_wanted(stderr),
+              .live = TerminalView::live_wanted(stderr),
+              .progress_interval = std::chrono::duration_cast<std::chrono::milliseconds>(
+                  session.config().display.progress_interval)}) {
   const Redactor& redactor = runtime.redactor();
-  view.note(redactor.redact(banner));
+  m_view.note(redactor.redact(banner));
   for (const auto& warning : session.warnings()) {
-    view.note("warning: " + redactor.redact(warning));
+    m_view.note("warning: " + redactor.redact(warning));
   }
   for (const auto& name : redactor.too_short()) {
-    view.note(fmt::format("warning: {} is shorter than {} characters: it cannot be told from "
-                          "ordinary text and is not redacted",
-                          name, k_min_secret_bytes));
+    m_view.note(fmt::format("warning: {} is shorter than {} characters: it cannot be told from "
+                            "ordinary text and is not redacted",
+                            name, k_min_secret_bytes));
   }
-  TRY_ASSIGN(const SessionReport report, session.run(view));
+}
 
+int RunDisplay::finish(const session::SessionReport& report) {
   // Each error is said once: as it happened (the view's error line), or in the summary line, or,
   // when --quiet leaves both out, here.
   bool error_said = false;
   if (report.status == Status::failed && report.error) {
-    error_said = view.error_shown(report.error->message) || view.error_shown(report.reason);
-    if (args.quiet) {
+    error_said = m_view.error_shown(report.error->message) || m_view.error_shown(report.reason);
+    if (m_args.quiet) {
       std::fprintf(stderr, "ralph: error: %s\n", report.error->message.c_str());
     }
-  } else if (report.status == Status::interrupted && args.quiet) {
+  } else if (report.status == Status::interrupted && m_args.quiet) {
     std::fprintf(stderr, "ralph: interrupted: %s\n", report.reason.c_str());
   }
   if (report.record_failure) {
@@ -49,15 +50,22 @@ Result<int> run_shown(session::Runtime& runtime, session::Session& session, cons
   if (!report.events_error.empty()) {
     std::fprintf(stderr, "ralph: warning: %s\n", report.events_error.c_str());
   }
-  if (args.json) {
+  if (m_args.json) {
     print_json_report(stdout, report);
-  } else if (const docqa::QaChecker* checker = session.qa_checker()) {
+  } else if (const docqa::QaChecker* checker = m_session.qa_checker()) {
     print_grounded_answer(stdout, report, *checker);
   } else {
-    print_answer(stdout, view, report);
+    print_answer(stdout, m_view, report);
   }
-  view.note(summary_line(report, !error_said));
+  m_view.note(summary_line(report, !error_said));
   return exit_code(report.status);
+}
+
+Result<int> run_shown(session::Runtime& runtime, session::Session& session, const RunArgs& args,
+                      const std::string& banner) {
+  RunDisplay display(runtime, session, args, banner);
+  TRY_ASSIGN(const SessionReport report, session.run(display.view()));
+  return display.finish(report);
 }
 
 } // namespace ralph::cli
