@@ -2,19 +2,15 @@
 
 #include "cli/hook_install.h"
 #include "cli/hook_protocol.h"
-#include "cli/hook_session.h"
 #include "cli/requests.h"
 
-#include "ralph/core/text.h"
+#include "ralph/app/hook/stop_hook.h"
 #include "ralph/core/try.h"
-#include "ralph/loop/ending.h"
-#include "ralph/session/record.h"
+#include "ralph/engine/io.h"
 #include "ralph/session/settings.h"
-#include "ralph/session/verify_answer.h"
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -30,8 +26,6 @@ namespace fs = std::filesystem;
 
 // Payloads carry one answer; a larger input is not a hook payload.
 constexpr std::size_t k_max_payload = std::size_t{64} << 20;
-// What the person is shown of the last failures when the budget lets a failing stop through.
-constexpr std::size_t k_message_excerpt = 1500;
 
 Result<std::string> read_stdin() {
   if (::isatty(STDIN_FILENO) != 0) {
@@ -58,19 +52,6 @@ Result<std::string> read_stdin() {
   }
 }
 
-// The failing verdicts in a few lines, for the person.
-std::string failures(const std::vector<verify::Verdict>& verdicts) {
-  std::string text;
-  for (const verify::Verdict& verdict : verdicts) {
-    if (loop::verdict_failed(verdict)) {
-      const std::string_view category = verdict.category.name();
-      text += fmt::format("\n[{}] {}{}{}: {}", verdict.verifier, to_string(verdict.result),
-                          category.empty() ? "" : " ", category, verdict.feedback);
-    }
-  }
-  return keep_head_and_tail(text, k_message_excerpt);
-}
-
 // Decides one stop of the agent it sets in `agent`. An error means nothing was decided: the hook
 // reports it and lets the agent stop.
 Result<HookDecision> decide(const RunArgs& args, const HookArgs& hook, HookAgent& agent_out) {
@@ -92,91 +73,31 @@ Result<HookDecision> decide(const RunArgs& args, const HookArgs& hook, HookAgent
     }
   }
   std::error_code ec;
-  const fs::path workspace = fs::canonical(payload.cwd, ec);
+  fs::path workspace = fs::canonical(payload.cwd, ec);
   if (ec || !fs::is_directory(workspace, ec)) {
     return fail(ErrorKind::usage,
                 fmt::format("hook payload: cwd {}: not a directory", payload.cwd.string()));
   }
   session::Runtime runtime;
-  const Redactor& redactor = runtime.redactor();
   TRY_ASSIGN(Config config, load_config(args, workspace, runtime.environment()));
-  if (config.evidence.enabled) {
-    return fail(ErrorKind::config, "evidence.enabled (--verifier-first) needs the tool calls of "
-                                   "ralph's own agent; a hook sees only the answer: use verify "
-                                   "commands");
-  }
-  TRY(session::check_prices(config));
-  TRY_ASSIGN(const std::unique_ptr<store::SessionStore> store,
-             session::open_store(config, workspace));
-  if (!store) {
-    return fail(ErrorKind::config, "store.enabled is false, but ralph hook keeps its budgets "
-                                   "across the agent's stops in the session store");
-  }
-  const std::string id = hook_session_id(payload.agent, payload.session_id);
-  TRY_ASSIGN(std::optional<store::SessionRow> row, HookSession::find(*store, id));
-  std::optional<verify::ProtectedSnapshot> baseline;
-  if (row) {
-    TRY_ASSIGN(baseline, session::baseline_from_row(*row));
-  }
   engine::BlockingIo io;
-  TRY_ASSIGN(auto verifier,
-             session::AnswerVerifier::prepare(runtime, config, workspace, io, baseline));
-  for (const std::string& warning : verifier->warnings()) {
-    std::fprintf(stderr, "ralph hook: warning: %s\n", redactor.redact(warning).c_str());
+  TRY_ASSIGN(const std::unique_ptr<app::hook::StopHook> stop,
+             app::hook::StopHook::prepare(runtime,
+                                          {.agent = to_string(payload.agent),
+                                           .agent_session = std::move(payload.session_id),
+                                           .workspace = std::move(workspace),
+                                           .prompt = std::move(payload.prompt),
+                                           .answer = std::move(payload.answer),
+                                           .follows_block = payload.stop_hook_active,
+                                           .config = std::move(config)},
+                                          io));
+  // Shown before the verifiers run, so even a stop they cannot decide shows them.
+  for (const std::string& warning : stop->warnings()) {
+    std::fprintf(stderr, "ralph hook: warning: %s\n", warning.c_str());
   }
-  TRY_ASSIGN(HookSession session,
-             HookSession::begin(*store, std::move(row), payload, id, workspace, config,
-                                verifier->baseline(), redactor, std::chrono::system_clock::now()));
-
-  const int max_iterations = config.loop.max_iterations;
-  // The judge checks the answer against this round's prompt when the payload or the transcript
-  // gave one.
-  const std::string goal = payload.prompt.empty() ? session.row().goal : payload.prompt;
-  const loop::AnswerCheck check = verifier->check(
-      {.goal = goal,
-       .answer = payload.answer,
-       .iteration = session.round_attempt(),
-       .output_dir = session::store_file(config, workspace).parent_path() / "outputs" / id},
-      CancelToken());
-  const std::vector<verify::Verdict>& verdicts = check.attempt.verdicts;
-
-  if (!check.unchecked.empty()) {
-    const std::string why = failures(check.unchecked);
-    TRY(session.finish(verdicts, Status::active, false, "the hook could not verify", ""));
-    return fail(ErrorKind::subprocess,
-                fmt::format("could not verify the answer, so the agent may stop:{}", why));
-  }
-  // The round's budgets end it as they end a run of the loop: its time since the round's first
-  // stop, and its attempts.
-  const auto elapsed = session.round_elapsed(std::chrono::system_clock::now());
-  const bool out_of_time = config.budget.max_time.count() > 0 && elapsed >= config.budget.max_time;
-  const loop::Ending ending = loop::ending_after_verdicts(
-      check.attempt, max_iterations,
-      out_of_time ? std::optional<BudgetKind>(BudgetKind::time) : std::nullopt);
-  if (ending.status == Status::completed) {
-    TRY(session.finish(verdicts, Status::completed, check.verified, ending.reason, ""));
-    return HookDecision{};
-  }
-  if (ending.status == Status::active) {
-    const std::string feedback = redactor.redact(check.feedback);
-    TRY(session.finish(verdicts, Status::active, false, "", feedback));
-    return HookDecision{.block = true, .reason = feedback};
-  }
-  std::string reason = ending.reason;
-  if (ending.status == Status::budget_exhausted) {
-    const std::string budget =
-        ending.budget == BudgetKind::time
-            ? fmt::format(
-                  "the time budget ({} s) ran out",
-                  std::chrono::duration_cast<std::chrono::seconds>(config.budget.max_time).count())
-            : fmt::format("the iteration budget ({} attempts) ran out", max_iterations);
-    reason = fmt::format("verification still fails after {} attempt{}; {}", session.round_attempt(),
-                         session.round_attempt() == 1 ? "" : "s", budget);
-  }
-  TRY(session.finish(verdicts, ending.status, false, reason, ""));
-  return HookDecision{.message = redactor.redact(fmt::format(
-                          "ralph: {}, so the stop is let through unverified (session {}).{}",
-                          reason, id, failures(verdicts)))};
+  TRY_ASSIGN(const app::hook::StopDecision decision, stop->decide(io.clock(), CancelToken()));
+  return HookDecision{
+      .block = decision.block, .reason = decision.feedback, .message = decision.message};
 }
 
 std::string home_dir() {

@@ -30,14 +30,19 @@ const verify::ProtectedSnapshot& AnswerVerifier::baseline() const {
   return m_parts->setup.baseline;
 }
 
-Result<std::unique_ptr<AnswerVerifier>>
-AnswerVerifier::prepare(Runtime& runtime, Config config, std::filesystem::path workspace,
-                        engine::Io& io, const std::optional<verify::ProtectedSnapshot>& baseline) {
+Result<void> check_verifiable(const Config& config) {
   if (config.evidence.enabled) {
     return fail(ErrorKind::config, "evidence.enabled (--verifier-first) needs the tool calls of "
                                    "ralph's own agent; a hook sees only the answer: use verify "
                                    "commands");
   }
+  return {};
+}
+
+Result<std::unique_ptr<AnswerVerifier>>
+AnswerVerifier::prepare(Runtime& runtime, Config config, std::filesystem::path workspace,
+                        engine::Io& io, const std::optional<verify::ProtectedSnapshot>& baseline) {
+  TRY(check_verifiable(config));
   std::unique_ptr<AnswerVerifier> verifier(
       new AnswerVerifier(runtime, std::move(config), std::move(workspace), io));
   TRY_ASSIGN(verifier->m_parts->setup,

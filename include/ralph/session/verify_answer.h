@@ -25,6 +25,10 @@ struct VerifyRequest {
   std::filesystem::path output_dir;
 };
 
+// Whether answers made without ralph's agent can be checked under `config`: verifier-first
+// settings cannot (they need ralph's own agent's tool calls), a config error.
+Result<void> check_verifiable(const Config& config);
+
 // The verifiers a configuration asks for in a workspace, made ready to check answers (the core of
 // the Stop hook): commands, external programs, checks, protected files and the judge. Verifier-
 // first settings are an error here (they need ralph's own agent's tool calls).

@@ -4,8 +4,8 @@
 // attempt with its verdicts, and the budgets of a round (the stops after one prompt of the
 // person) hold across calls.
 
-#include "cli/hook_protocol.h"
-
+#include "ralph/app/hook/stop_hook.h"
+#include "ralph/core/clock.h"
 #include "ralph/core/config.h"
 #include "ralph/core/error.h"
 #include "ralph/core/redactor.h"
@@ -14,16 +14,16 @@
 #include "ralph/verify/verdict.h"
 
 #include <chrono>
-#include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
-namespace ralph::cli {
+namespace ralph::app::hook {
 
-// ralph's id for the agent's session: "claude-<its id>", the id's characters kept to letters,
-// digits, '-', '_' and '.' (it names a folder of outputs).
-std::string hook_session_id(HookAgent agent, const std::string& agent_session_id);
+// ralph's id for the agent's session: "<agent>-<its id>", e.g. "claude-1f2e", the characters kept
+// to letters, digits, '-', '_' and '.' (it names a folder of outputs).
+std::string hook_session_id(std::string_view agent, std::string_view agent_session_id);
 
 // A round: the attempts since the person last let the agent stop. Budgets count from its start.
 struct HookRound {
@@ -31,26 +31,21 @@ struct HookRound {
   std::chrono::system_clock::time_point started;
 };
 
-// One hook call's place in its session, and the record it adds to.
+// One hook call's place in its session, and the record it adds to. Times come from the `clock`
+// it is given (its calendar time), which must outlive it.
 class HookSession {
 public:
-  // The recorded session `id`, or nullopt when this is its first call.
-  static Result<std::optional<store::SessionRow>> find(store::SessionStore& store,
-                                                       const std::string& id);
-
-  // Opens the call's attempt: a new session (with `baseline`) on the first call; a new round
-  // when the agent stopped after the last call and this stop does not follow another hook's
-  // block. `now` is the wall clock.
+  // Opens the call's attempt: a new session (with `baseline`) when `row` is none, the session's
+  // first call; a new round when the agent stopped after the last call and this stop does not
+  // follow a hook's block.
   static Result<HookSession> begin(store::SessionStore& store, std::optional<store::SessionRow> row,
-                                   const HookPayload& payload, const std::string& id,
-                                   const std::filesystem::path& workspace, const Config& config,
+                                   const StopRequest& request, const std::string& id,
                                    const verify::ProtectedSnapshot& baseline,
-                                   const Redactor& redactor,
-                                   std::chrono::system_clock::time_point now);
+                                   const Redactor& redactor, const Clock& clock);
 
-  int iteration() const { return m_row.iterations; } // in the session, from 1
   int round_attempt() const { return m_row.iterations - m_round.first_iteration + 1; }
-  std::chrono::milliseconds round_elapsed(std::chrono::system_clock::time_point now) const;
+  // Time since the round's first stop, on the clock.
+  std::chrono::milliseconds round_elapsed() const;
   const store::SessionRow& row() const { return m_row; }
 
   // Records the attempt's verdicts and what the hook decided: `status` (active while the agent
@@ -60,9 +55,9 @@ public:
 
 private:
   HookSession(store::SessionStore& store, store::SessionRow row, HookRound round,
-              std::string answer, std::string started_at, Redactor redactor)
+              std::string answer, std::string started_at, Redactor redactor, const Clock& clock)
       : m_store(&store), m_row(std::move(row)), m_round(round), m_answer(std::move(answer)),
-        m_started_at(std::move(started_at)), m_redactor(std::move(redactor)) {}
+        m_started_at(std::move(started_at)), m_redactor(std::move(redactor)), m_clock(&clock) {}
 
   store::SessionStore* m_store;
   store::SessionRow m_row;
@@ -70,6 +65,7 @@ private:
   std::string m_answer;
   std::string m_started_at;
   Redactor m_redactor;
+  const Clock* m_clock;
 };
 
-} // namespace ralph::cli
+} // namespace ralph::app::hook

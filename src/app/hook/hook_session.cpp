@@ -1,4 +1,4 @@
-#include "cli/hook_session.h"
+#include "app/hook/hook_session.h"
 
 #include "ralph/core/json.h"
 #include "ralph/core/message_json.h"
@@ -13,7 +13,7 @@
 #include <cctype>
 #include <limits>
 
-namespace ralph::cli {
+namespace ralph::app::hook {
 namespace {
 
 using std::chrono::system_clock;
@@ -37,66 +37,68 @@ HookRound read_round(const store::SessionRow& row) {
   return round;
 }
 
-void write_round(store::SessionRow& row, const HookPayload& payload, const HookRound& round) {
+void write_round(store::SessionRow& row, const StopRequest& request, const HookRound& round) {
   nlohmann::json state =
       parse_json(row.baseline_json, "hook session state").value_or(nlohmann::json::object());
   if (!state.is_object()) {
     state = nlohmann::json::object();
   }
-  state["hook"] = {{"agent", to_string(payload.agent)},
-                   {"agent_session_id", payload.session_id},
+  state["hook"] = {{"agent", request.agent},
+                   {"agent_session_id", request.agent_session},
                    {"round_first_iteration", round.first_iteration},
                    {"round_started_ms", epoch_ms(round.started)}};
   row.baseline_json = state.dump();
 }
 
-} // namespace
-
-std::string hook_session_id(HookAgent agent, const std::string& agent_session_id) {
-  std::string id = to_string(agent);
-  id += '-';
-  for (const char c : agent_session_id.substr(0, 96)) {
+// Letters, digits, '-', '_' and '.' kept, others replaced: the text names a folder.
+void append_kept(std::string& id, std::string_view text) {
+  for (const char c : text) {
     const bool kept =
         std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '_' || c == '.';
     id += kept ? c : '_';
   }
-  return id;
 }
 
-Result<std::optional<store::SessionRow>> HookSession::find(store::SessionStore& store,
-                                                           const std::string& id) {
-  return store.find_session(id);
+} // namespace
+
+std::string hook_session_id(std::string_view agent, std::string_view agent_session_id) {
+  std::string id;
+  append_kept(id, agent);
+  id += '-';
+  append_kept(id, agent_session_id.substr(0, 96));
+  return id;
 }
 
 Result<HookSession> HookSession::begin(store::SessionStore& store,
                                        std::optional<store::SessionRow> row,
-                                       const HookPayload& payload, const std::string& id,
-                                       const std::filesystem::path& workspace, const Config& config,
+                                       const StopRequest& request, const std::string& id,
                                        const verify::ProtectedSnapshot& baseline,
-                                       const Redactor& redactor, system_clock::time_point now) {
+                                       const Redactor& redactor, const Clock& clock) {
+  const system_clock::time_point now = clock.wall_now();
   HookRound round{.first_iteration = 1, .started = now};
   if (!row) {
-    const std::string goal = payload.prompt.empty()
-                                 ? fmt::format("(the task of {} session {})",
-                                               to_string(payload.agent), payload.session_id)
-                                 : payload.prompt;
-    row = session::new_session_row(id, goal, workspace, config, redactor, baseline, now);
-    row->model = fmt::format("hook/{}", to_string(payload.agent));
+    const std::string goal =
+        request.prompt.empty()
+            ? fmt::format("(the task of {} session {})", request.agent, request.agent_session)
+            : request.prompt;
+    row = session::new_session_row(id, goal, request.workspace, request.config, redactor, baseline,
+                                   now);
+    row->model = fmt::format("hook/{}", request.agent);
     row->owner_pid = 0; // no process runs it between the agent's stops
     row->owner_host.clear();
-    write_round(*row, payload, round);
+    write_round(*row, request, round);
     TRY(store.create_session(*row));
   } else {
     round = read_round(*row);
     // The agent stopped after the last call; a stop that follows no hook's block comes after a
     // new prompt of the person: a new round with its own budgets.
-    if (row->status != Status::active && !payload.stop_hook_active) {
+    if (row->status != Status::active && !request.follows_block) {
       round = HookRound{.first_iteration = row->iterations + 1, .started = now};
-      write_round(*row, payload, round);
+      write_round(*row, request, round);
     }
     row->status = Status::active;
     row->reason.clear();
-    row->config_json = redactor.redact_json(config_to_json(config));
+    row->config_json = redactor.redact_json(config_to_json(request.config));
   }
   row->iterations += 1;
   row->updated_at = iso8601_utc(now);
@@ -106,19 +108,20 @@ Result<HookSession> HookSession::begin(store::SessionStore& store,
   attempt.started_at = row->updated_at;
   TRY(store.save_attempt(attempt));
   TRY(store.update_session(*row));
-  return HookSession(store, std::move(*row), round, redactor.redact(payload.answer),
-                     attempt.started_at, redactor);
+  return HookSession(store, std::move(*row), round, redactor.redact(request.answer),
+                     attempt.started_at, redactor, clock);
 }
 
-std::chrono::milliseconds HookSession::round_elapsed(system_clock::time_point now) const {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(now - m_round.started);
+std::chrono::milliseconds HookSession::round_elapsed() const {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(m_clock->wall_now() -
+                                                               m_round.started);
 }
 
 Result<void> HookSession::finish(const std::vector<verify::Verdict>& verdicts, Status status,
                                  bool verified, const std::string& reason,
                                  const std::string& feedback) {
   const Redactor& redactor = m_redactor;
-  const auto now = system_clock::now();
+  const auto now = m_clock->wall_now();
   store::AttemptRow attempt;
   attempt.session_id = m_row.id;
   attempt.iteration = m_row.iterations;
@@ -158,4 +161,4 @@ Result<void> HookSession::finish(const std::vector<verify::Verdict>& verdicts, S
   return m_store->finish_attempt(attempt, rows, m_row);
 }
 
-} // namespace ralph::cli
+} // namespace ralph::app::hook
