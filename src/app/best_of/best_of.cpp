@@ -41,7 +41,7 @@ Result<void> check(session::Runtime& runtime, const BestOfRequest& request,
   return {};
 }
 
-// The folder the attempts go in, kept out of the source's own changes.
+// The folder the attempts go in.
 Result<void> make_attempts_dir(const fs::path& dir) {
   std::error_code ec;
   fs::create_directories(dir, ec);
