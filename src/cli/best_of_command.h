@@ -6,12 +6,11 @@
 
 namespace ralph::cli {
 
-// `ralph run --parallel-attempts N`: N attempts of the goal at once on one engine, each a whole
-// `ralph run` session (kind run, its parent the best-of-N session) in its own git worktree on
-// branch ralph/attempts/<session>/<k> (or a copy) under .ralph/attempts/<session>/<k>; the
-// verifiers rank them (candidate_ranking.h), the best passing one is applied to the workspace, and
-// every attempt is kept with its diff (.ralph/attempts/<session>/<k>.diff). Returns the exit code:
-// the winner's status, or when none passed the best one's; 2 when applying was refused.
+// `ralph run --parallel-attempts N`: the command line as a best-of-N request to
+// app::run_best_of (N attempts of the goal at once, each in its own worktree or copy, the best
+// passing one applied), its progress and result shown (best_of_view.h), Ctrl-C cancelling it.
+// Returns the exit code: the winner's status, or when none passed the best one's; 2 when
+// applying was refused.
 Result<int> best_of_command(const RunArgs& args);
 
 } // namespace ralph::cli

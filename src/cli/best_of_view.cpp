@@ -1,4 +1,6 @@
-#include "cli/best_of_report.h"
+#include "cli/best_of_view.h"
+
+#include "ralph/core/text.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -16,9 +18,46 @@ std::string cost_text(const std::optional<double>& cost) {
 
 } // namespace
 
-void print_best_of_json(std::FILE* out, const BestOfReport& report) {
+void BestOfView::on_start(const app::BestOfStart& start) {
+  if (m_quiet) {
+    return;
+  }
+  const std::string banner =
+      fmt::format("ralph {} · best of {} · {} · workspace {} · attempts in {}\n", RALPH_VERSION,
+                  start.attempts, m_agent, start.workspace.string(), start.attempts_dir.string());
+  std::fputs(m_redactor.redact(banner).c_str(), stderr);
+}
+
+void BestOfView::on_interrupted_making_workspaces(const std::filesystem::path& attempts_dir) {
+  std::fprintf(stderr, "ralph: interrupted while making the attempts' workspaces in %s\n",
+               attempts_dir.c_str());
+}
+
+void BestOfView::on_event(int attempt, const Event& event) {
+  if (m_quiet) {
+    return;
+  }
+  std::string line;
+  if (event.get<event::AttemptStarted>() != nullptr) {
+    line = fmt::format("attempt {} started", event.iteration);
+  } else if (const auto* verdict = event.get<event::VerdictGiven>()) {
+    line = fmt::format("verdict of {}: {}{}", verdict->verifier, to_string(verdict->result),
+                       verdict->category.empty() ? "" : " [" + verdict->category + "]");
+  } else if (const auto* failure = event.get<event::Failure>()) {
+    line = "error: " + first_line(failure->message, 300);
+  } else if (const auto* ended = event.get<event::RunEnded>()) {
+    line = fmt::format("{}{}", to_string(ended->status),
+                       ended->reason.empty() ? "" : " · " + first_line(ended->reason, 200));
+  } else {
+    return;
+  }
+  const std::string text = fmt::format("[{}] {}\n", attempt, line);
+  std::fwrite(text.data(), 1, text.size(), stderr);
+}
+
+void print_best_of_json(std::FILE* out, const app::BestOfReport& report) {
   nlohmann::json candidates = nlohmann::json::array();
-  for (const CandidateReport& c : report.candidates) {
+  for (const app::CandidateReport& c : report.candidates) {
     nlohmann::json entry = {
         {"index", c.index},
         {"session_id", c.session_id},
@@ -64,7 +103,7 @@ void print_best_of_json(std::FILE* out, const BestOfReport& report) {
   std::fflush(out);
 }
 
-std::string best_of_table(const BestOfReport& report) {
+std::string best_of_table(const app::BestOfReport& report) {
   std::string out;
   const std::size_t n = report.candidates.size();
   if (report.winner) {
@@ -85,7 +124,7 @@ std::string best_of_table(const BestOfReport& report) {
   out += fmt::format("\n{:>3}  {:<17} {:<8} {:>8} {:>9} {:>10}  {}\n", "#", "status", "verified",
                      "changed", "tokens", "cost", "session · workspace");
   for (const int index : report.order) {
-    const CandidateReport& c = report.candidates.at(static_cast<std::size_t>(index - 1));
+    const app::CandidateReport& c = report.candidates.at(static_cast<std::size_t>(index - 1));
     out += fmt::format("{:>3}  {:<17} {:<8} {:>8} {:>9} {:>10}  {} · {}\n", c.index,
                        to_string(c.status),
                        c.verified ? "yes" : fmt::format("no {}/{}", c.passing_verdicts, c.verdicts),

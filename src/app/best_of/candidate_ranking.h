@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace ralph::cli {
+namespace ralph::app {
 
 // What best of N ranks one attempt by, measured after it ended.
 struct CandidateScore {
@@ -36,4 +36,4 @@ struct Ranking {
 // must not be empty.
 Ranking rank_candidates(const std::vector<CandidateScore>& candidates);
 
-} // namespace ralph::cli
+} // namespace ralph::app

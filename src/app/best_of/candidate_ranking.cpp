@@ -1,11 +1,11 @@
-#include "cli/candidate_ranking.h"
+#include "app/best_of/candidate_ranking.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <limits>
 
-namespace ralph::cli {
+namespace ralph::app {
 namespace {
 
 bool applicable(const CandidateScore& c) {
@@ -121,4 +121,4 @@ Ranking rank_candidates(const std::vector<CandidateScore>& given) {
   return ranking;
 }
 
-} // namespace ralph::cli
+} // namespace ralph::app

@@ -1,8 +1,8 @@
-#include "cli/candidate_ranking.h"
+#include "app/best_of/candidate_ranking.h"
 
 #include <gtest/gtest.h>
 
-namespace ralph::cli {
+namespace ralph::app {
 namespace {
 
 CandidateScore passing(int index, int changed, std::optional<double> cost = std::nullopt,
@@ -77,4 +77,4 @@ TEST(CandidateRanking, APassingCandidateWhoseChangesWereNotMeasuredIsNeverApplie
 }
 
 } // namespace
-} // namespace ralph::cli
+} // namespace ralph::app

@@ -1,16 +1,16 @@
 #pragma once
 
+#include "ralph/core/error.h"
 #include "ralph/core/message.h"
 #include "ralph/core/status.h"
 
-#include <cstdio>
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace ralph::cli {
+namespace ralph::app {
 
-// One attempt of best of N as the result shows it.
+// One attempt of best of N as it ended.
 struct CandidateReport {
   int index = 0;
   std::string session_id; // empty when it never started
@@ -30,27 +30,26 @@ struct CandidateReport {
   std::string error;     // what kept it from running or being measured
 };
 
-// What `ralph run --parallel-attempts N` reports.
+// How best of N ended: who won and why, whether the winner was applied, and every attempt.
 struct BestOfReport {
   std::string session_id; // the best-of-N session the attempts' sessions belong to
-  Status status = Status::failed;
+  // False when it was interrupted while the attempts' workspaces were made: nothing ran, nothing
+  // was recorded, and only `session_id`, `status` (interrupted) and `attempts_dir` are set.
+  bool ran = true;
+  Status status = Status::failed; // the winner's, else the best one's; interrupted; failed
   std::string workspace;
+  std::string attempts_dir;  // .ralph/attempts/<session>: every attempt's workspace and diff
   std::optional<int> winner; // the passing attempt chosen
   int best = 0;              // the first in the ranking, winner or not
   std::string why;           // the rule that ranked it first
   bool applied = false;
   bool unchanged = false;                  // the winner changed no file: nothing to apply
   std::string commit;                      // the commit made on the current branch (git)
-  std::string apply_error;                 // why the winner was not applied
+  std::string apply_error;                 // why the winner was not applied (redacted)
   std::string answer;                      // the winner's
   std::vector<int> order;                  // indexes, best first
   std::vector<CandidateReport> candidates; // by index
+  std::optional<Error> record_failure;     // the best-of-N session's record is incomplete
 };
 
-// The `--json` result: one line on `out`.
-void print_best_of_json(std::FILE* out, const BestOfReport& report);
-
-// For a person: which attempt won and why, then one line per attempt.
-std::string best_of_table(const BestOfReport& report);
-
-} // namespace ralph::cli
+} // namespace ralph::app
