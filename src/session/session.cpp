@@ -54,7 +54,7 @@ struct Session::Parts {
   bool ran = false;
 };
 
-Session::Session(Runtime& runtime, SessionRequest request, Hosting hosting,
+Session::Session(Runtime& runtime, SessionRequest request, const Hosting& hosting,
                  const CancelToken& cancel)
     : m_runtime(runtime), m_request(std::move(request)), m_cancel(cancel),
       m_parts(std::make_unique<Parts>()) {
@@ -82,10 +82,10 @@ const docqa::QaChecker* Session::qa_checker() const {
 }
 
 Result<std::unique_ptr<Session>> Session::prepare(Runtime& runtime, SessionRequest request,
-                                                  Hosting hosting, const CancelToken& cancel) {
+                                                  const Hosting& hosting,
+                                                  const CancelToken& cancel) {
   const std::optional<Model> given_model = hosting.model;
-  std::unique_ptr<Session> session(
-      new Session(runtime, std::move(request), std::move(hosting), cancel));
+  std::unique_ptr<Session> session(new Session(runtime, std::move(request), hosting, cancel));
   Parts& parts = *session->m_parts;
   Config& config = session->m_request.config;
   const std::filesystem::path& workspace = session->m_request.workspace;
@@ -222,10 +222,9 @@ Result<SessionReport> Session::run(EventSink& shown_to) {
   return report;
 }
 
-Result<SessionReport> run_goal(Runtime& runtime, SessionRequest request, Hosting hosting,
+Result<SessionReport> run_goal(Runtime& runtime, SessionRequest request, const Hosting& hosting,
                                EventSink& events, const CancelToken& cancel) {
-  TRY_ASSIGN(auto session,
-             Session::prepare(runtime, std::move(request), std::move(hosting), cancel));
+  TRY_ASSIGN(auto session, Session::prepare(runtime, std::move(request), hosting, cancel));
   return session->run(events);
 }
 

@@ -61,7 +61,8 @@ public:
   // a model or judge without its key, a cost budget without prices, a bad verifier setting, an
   // unreadable document. A cancel of `cancel` stops the run (it ends `interrupted`).
   static Result<std::unique_ptr<Session>> prepare(Runtime& runtime, SessionRequest request,
-                                                  Hosting hosting, const CancelToken& cancel);
+                                                  const Hosting& hosting,
+                                                  const CancelToken& cancel);
   ~Session();
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
@@ -83,7 +84,8 @@ public:
 
 private:
   struct Parts;
-  Session(Runtime& runtime, SessionRequest request, Hosting hosting, const CancelToken& cancel);
+  Session(Runtime& runtime, SessionRequest request, const Hosting& hosting,
+          const CancelToken& cancel);
 
   Runtime& m_runtime;
   SessionRequest m_request;
@@ -93,7 +95,7 @@ private:
 };
 
 // prepare() and run() in one call: `ralph run`, a request to run a goal.
-Result<SessionReport> run_goal(Runtime& runtime, SessionRequest request, Hosting hosting,
+Result<SessionReport> run_goal(Runtime& runtime, SessionRequest request, const Hosting& hosting,
                                EventSink& events, const CancelToken& cancel);
 
 } // namespace ralph::session
