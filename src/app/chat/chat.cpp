@@ -143,13 +143,18 @@ void Chat::write_row() {
     const std::scoped_lock lock(m_mutex);
     state = chat_state_to_json(m_state);
   }
-  const std::scoped_lock lock(m_row_mutex);
-  m_row.resume_json = m_redactor.redact_json(state);
-  m_row.status = Status::active;
-  m_row.owner_pid = getpid();
-  m_row.owner_host = host_name();
-  m_row.updated_at = now();
-  if (auto written = m_store->update_session(m_row); !written) {
+  Result<void> written;
+  {
+    const std::scoped_lock lock(m_row_mutex);
+    m_row.resume_json = m_redactor.redact_json(state);
+    m_row.status = Status::active;
+    m_row.owner_pid = getpid();
+    m_row.owner_host = host_name();
+    m_row.updated_at = now();
+    written = m_store->update_session(m_row);
+  }
+  // Told without the lock: the observer may answer with a command that writes the row again.
+  if (!written) {
     m_observer.on_record_failed(redacted(written.error(), m_redactor));
   }
 }

@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
@@ -33,6 +34,55 @@ private:
   Clock& m_clock;
   tools::PosixProcessRunner m_runner;
   engine::BlockingIo m_real;
+};
+
+// A store that can refuse to update sessions, as a full disk would; everything else is the
+// inner store's.
+class RefusingStore final : public store::SessionStore {
+public:
+  explicit RefusingStore(store::SessionStore& inner) : m_inner(inner) {}
+  std::atomic<bool> refuse_updates{false};
+
+  Result<void> update_session(const store::SessionRow& session) override {
+    if (refuse_updates) {
+      return fail(ErrorKind::store, "database or disk is full");
+    }
+    return m_inner.update_session(session);
+  }
+  Result<void> create_session(const store::SessionRow& session) override {
+    return m_inner.create_session(session);
+  }
+  Result<std::optional<store::SessionRow>> find_session(const std::string& id) override {
+    return m_inner.find_session(id);
+  }
+  Result<std::vector<store::SessionRow>> list_sessions() override {
+    return m_inner.list_sessions();
+  }
+  Result<std::optional<store::SessionRecord>> load(const std::string& id) override {
+    return m_inner.load(id);
+  }
+  Result<bool> remove_session(const std::string& id) override { return m_inner.remove_session(id); }
+  Result<std::vector<std::string>> prune(const std::string& cutoff) override {
+    return m_inner.prune(cutoff);
+  }
+  Result<void> save_attempt(const store::AttemptRow& attempt) override {
+    return m_inner.save_attempt(attempt);
+  }
+  Result<void> finish_attempt(const store::AttemptRow& attempt,
+                              const std::vector<store::VerdictRow>& verdicts,
+                              const store::SessionRow& session) override {
+    return m_inner.finish_attempt(attempt, verdicts, session);
+  }
+  Result<void> add_model_call(const store::ModelCallRow& call,
+                              const store::SessionRow& session) override {
+    return m_inner.add_model_call(call, session);
+  }
+  Result<void> add_tool_call(const store::ToolCallRow& call) override {
+    return m_inner.add_tool_call(call);
+  }
+
+private:
+  store::SessionStore& m_inner;
 };
 
 // Keeps everything the chat says; `on_each` runs on every event, on the thread running the work.

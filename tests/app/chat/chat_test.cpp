@@ -175,6 +175,30 @@ TEST(Chat, MistakesAreErrorsAndChangeNothing) {
   EXPECT_TRUE((*chat)->goal_held());
 }
 
+TEST(Chat, ARecordThatCannotBeWrittenIsToldAndTheChatGoesOn) {
+  ChatFixture f;
+  RefusingStore refusing(*f.store);
+  auto chat = Chat::open(f.runtime, f.request(text_turn("Still here.")),
+                         {.io = &f.io, .store = &refusing}, f.observer, CancelToken());
+  ASSERT_TRUE(chat) << chat.error().message;
+  EXPECT_TRUE(f.observer.record_failures.empty());
+
+  refusing.refuse_updates = true;
+  EXPECT_EQ((*chat)->add_verify("make check"), ChangeFor::next_goal);
+  ASSERT_EQ(f.observer.record_failures.size(), 1u) << "the change is recorded at once";
+  EXPECT_EQ(f.observer.record_failures[0], "database or disk is full");
+  refusing.refuse_updates = false;
+  const auto turn = (*chat)->say("are you there?", CancelToken());
+  ASSERT_TRUE(turn) << turn.error().message;
+  EXPECT_EQ(turn->answer, "Still here.");
+  EXPECT_EQ(f.state_of((*chat)->id()).next.verify_commands.size(), 1u)
+      << "written with the turn's end";
+
+  refusing.refuse_updates = true;
+  (*chat)->close(false);
+  EXPECT_EQ(f.observer.record_failures.size(), 2u);
+}
+
 TEST(Chat, AChatIsARecordedSessionAndOpensOnlyWhatIsAChat) {
   ChatFixture f;
   ChatRequest unrecorded = f.request(text_turn("unused"));
