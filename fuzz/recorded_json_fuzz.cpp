@@ -2,9 +2,9 @@
 // evidence, a chat's state, a batch's results line), as a damaged or hostile store or file may
 // hold it: never a throw, and what loads survives a round trip.
 #include "cli/batch_view.h"
-#include "cli/chat_state.h"
 #include "fuzz_support.h"
 
+#include "ralph/app/chat/chat_state.h"
 #include "ralph/core/config.h"
 #include "ralph/core/json.h"
 #include "ralph/core/message_json.h"
@@ -47,7 +47,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       {.session_id = "s", .iteration = 1, .seq = 1, .evidence_json = std::string(text)});
   (void)loop::resume_from_record(record);
 
-  (void)cli::chat_state_from_json(text, "chat");
+  (void)app::chat::chat_state_from_json(text, "chat");
 
   if (const auto value = parse_json(text, "record")) {
     const auto again = parse_json(value->dump(), "record");

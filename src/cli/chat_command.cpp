@@ -1,15 +1,16 @@
 #include "cli/chat_command.h"
 
 #include "cli/chat_input.h"
-#include "cli/chat_session.h"
+#include "cli/chat_view.h"
 #include "cli/interrupt.h"
 #include "cli/requests.h"
 #include "cli/run_report.h"
+#include "cli/slash_command.h"
 #include "cli/terminal_view.h"
 
+#include "ralph/app/chat/chat.h"
 #include "ralph/core/try.h"
 #include "ralph/session/agents.h"
-#include "ralph/session/record.h"
 #include "ralph/session/settings.h"
 
 #include <fmt/format.h>
@@ -42,7 +43,7 @@ std::filesystem::path history_file() {
 // worker thread while it goes on reading (on a terminal), and says what came of it.
 class ChatLoop {
 public:
-  ChatLoop(ChatSession& chat, ChatInput& input, TerminalView& view, const CancelToken& root)
+  ChatLoop(app::chat::Chat& chat, ChatInput& input, TerminalView& view, const CancelToken& root)
       : m_chat(chat), m_input(input), m_view(view), m_root(root) {}
   ~ChatLoop() { finish_job(true); }
   ChatLoop(const ChatLoop&) = delete;
@@ -130,22 +131,27 @@ private:
       start_goal();
       break;
     case SlashVerb::verify:
-      tell(m_chat.add_verify(slash.argument));
+      tell(m_chat.add_verify(slash.argument), [&](app::chat::ChangeFor target) {
+        return verifier_added_text(target, slash.argument);
+      });
       break;
     case SlashVerb::judge:
-      tell(m_chat.set_judge(slash.argument));
+      tell(m_chat.set_judge(slash.argument),
+           [&](app::chat::ChangeFor target) { return judge_set_text(target, slash.argument); });
       break;
     case SlashVerb::budget:
       if (slash.argument.empty()) {
-        m_view.print(m_chat.budgets_text());
+        m_view.print(budgets_text(m_chat.status().budgets));
       } else if (auto changes = parse_budget_changes(slash.argument); !changes) {
         say("error: " + changes.error().message);
       } else {
-        tell(m_chat.change_budgets(*changes));
+        tell(m_chat.change_budgets(*changes), [&](app::chat::ChangeFor /*target*/) {
+          return budgets_text(m_chat.status().budgets);
+        });
       }
       break;
     case SlashVerb::status:
-      m_view.print(m_chat.status_text());
+      m_view.print(status_text(m_chat.status()));
       break;
     case SlashVerb::pause:
       if (m_job == Job::goal && m_chat.request_hold()) {
@@ -187,8 +193,10 @@ private:
     return false;
   }
 
-  void tell(const Result<std::string>& said) {
-    say(said ? *said : "error: " + said.error().message);
+  // The reply to a change of the goal's settings: what `words` makes of it, or the error.
+  template <typename Words>
+  void tell(const Result<app::chat::ChangeFor>& changed, const Words& words) {
+    say(changed ? words(*changed) : "error: " + changed.error().message);
   }
 
   void start_goal() {
@@ -229,7 +237,7 @@ private:
       say("error: " + m_turn_result.error().message);
       return;
     }
-    const loop::LoopResult& result = *m_turn_result;
+    const SessionReport& result = *m_turn_result;
     if (result.status == Status::interrupted) {
       say("  · the turn was stopped");
     } else if (result.status == Status::failed && result.error) {
@@ -246,7 +254,7 @@ private:
       say("error: " + m_goal_result.error().message + " (the goal is held; /resume retries)");
       return;
     }
-    const loop::LoopResult& result = *m_goal_result;
+    const SessionReport& result = *m_goal_result;
     if (result.status == Status::interrupted) {
       say(fmt::format("goal held · {} · /resume goes on, /status shows where it stands",
                       result.reason));
@@ -255,11 +263,10 @@ private:
     if (!result.notice.empty()) {
       m_view.print(result.notice);
     }
-    const SessionReport report = session::make_report(m_chat.id(), result, m_chat.redactor());
-    say("goal " + summary_line(report));
+    say("goal " + summary_line(result));
   }
 
-  ChatSession& m_chat;
+  app::chat::Chat& m_chat;
   ChatInput& m_input;
   TerminalView& m_view;
   const CancelToken& m_root;
@@ -267,8 +274,8 @@ private:
   std::atomic<bool> m_done{false};
   CancelToken m_turn;
   std::thread m_worker;
-  Result<loop::LoopResult> m_turn_result = loop::LoopResult{};
-  Result<loop::LoopResult> m_goal_result = loop::LoopResult{};
+  Result<SessionReport> m_turn_result = SessionReport{};
+  Result<SessionReport> m_goal_result = SessionReport{};
 };
 
 } // namespace
@@ -278,8 +285,6 @@ Result<int> chat_command(const RunArgs& args, const ChatArgs& chat_args) {
   TRY_ASSIGN(std::filesystem::path workspace, session::resolve_workspace(args.workspace));
   TRY_ASSIGN(std::vector<Setting> flags, parse_settings(args.overrides));
   TRY_ASSIGN(Config loaded, load_config(args, workspace, runtime.environment()));
-  TRY_ASSIGN(std::unique_ptr<store::SessionStore> store, session::open_store(loaded, workspace));
-  engine::BlockingIo io;
   const CancelToken cancel;
   const InterruptHandler interrupt(cancel);
   TerminalView view(stdout, stderr,
@@ -289,14 +294,14 @@ Result<int> chat_command(const RunArgs& args, const ChatArgs& chat_args) {
                      .live = TerminalView::live_wanted(stderr),
                      .progress_interval = std::chrono::duration_cast<std::chrono::milliseconds>(
                          loaded.display.progress_interval)});
-  TRY_ASSIGN(auto chat, ChatSession::open(ChatHost{.runtime = runtime,
-                                                   .workspace = workspace,
-                                                   .config = std::move(loaded),
-                                                   .store = store.get(),
-                                                   .io = io,
-                                                   .cancel = cancel,
-                                                   .flags = std::move(flags)},
-                                          view, chat_args.resume));
+  ChatTerminal shown(view);
+  // The chat opens the store its configuration names, and does its I/O blocking.
+  TRY_ASSIGN(auto chat, app::chat::Chat::open(runtime,
+                                              {.workspace = workspace,
+                                               .config = std::move(loaded),
+                                               .flags = std::move(flags),
+                                               .resume_id = chat_args.resume},
+                                              {}, shown, cancel));
   // libedit shows what is typed by the locale's character classes; numbers and messages do not
   // depend on LC_CTYPE.
   std::setlocale(LC_CTYPE, "");
@@ -304,7 +309,7 @@ Result<int> chat_command(const RunArgs& args, const ChatArgs& chat_args) {
   view.note(fmt::format("ralph {} chat · {} · workspace {} · session {}", RALPH_VERSION,
                         session::agent_label(chat->config()), workspace.string(), chat->id()));
   if (!chat_args.resume.empty()) {
-    std::string status = chat->status_text();
+    std::string status = status_text(chat->status());
     status.pop_back(); // its last newline
     view.reply(status);
   }

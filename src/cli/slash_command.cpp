@@ -112,9 +112,9 @@ std::string slash_help() {
   return out;
 }
 
-Result<std::vector<BudgetChange>> parse_budget_changes(std::string_view argument) {
+Result<std::vector<ConfigOverride>> parse_budget_changes(std::string_view argument) {
   const std::vector<std::string> parts = words(argument);
-  std::vector<BudgetChange> out;
+  std::vector<ConfigOverride> out;
   for (std::size_t i = 0; i < parts.size(); ++i) {
     std::string name = parts[i];
     std::string value;
@@ -139,7 +139,7 @@ Result<std::vector<BudgetChange>> parse_budget_changes(std::string_view argument
     if (const auto problem = check_config_text(known->key, value)) {
       return fail(ErrorKind::usage, fmt::format("/budget {}={}: {}", name, value, *problem));
     }
-    out.push_back({std::string(known->key), value});
+    out.push_back({.key = std::string(known->key), .value = value, .flag = "/budget"});
   }
   return out;
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ralph/core/config.h"
 #include "ralph/core/enum_names.h"
 #include "ralph/core/error.h"
 
@@ -47,15 +48,10 @@ std::string chat_text(std::string_view line);
 // The /help text: every command with what it does, one per line.
 std::string slash_help();
 
-// One budget a /budget line changes: the configuration key and the value as typed.
-struct BudgetChange {
-  std::string key; // "loop.max_iterations", "budget.max_tokens", ...
-  std::string value;
-};
-
 // `/budget iterations=5 tokens=200k cost=2 time=30m steps=40` (or `iterations 5`): each checked
-// as the configuration checks it; a usage error names the first bad one.
-Result<std::vector<BudgetChange>> parse_budget_changes(std::string_view argument);
+// as the configuration checks it, as the configuration key it sets (`flag` "/budget"); a usage
+// error names the first bad one.
+Result<std::vector<ConfigOverride>> parse_budget_changes(std::string_view argument);
 
 // The short name /budget uses for a configuration key ("loop.max_iterations": "iterations").
 std::string_view budget_name(std::string_view key);

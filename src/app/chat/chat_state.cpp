@@ -1,4 +1,4 @@
-#include "cli/chat_state.h"
+#include "ralph/app/chat/chat_state.h"
 
 #include "ralph/core/json.h"
 #include "ralph/core/message_json.h"
@@ -7,14 +7,14 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-namespace ralph::cli {
+namespace ralph::app::chat {
 namespace {
 
 using json = nlohmann::json;
 
 json settings_json(const GoalSettings& settings) {
   json budgets = json::array();
-  for (const BudgetChange& change : settings.budgets) {
+  for (const ConfigOverride& change : settings.budgets) {
     budgets.push_back({{"key", change.key}, {"value", change.value}});
   }
   return {{"verify_commands", settings.verify_commands},
@@ -35,8 +35,9 @@ GoalSettings settings_from(const json& in) {
   out.judge = string_member(in, "judge");
   for (const json& change : array_member(in, "budgets")) {
     if (change.is_object()) {
-      out.budgets.push_back(
-          {std::string(string_member(change, "key")), std::string(string_member(change, "value"))});
+      out.budgets.push_back({.key = std::string(string_member(change, "key")),
+                             .value = std::string(string_member(change, "value")),
+                             .flag = "/budget"});
     }
   }
   return out;
@@ -84,4 +85,4 @@ Result<ChatState> chat_state_from_json(std::string_view text, std::string_view w
   return state;
 }
 
-} // namespace ralph::cli
+} // namespace ralph::app::chat
