@@ -3,6 +3,7 @@
 #include "app/batch/batch_store.h"
 #include "app/batch/goal_session.h"
 #include "app/batch/held_goal.h"
+#include "app/batch/worker_schedule.h"
 
 #include "ralph/core/host_name.h"
 #include "ralph/core/ids.h"
@@ -24,9 +25,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using std::chrono::milliseconds;
-
-constexpr milliseconds k_first_poll{100};
-constexpr milliseconds k_last_poll{2000};
 
 // Where a goal is, each stage done on the thread that suits it: the git thread makes its
 // workspace (prepared), the engine runs its session (ran), the git thread commits and pushes its
@@ -340,46 +338,34 @@ Result<WorkerEnd> Worker::run() {
                              .lease = m_request.lease});
   m_engine = std::make_unique<engine::Engine>();
   m_git.emplace();
-  const milliseconds renew_every = m_request.lease / 3;
-  milliseconds poll = k_first_poll;
-  auto next_claim = m_clock.now();
-  auto next_renew = next_claim + renew_every;
+  WorkerSchedule schedule(m_clock.now(), m_request.lease);
   Result<void> fault;
   for (;;) {
     const auto now = m_clock.now();
-    if (!m_stop.cancelled() && now >= next_claim) {
+    if (!m_stop.cancelled() && schedule.claim_due(now)) {
       const bool idle = m_held.empty();
       m_claimed_last = false;
       fault = claim();
       if (!fault) {
         break;
       }
-      // Claimed some: look again at once for the rest; none: back off.
-      poll = m_claimed_last ? k_first_poll : std::min(poll * 2, k_last_poll);
-      next_claim = now + (m_claimed_last ? milliseconds(0) : poll);
-      if (idle && !m_held.empty()) {
-        next_renew = now + renew_every; // fresh leases
-      }
+      schedule.claimed(now, m_claimed_last, idle);
     }
-    if (!m_held.empty() && now >= next_renew) {
+    if (!m_held.empty() && schedule.renew_due(now)) {
       fault = renew();
       if (!fault) {
         break;
       }
-      next_renew = now + renew_every;
+      schedule.renewed(now);
     }
-    // Stopping, no claim is made: only the goals winding down and their renewals are waited for.
-    const auto until = m_stop.cancelled() ? next_renew
-                       : m_held.empty()   ? next_claim
-                                          : std::min(next_claim, next_renew);
-    for (auto& [held, stage] : wait_until(until)) {
+    for (auto& [held, stage] : wait_until(schedule.next(!m_held.empty(), m_stop.cancelled()))) {
       const Result<bool> finished = advance(*held, stage);
       if (!finished) {
         fault = tl::unexpected(finished.error());
         break;
       }
       if (*finished) {
-        next_claim = m_clock.now(); // a free slot
+        schedule.slot_freed(m_clock.now());
       }
     }
     if (!fault) {
