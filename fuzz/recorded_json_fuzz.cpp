@@ -1,9 +1,9 @@
 // The JSON ralph records and reads back (configuration, conversation, resume point, verdict
 // evidence, a chat's state, a batch's results line), as a damaged or hostile store or file may
 // hold it: never a throw, and what loads survives a round trip.
-#include "cli/batch_view.h"
 #include "fuzz_support.h"
 
+#include "ralph/app/batch/batch_results.h"
 #include "ralph/app/chat/chat_state.h"
 #include "ralph/core/config.h"
 #include "ralph/core/json.h"
@@ -52,7 +52,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (const auto value = parse_json(text, "record")) {
     const auto again = parse_json(value->dump(), "record");
     fuzz::check(again.has_value() && *again == *value, "a value changed on printing");
-    (void)cli::goal_result_of(*value);
+    (void)app::goal_result_of(*value);
   }
   return 0;
 }

@@ -1,10 +1,9 @@
 #include "cli/queue_status.h"
 
-#include "cli/jsonl_journal.h"
-
 #include "ralph/core/json.h"
 #include "ralph/core/try.h"
 #include "ralph/core/url.h"
+#include "ralph/store/jsonl_journal.h"
 #include "ralph/store/open_session_store.h"
 
 #include <fmt/format.h>
@@ -115,12 +114,12 @@ Result<int> queue_export_command(const BatchArgs& batch) {
     return tl::unexpected(no_batch(batch.name, batch.queue));
   }
   TRY_ASSIGN(const auto goals, queue->goals(batch.name, true));
-  std::unique_ptr<JsonlJournal> file;
+  std::unique_ptr<store::JsonlJournal> file;
   if (!batch.output_file.empty()) {
     // Replaced whole: an export is the queue's state now, not an addition to an older one.
     std::error_code ec;
     std::filesystem::remove(batch.output_file, ec);
-    TRY_ASSIGN(file, JsonlJournal::open(batch.output_file));
+    TRY_ASSIGN(file, store::JsonlJournal::open(batch.output_file));
   }
   for (const store::QueuedGoal& goal : goals) {
     auto line = parse_json(goal.result_json, "goal result").value_or(nlohmann::json());

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <mutex>
 #include <set>
 
 namespace ralph::store {
@@ -89,42 +90,38 @@ std::string claims_json(const std::vector<GoalClaim>& claims) {
   return array.dump();
 }
 
-} // namespace
+// The queue in PostgreSQL: one connection behind a mutex, lease times on the server's clock.
+class PgGoalQueue final : public GoalQueue {
+public:
+  explicit PgGoalQueue(std::unique_ptr<pg::Connection> db) : m_db(std::move(db)) {}
 
-std::string_view to_string(GoalState state) {
-  switch (state) {
-  case GoalState::queued:
-    return "queued";
-  case GoalState::running:
-    return "running";
-  case GoalState::done:
-    return "done";
-  case GoalState::failed:
-    return "failed";
-  }
-  return "queued";
-}
+  Result<EnqueueOutcome> enqueue(const std::string& batch, const std::string& settings_json,
+                                 const std::vector<GoalSpec>& goals) override;
+  Result<std::vector<QueuedGoal>> claim(const std::string& worker, int max,
+                                        std::chrono::milliseconds lease) override;
+  Result<std::vector<GoalClaim>> renew(const std::string& worker,
+                                       const std::vector<GoalClaim>& claims,
+                                       std::chrono::milliseconds lease) override;
+  Result<bool> finish(const std::string& worker, const GoalClaim& claim,
+                      const GoalOutcome& outcome) override;
+  Result<bool> release(const std::string& worker, const GoalClaim& claim) override;
+  Result<bool> set_session(const std::string& worker, const GoalClaim& claim,
+                           const std::string& session_id) override;
+  Result<bool> save_checkpoint(const std::string& worker, const GoalClaim& claim,
+                               const std::string& patch) override;
+  Result<std::optional<QueueStatus>> status(const std::string& batch) override;
+  Result<std::vector<QueueStatus>> batches() override;
+  Result<std::vector<QueuedGoal>> goals(const std::string& batch, bool finished_only) override;
+  Result<bool> has_work() override;
 
-GoalClaim claim_of(const QueuedGoal& goal) {
-  return GoalClaim{.batch = goal.batch, .id = goal.id, .tries = goal.tries};
-}
+private:
+  std::mutex m_mutex;
+  std::unique_ptr<pg::Connection> m_db;
+};
 
-GoalQueue::GoalQueue(std::unique_ptr<pg::Connection> db) : m_db(std::move(db)) {}
-
-GoalQueue::~GoalQueue() = default;
-
-Result<std::unique_ptr<GoalQueue>> GoalQueue::open(const std::string& url,
-                                                   std::chrono::milliseconds retry_for) {
-  pg::RetryPolicy retry;
-  retry.give_up_after = retry_for;
-  TRY_ASSIGN(auto db, Connection::open(url, retry));
-  TRY(pg::migrate(*db, "queue", k_steps));
-  return std::unique_ptr<GoalQueue>(new GoalQueue(std::move(db)));
-}
-
-Result<EnqueueOutcome> GoalQueue::enqueue(const std::string& batch,
-                                          const std::string& settings_json,
-                                          const std::vector<GoalSpec>& goals) {
+Result<EnqueueOutcome> PgGoalQueue::enqueue(const std::string& batch,
+                                            const std::string& settings_json,
+                                            const std::vector<GoalSpec>& goals) {
   nlohmann::json lines = nlohmann::json::array();
   for (const GoalSpec& goal : goals) {
     lines.push_back({goal.id, goal.spec_json});
@@ -170,8 +167,8 @@ Result<EnqueueOutcome> GoalQueue::enqueue(const std::string& batch,
   });
 }
 
-Result<std::vector<QueuedGoal>> GoalQueue::claim(const std::string& worker, int max,
-                                                 std::chrono::milliseconds lease) {
+Result<std::vector<QueuedGoal>> PgGoalQueue::claim(const std::string& worker, int max,
+                                                   std::chrono::milliseconds lease) {
   const std::string sql = fmt::format(
       "WITH picked AS ("
       " SELECT batch, id FROM queue_goals"
@@ -203,9 +200,9 @@ Result<std::vector<QueuedGoal>> GoalQueue::claim(const std::string& worker, int 
   });
 }
 
-Result<std::vector<GoalClaim>> GoalQueue::renew(const std::string& worker,
-                                                const std::vector<GoalClaim>& claims,
-                                                std::chrono::milliseconds lease) {
+Result<std::vector<GoalClaim>> PgGoalQueue::renew(const std::string& worker,
+                                                  const std::vector<GoalClaim>& claims,
+                                                  std::chrono::milliseconds lease) {
   if (claims.empty()) {
     return std::vector<GoalClaim>{};
   }
@@ -234,8 +231,8 @@ Result<std::vector<GoalClaim>> GoalQueue::renew(const std::string& worker,
   });
 }
 
-Result<bool> GoalQueue::finish(const std::string& worker, const GoalClaim& claim,
-                               const GoalOutcome& outcome) {
+Result<bool> PgGoalQueue::finish(const std::string& worker, const GoalClaim& claim,
+                                 const GoalOutcome& outcome) {
   std::lock_guard lock(m_mutex);
   return m_db->transaction("finish a goal", [&](Connection& c) -> Result<bool> {
     TRY_ASSIGN(const Rows updated,
@@ -275,7 +272,7 @@ Result<bool> GoalQueue::finish(const std::string& worker, const GoalClaim& claim
   });
 }
 
-Result<bool> GoalQueue::release(const std::string& worker, const GoalClaim& claim) {
+Result<bool> PgGoalQueue::release(const std::string& worker, const GoalClaim& claim) {
   std::lock_guard lock(m_mutex);
   return m_db->transaction("release a goal", [&](Connection& c) -> Result<bool> {
     TRY_ASSIGN(const Rows updated,
@@ -288,8 +285,8 @@ Result<bool> GoalQueue::release(const std::string& worker, const GoalClaim& clai
   });
 }
 
-Result<bool> GoalQueue::set_session(const std::string& worker, const GoalClaim& claim,
-                                    const std::string& session_id) {
+Result<bool> PgGoalQueue::set_session(const std::string& worker, const GoalClaim& claim,
+                                      const std::string& session_id) {
   std::lock_guard lock(m_mutex);
   return m_db->transaction("note a goal's session", [&](Connection& c) -> Result<bool> {
     TRY_ASSIGN(
@@ -304,8 +301,8 @@ Result<bool> GoalQueue::set_session(const std::string& worker, const GoalClaim& 
   });
 }
 
-Result<bool> GoalQueue::save_checkpoint(const std::string& worker, const GoalClaim& claim,
-                                        const std::string& patch) {
+Result<bool> PgGoalQueue::save_checkpoint(const std::string& worker, const GoalClaim& claim,
+                                          const std::string& patch) {
   std::lock_guard lock(m_mutex);
   return m_db->transaction("save a goal's checkpoint", [&](Connection& c) -> Result<bool> {
     TRY_ASSIGN(
@@ -319,7 +316,7 @@ Result<bool> GoalQueue::save_checkpoint(const std::string& worker, const GoalCla
   });
 }
 
-Result<std::vector<QueueStatus>> GoalQueue::batches() {
+Result<std::vector<QueueStatus>> PgGoalQueue::batches() {
   std::lock_guard lock(m_mutex);
   return m_db->transaction("count goals", [&](Connection& c) -> Result<std::vector<QueueStatus>> {
     TRY_ASSIGN(const Rows rows,
@@ -365,7 +362,7 @@ Result<std::vector<QueueStatus>> GoalQueue::batches() {
   });
 }
 
-Result<std::optional<QueueStatus>> GoalQueue::status(const std::string& batch) {
+Result<std::optional<QueueStatus>> PgGoalQueue::status(const std::string& batch) {
   // Every batch is counted: a queue holds few batches, and one query serves both commands.
   TRY_ASSIGN(const auto all, batches());
   for (const QueueStatus& status : all) {
@@ -376,7 +373,7 @@ Result<std::optional<QueueStatus>> GoalQueue::status(const std::string& batch) {
   return std::nullopt;
 }
 
-Result<std::vector<QueuedGoal>> GoalQueue::goals(const std::string& batch, bool finished_only) {
+Result<std::vector<QueuedGoal>> PgGoalQueue::goals(const std::string& batch, bool finished_only) {
   const std::string sql =
       fmt::format("SELECT {} FROM queue_goals g WHERE g.batch = $1 {} ORDER BY g.seq", k_columns,
                   finished_only ? "AND g.state IN ('done', 'failed')" : "");
@@ -392,7 +389,7 @@ Result<std::vector<QueuedGoal>> GoalQueue::goals(const std::string& batch, bool 
   });
 }
 
-Result<bool> GoalQueue::has_work() {
+Result<bool> PgGoalQueue::has_work() {
   std::lock_guard lock(m_mutex);
   return m_db->transaction("look for goals", [&](Connection& c) -> Result<bool> {
     TRY_ASSIGN(const Rows rows, c.query("SELECT EXISTS (SELECT 1 FROM queue_goals "
@@ -400,6 +397,17 @@ Result<bool> GoalQueue::has_work() {
                                         "look for goals"));
     return rows.boolean(0, 0);
   });
+}
+
+} // namespace
+
+Result<std::unique_ptr<GoalQueue>> GoalQueue::open(const std::string& url,
+                                                   std::chrono::milliseconds retry_for) {
+  pg::RetryPolicy retry;
+  retry.give_up_after = retry_for;
+  TRY_ASSIGN(auto db, Connection::open(url, retry));
+  TRY(pg::migrate(*db, "queue", k_steps));
+  return std::unique_ptr<GoalQueue>(std::make_unique<PgGoalQueue>(std::move(db)));
 }
 
 } // namespace ralph::store

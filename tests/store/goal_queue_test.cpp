@@ -1,3 +1,5 @@
+#include "support/fake_clock.h"
+#include "support/fake_goal_queue.h"
 #include "support/pg_cluster.h"
 
 #include "ralph/store/goal_queue.h"
@@ -25,12 +27,6 @@ std::vector<GoalSpec> specs(int count, const std::string& prefix = "g") {
   return out;
 }
 
-std::unique_ptr<GoalQueue> open_queue(const std::string& url) {
-  auto queue = GoalQueue::open(url, 10s);
-  EXPECT_TRUE(queue) << queue.error().message;
-  return queue ? std::move(*queue) : nullptr;
-}
-
 GoalOutcome completed(const std::string& session) {
   return GoalOutcome{.completed = true,
                      .status = "completed",
@@ -41,11 +37,53 @@ GoalOutcome completed(const std::string& session) {
                      .cost_usd = 0.5};
 }
 
-TEST(GoalQueue, EnqueueIsIdempotentByGoalIdAndReportsAChangedGoal) {
-  PgCluster& cluster = PgCluster::shared();
-  RALPH_REQUIRE_PG(cluster);
-  auto queue = open_queue(cluster.fresh_database());
-  ASSERT_TRUE(queue);
+// The contract of GoalQueue, one suite run against each implementation: a fresh database on the
+// PostgreSQL server the tests share (leases on the server's clock), and the in-memory queue the
+// worker's tests use (leases on a FakeClock).
+class GoalQueueContract : public ::testing::TestWithParam<std::string> {
+protected:
+  void SetUp() override {
+    if (GetParam() == "postgresql") {
+      PgCluster& cluster = PgCluster::shared();
+      RALPH_REQUIRE_PG(cluster);
+      m_url = cluster.fresh_database();
+    }
+    m_first = &another();
+  }
+
+  // The queue the test works on.
+  GoalQueue& queue() { return *m_first; }
+  // Another client of the same queue: a connection of its own, or the one in-memory queue.
+  GoalQueue& another() {
+    if (m_url.empty()) {
+      if (!m_fake) {
+        m_fake = std::make_unique<ralph::testing::FakeGoalQueue>(m_clock);
+      }
+      return *m_fake;
+    }
+    auto queue = GoalQueue::open(m_url, 10s);
+    if (!queue) {
+      ADD_FAILURE() << queue.error().message;
+      std::abort();
+    }
+    return *m_opened.emplace_back(std::move(*queue));
+  }
+  // Time passes, as it does on its own on the server between two statements.
+  void pass_time() { m_clock.advance(1ms); }
+
+private:
+  std::string m_url;
+  ralph::testing::FakeClock m_clock;
+  std::unique_ptr<ralph::testing::FakeGoalQueue> m_fake;
+  std::vector<std::unique_ptr<GoalQueue>> m_opened;
+  GoalQueue* m_first = nullptr;
+};
+
+INSTANTIATE_TEST_SUITE_P(Queues, GoalQueueContract, ::testing::Values("postgresql", "memory"),
+                         [](const auto& queue) { return queue.param; });
+
+TEST_P(GoalQueueContract, EnqueueIsIdempotentByGoalIdAndReportsAChangedGoal) {
+  GoalQueue* queue = &this->queue();
   auto first = queue->enqueue("b", R"({"model":"m"})", specs(3));
   ASSERT_TRUE(first) << first.error().message;
   EXPECT_EQ(first->added, (std::vector<std::string>{"g0", "g1", "g2"}));
@@ -76,29 +114,25 @@ TEST(GoalQueue, EnqueueIsIdempotentByGoalIdAndReportsAChangedGoal) {
   EXPECT_EQ(other->added.size(), 1u);
 }
 
-TEST(GoalQueue, ConcurrentWorkersClaimEveryGoalExactlyOnce) {
-  PgCluster& cluster = PgCluster::shared();
-  RALPH_REQUIRE_PG(cluster);
-  const std::string url = cluster.fresh_database();
-  auto setup = open_queue(url);
-  ASSERT_TRUE(setup);
+TEST_P(GoalQueueContract, ConcurrentWorkersClaimEveryGoalExactlyOnce) {
+  GoalQueue* setup = &queue();
   ASSERT_TRUE(setup->enqueue("big", "{}", specs(1000)));
 
   constexpr int k_workers = 8;
+  std::vector<GoalQueue*> queues;
+  for (int w = 0; w < k_workers; ++w) {
+    queues.push_back(&another());
+  }
   std::mutex mutex;
   std::map<std::string, int> claimed;
   std::atomic<int> errors{0};
   std::vector<std::thread> threads;
   for (int w = 0; w < k_workers; ++w) {
     threads.emplace_back([&, w] {
-      auto queue = GoalQueue::open(url, 10s);
-      if (!queue) {
-        ++errors;
-        return;
-      }
+      GoalQueue* queue = queues[static_cast<std::size_t>(w)];
       const std::string name = "w" + std::to_string(w);
       for (;;) {
-        auto got = (*queue)->claim(name, 7, 60s);
+        auto got = queue->claim(name, 7, 60s);
         if (!got) {
           ++errors;
           return;
@@ -111,7 +145,7 @@ TEST(GoalQueue, ConcurrentWorkersClaimEveryGoalExactlyOnce) {
             std::lock_guard lock(mutex);
             ++claimed[goal.id];
           }
-          auto done = (*queue)->finish(name, claim_of(goal), completed("s-" + goal.id));
+          auto done = queue->finish(name, claim_of(goal), completed("s-" + goal.id));
           if (!done || !*done) {
             ++errors;
           }
@@ -134,11 +168,8 @@ TEST(GoalQueue, ConcurrentWorkersClaimEveryGoalExactlyOnce) {
   EXPECT_EQ((*status)->tokens, 10000);
 }
 
-TEST(GoalQueue, AnExpiredLeaseIsTakenOverAndTheOldWorkersFinishIsRefused) {
-  PgCluster& cluster = PgCluster::shared();
-  RALPH_REQUIRE_PG(cluster);
-  auto queue = open_queue(cluster.fresh_database());
-  ASSERT_TRUE(queue);
+TEST_P(GoalQueueContract, AnExpiredLeaseIsTakenOverAndTheOldWorkersFinishIsRefused) {
+  GoalQueue* queue = &this->queue();
   ASSERT_TRUE(queue->enqueue("b", "{}", specs(1)));
   auto first = queue->claim("old", 1, 0ms);
   ASSERT_TRUE(first && first->size() == 1u);
@@ -147,6 +178,7 @@ TEST(GoalQueue, AnExpiredLeaseIsTakenOverAndTheOldWorkersFinishIsRefused) {
   // A lease of 0 ms has run out once the server's clock moved on.
   std::vector<QueuedGoal> second;
   for (int tries = 0; second.empty() && tries < 10000; ++tries) {
+    pass_time();
     auto got = queue->claim("new", 1, 60s);
     ASSERT_TRUE(got) << got.error().message;
     second = *got;
@@ -184,11 +216,8 @@ TEST(GoalQueue, AnExpiredLeaseIsTakenOverAndTheOldWorkersFinishIsRefused) {
   EXPECT_FALSE(*queue->has_work());
 }
 
-TEST(GoalQueue, AReleasedGoalIsClaimedAgainWithItsSession) {
-  PgCluster& cluster = PgCluster::shared();
-  RALPH_REQUIRE_PG(cluster);
-  auto queue = open_queue(cluster.fresh_database());
-  ASSERT_TRUE(queue);
+TEST_P(GoalQueueContract, AReleasedGoalIsClaimedAgainWithItsSession) {
+  GoalQueue* queue = &this->queue();
   ASSERT_TRUE(queue->enqueue("b", "{}", specs(1)));
   auto first = queue->claim("a", 1, 60s);
   ASSERT_TRUE(first && first->size() == 1u);
@@ -201,11 +230,8 @@ TEST(GoalQueue, AReleasedGoalIsClaimedAgainWithItsSession) {
   EXPECT_EQ((*again)[0].worker, "b");
 }
 
-TEST(GoalQueue, StatusCountsGoalsByStateWorkerAndOutcome) {
-  PgCluster& cluster = PgCluster::shared();
-  RALPH_REQUIRE_PG(cluster);
-  auto queue = open_queue(cluster.fresh_database());
-  ASSERT_TRUE(queue);
+TEST_P(GoalQueueContract, StatusCountsGoalsByStateWorkerAndOutcome) {
+  GoalQueue* queue = &this->queue();
   ASSERT_TRUE(queue->enqueue("b", "{}", specs(6)));
   ASSERT_TRUE(queue->enqueue("empty", "{}", {}));
   auto a = queue->claim("a", 3, 60s);

@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,10 +13,6 @@
 #include <vector>
 
 namespace ralph::store {
-
-namespace pg {
-class Connection;
-}
 
 // Where a queued goal is: waiting, claimed by a worker under a lease, or finished (`done`: its
 // session completed; `failed`: it ended any other way, the result says how).
@@ -103,62 +98,60 @@ struct QueueStatus {
   int goals() const { return queued + running + done + failed; }
 };
 
-// The goal queue of distributed batches in PostgreSQL (tables `queue_batches` and
-// `queue_goals`, migration track "queue"). Lease times are the server's clock, never the
-// workers'. Every operation is one transaction, retried after a connection fault within the
-// connection's retry policy, and written to be safe to run twice. Thread-safe (one connection
-// behind a mutex).
+// The goal queue of distributed batches. Its contract, for every implementation: claims take
+// the oldest goals first (queued ones, and running ones whose lease ran out: taken over with
+// their session id and checkpoint kept); each claim adds one to the goal's `tries`, the fencing
+// token of the claim, so only the latest claim's holder may renew, finish, release, note a session
+// or save a checkpoint; renew returns the claims their worker no longer holds. The PostgreSQL
+// queue (open) keeps leases on the server's clock; a test's in-memory one on a fake clock.
+// Thread-safe.
 class GoalQueue {
 public:
-  // Connects to `url` and brings the tables up to date.
+  // The PostgreSQL queue at `url` (tables `queue_batches` and `queue_goals`, migration track
+  // "queue"), its tables brought up to date. Every operation is one transaction, retried after a
+  // connection fault for `retry_for`, and written to be safe to run twice.
   static Result<std::unique_ptr<GoalQueue>> open(const std::string& url,
                                                  std::chrono::milliseconds retry_for);
-  ~GoalQueue();
-  GoalQueue(const GoalQueue&) = delete;
-  GoalQueue& operator=(const GoalQueue&) = delete;
+  virtual ~GoalQueue() = default;
 
   // Adds the goals missing from `batch` (made with `settings_json` when new; an existing
   // batch keeps its settings), in order. Idempotent by (batch, id).
-  Result<EnqueueOutcome> enqueue(const std::string& batch, const std::string& settings_json,
-                                 const std::vector<GoalSpec>& goals);
+  virtual Result<EnqueueOutcome> enqueue(const std::string& batch, const std::string& settings_json,
+                                         const std::vector<GoalSpec>& goals) = 0;
 
   // Up to `max` goals for `worker`, oldest first: queued ones, and running ones whose lease
   // ran out (taken over: their session is kept to resume). Each is leased for `lease`.
   // Concurrent claims never return the same goal.
-  Result<std::vector<QueuedGoal>> claim(const std::string& worker, int max,
-                                        std::chrono::milliseconds lease);
+  virtual Result<std::vector<QueuedGoal>> claim(const std::string& worker, int max,
+                                                std::chrono::milliseconds lease) = 0;
   // Extends the leases of `claims` by `lease` from now; returns those `worker` no longer holds.
-  Result<std::vector<GoalClaim>> renew(const std::string& worker,
-                                       const std::vector<GoalClaim>& claims,
-                                       std::chrono::milliseconds lease);
+  virtual Result<std::vector<GoalClaim>> renew(const std::string& worker,
+                                               const std::vector<GoalClaim>& claims,
+                                               std::chrono::milliseconds lease) = 0;
   // Records the goal as finished when `worker` still holds `claim`: true; false (nothing
-  // written) when the goal was taken over or is finished already by another claim.
-  Result<bool> finish(const std::string& worker, const GoalClaim& claim,
-                      const GoalOutcome& outcome);
+  // written) when the goal was taken over or is finished already by another claim. Finishing
+  // the same claim again with the same result is true.
+  virtual Result<bool> finish(const std::string& worker, const GoalClaim& claim,
+                              const GoalOutcome& outcome) = 0;
   // Gives the goal back to the queue (its session kept, to resume); false when not held.
-  Result<bool> release(const std::string& worker, const GoalClaim& claim);
+  virtual Result<bool> release(const std::string& worker, const GoalClaim& claim) = 0;
   // Notes the goal's session so that whoever takes it over resumes it; false when not held.
-  Result<bool> set_session(const std::string& worker, const GoalClaim& claim,
-                           const std::string& session_id);
+  virtual Result<bool> set_session(const std::string& worker, const GoalClaim& claim,
+                                   const std::string& session_id) = 0;
 
   // Keeps `patch` as the goal's workspace checkpoint; false when `worker` no longer holds it.
-  Result<bool> save_checkpoint(const std::string& worker, const GoalClaim& claim,
-                               const std::string& patch);
+  virtual Result<bool> save_checkpoint(const std::string& worker, const GoalClaim& claim,
+                                       const std::string& patch) = 0;
 
   // The batch's goals counted; nullopt when there is no such batch.
-  Result<std::optional<QueueStatus>> status(const std::string& batch);
+  virtual Result<std::optional<QueueStatus>> status(const std::string& batch) = 0;
   // Every batch's counts, oldest batch first.
-  Result<std::vector<QueueStatus>> batches();
+  virtual Result<std::vector<QueueStatus>> batches() = 0;
   // The batch's goals, in enqueue order; only finished ones when `finished_only`.
-  Result<std::vector<QueuedGoal>> goals(const std::string& batch, bool finished_only = false);
+  virtual Result<std::vector<QueuedGoal>> goals(const std::string& batch,
+                                                bool finished_only = false) = 0;
   // Whether any goal of any batch is queued or running (a worker may still get work).
-  Result<bool> has_work();
-
-private:
-  explicit GoalQueue(std::unique_ptr<pg::Connection> db);
-
-  std::mutex m_mutex;
-  std::unique_ptr<pg::Connection> m_db;
+  virtual Result<bool> has_work() = 0;
 };
 
 } // namespace ralph::store

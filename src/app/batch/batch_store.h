@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ralph/app/batch/batch_results.h"
 #include "ralph/core/cancel.h"
 #include "ralph/core/settings.h"
 #include "ralph/store/session_store.h"
@@ -8,14 +9,7 @@
 #include <mutex>
 #include <optional>
 
-namespace ralph::cli {
-
-// What the sessions of a batch have spent together, all their runs included.
-struct BatchSpend {
-  std::int64_t tokens = 0; // input + output
-  double cost_usd = 0;
-  bool cost_known = true;
-};
+namespace ralph::app {
 
 // The one session store every session of a batch shares, seen by the batch: calls are
 // serialised, so any SessionStore may be beneath (the SQLite store needs it no more, being
@@ -60,4 +54,4 @@ private:
   std::optional<BudgetKind> m_spent;
 };
 
-} // namespace ralph::cli
+} // namespace ralph::app

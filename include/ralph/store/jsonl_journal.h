@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace ralph::cli {
+namespace ralph::store {
 
 // An append-only file of JSON lines that survives kill -9 and power cuts line by line: each
 // append is one write(2) followed by fsync(2), and a line torn by a crash (no newline at the end
@@ -39,4 +39,4 @@ private:
   std::unique_ptr<std::vector<nlohmann::json>> m_existing;
 };
 
-} // namespace ralph::cli
+} // namespace ralph::store

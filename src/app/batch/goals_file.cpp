@@ -1,11 +1,10 @@
-#include "cli/batch_goals.h"
-
-#include "cli/usage_hint.h"
+#include "ralph/app/batch/goals_file.h"
 
 #include "ralph/core/json.h"
 #include "ralph/core/setting_names.h"
 #include "ralph/core/text.h"
 #include "ralph/core/try.h"
+#include "ralph/session/settings.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -16,7 +15,7 @@
 #include <sstream>
 #include <string_view>
 
-namespace ralph::cli {
+namespace ralph::app {
 namespace {
 
 namespace fs = std::filesystem;
@@ -195,8 +194,18 @@ std::string batch_id_of(const fs::path& file) {
   return fmt::format("{}-{:08x}", stem.empty() ? "goals" : stem, hash & 0xffffffffU);
 }
 
-std::vector<std::string> goal_key_names() {
-  return all_key_names();
+std::vector<std::string> goal_price_problems(const std::vector<BatchGoal>& goals,
+                                             const fs::path& path, const BudgetSettings& limits) {
+  std::vector<std::string> problems;
+  for (const BatchGoal& goal : goals) {
+    Config config = goal.config;
+    config.budget.max_cost_usd = std::max(config.budget.max_cost_usd, limits.max_cost_usd);
+    if (auto priced = session::check_prices(config); !priced) {
+      problems.push_back(
+          fmt::format("{}:{}: {}", path.string(), goal.line, priced.error().message));
+    }
+  }
+  return problems;
 }
 
 Result<BatchGoal> goal_from_spec(const std::string& spec_json, const std::string& where,
@@ -256,4 +265,4 @@ Result<GoalsFile> read_goals_file(const fs::path& path, const Config& base) {
   return file;
 }
 
-} // namespace ralph::cli
+} // namespace ralph::app

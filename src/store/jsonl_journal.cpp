@@ -1,4 +1,4 @@
-#include "cli/jsonl_journal.h"
+#include "ralph/store/jsonl_journal.h"
 
 #include "ralph/core/json.h"
 
@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace ralph::cli {
+namespace ralph::store {
 namespace {
 
 Error io_error(const std::filesystem::path& path, const char* what) {
@@ -101,4 +101,4 @@ Result<void> JsonlJournal::append(const nlohmann::json& object) {
   return {};
 }
 
-} // namespace ralph::cli
+} // namespace ralph::store

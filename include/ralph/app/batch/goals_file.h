@@ -1,17 +1,17 @@
 #pragma once
 
-#include "cli/command_line.h"
-
 #include "ralph/core/config.h"
+#include "ralph/core/error.h"
+#include "ralph/core/settings.h"
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
-namespace ralph::cli {
+namespace ralph::app {
 
 // One line of a goals file: what to do, where, and the configuration keys it sets over the
-// batch's (command line and configuration files).
+// batch's. Its keys are read once, here: what runs it takes `settings` and `config` as they are.
 struct BatchGoal {
   int line = 0;
   std::string id;   // unique in the file; a folder and branch name
@@ -21,8 +21,8 @@ struct BatchGoal {
   std::filesystem::path source;
   std::string repo_url;          // a `repo` to clone (URL), empty otherwise
   std::string ref;               // what a worktree starts from; empty: the source as it is now
-  std::vector<Setting> settings; // its keys, parsed once
-  Config config;                 // the base configuration with its keys over it, resolved once
+  std::vector<Setting> settings; // its keys, typed: over a resumed session's recorded config
+  Config config;                 // the base configuration with its keys over it: a new session's
   std::string spec_json;         // the line's object, as `ralph batch --queue` stores it
 };
 
@@ -46,11 +46,15 @@ Result<GoalsFile> read_goals_file(const std::filesystem::path& path, const Confi
 Result<BatchGoal> goal_from_spec(const std::string& spec_json, const std::string& where,
                                  const Config& base);
 
+// A cost budget counts only with a price for every model it counts: a problem ("FILE:LINE: ...",
+// FILE as `path` says it) for each goal with a cost budget of its own, or under the batch's
+// (`limits.max_cost_usd`), and a model without a price.
+std::vector<std::string> goal_price_problems(const std::vector<BatchGoal>& goals,
+                                             const std::filesystem::path& path,
+                                             const BudgetSettings& limits);
+
 // "goals-1a2b3c4d": the file's name and a hash of its absolute path, so running the same file
 // again is the same batch, and two files of one name are not.
 std::string batch_id_of(const std::filesystem::path& file);
 
-// The goal keys a goals file takes besides dotted configuration keys, for documentation.
-std::vector<std::string> goal_key_names();
-
-} // namespace ralph::cli
+} // namespace ralph::app

@@ -1,8 +1,8 @@
-#include "cli/batch_store.h"
+#include "app/batch/batch_store.h"
 
 #include "ralph/core/saturating.h"
 
-namespace ralph::cli {
+namespace ralph::app {
 
 BatchStore::BatchStore(store::SessionStore& inner, BudgetSettings limits, CancelToken stop)
     : m_inner(inner), m_limits(limits), m_stop(std::move(stop)) {}
@@ -107,4 +107,4 @@ Result<void> BatchStore::add_tool_call(const store::ToolCallRow& call) {
   return m_inner.add_tool_call(call);
 }
 
-} // namespace ralph::cli
+} // namespace ralph::app

@@ -1,4 +1,4 @@
-#include "cli/job_thread.h"
+#include "ralph/engine/job_thread.h"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-namespace ralph::cli {
+namespace ralph::engine {
 namespace {
 
 TEST(JobThread, RunsJobsOneAtATimeInTheOrderPostedOffThePostersThread) {
@@ -35,4 +35,4 @@ TEST(JobThread, RunsJobsOneAtATimeInTheOrderPostedOffThePostersThread) {
 }
 
 } // namespace
-} // namespace ralph::cli
+} // namespace ralph::engine

@@ -1,4 +1,4 @@
-#include "cli/batch_goal_run.h"
+#include "app/batch/goal_session.h"
 
 #include "ralph/core/try.h"
 #include "ralph/session/session.h"
@@ -8,19 +8,19 @@
 
 #include <exception>
 
-namespace ralph::cli {
+namespace ralph::app {
 namespace {
 
-Result<SessionReport> run_goal(engine::Io& io, const GoalLaunch& launch) {
+Result<session::SessionReport> run_goal(engine::Io& io, const GoalLaunch& launch) {
   session::SessionRequest request{.goal = launch.goal->goal,
                                   .workspace = launch.workspace,
-                                  .config = launch.config,
+                                  .config = launch.goal->config,
                                   .session_id = launch.session_id};
   if (launch.resume) {
     TRY_ASSIGN(auto record, launch.store->load(launch.session_id));
     if (record) {
       // Its recorded configuration, the batch's flags and the goal's keys over it.
-      TRY_ASSIGN(request.config, session::recorded_settings(record->session, launch.flags));
+      TRY_ASSIGN(request.config, session::recorded_settings(record->session, *launch.flags));
       apply_settings(request.config, launch.goal->settings);
       request.resume = std::move(*record);
     }
@@ -28,15 +28,15 @@ Result<SessionReport> run_goal(engine::Io& io, const GoalLaunch& launch) {
   TRY_ASSIGN(auto session,
              session::Session::prepare(*launch.runtime, std::move(request),
                                        {.io = &io, .store = launch.store}, *launch.parent));
-  TRY_ASSIGN(SessionReport report, session->run(*launch.events));
+  TRY_ASSIGN(session::SessionReport report, session->run(*launch.events));
   if (report.record_failure && !report.error) {
     report.error = report.record_failure;
   }
   return report;
 }
 
-SessionReport failed_report(const GoalLaunch& launch, Error error) {
-  SessionReport report;
+session::SessionReport failed_report(const GoalLaunch& launch, Error error) {
+  session::SessionReport report;
   report.status = Status::failed;
   report.reason = error.message;
   // A session id only when there is a record to look at.
@@ -49,7 +49,7 @@ SessionReport failed_report(const GoalLaunch& launch, Error error) {
 
 } // namespace
 
-SessionReport run_batch_goal(engine::Io& io, const GoalLaunch& launch) {
+session::SessionReport run_batch_goal(engine::Io& io, const GoalLaunch& launch) {
   try {
     auto report = run_goal(io, launch);
     if (!report) {
@@ -65,4 +65,4 @@ SessionReport run_batch_goal(engine::Io& io, const GoalLaunch& launch) {
   }
 }
 
-} // namespace ralph::cli
+} // namespace ralph::app

@@ -1,35 +1,19 @@
-// The pieces of `ralph batch` below the command: its goals file, its append-only journals and
-// the batch budgets counted over the shared store.
-#include "cli/batch_goals.h"
-#include "cli/batch_store.h"
-#include "cli/batch_view.h"
-#include "cli/jsonl_journal.h"
+// A goals file read once into typed settings and resolved configurations, and a results line
+// read back.
 #include "support/temp_dir.h"
 
-#include "ralph/store/sqlite_session_store.h"
+#include "ralph/app/batch/batch_results.h"
+#include "ralph/app/batch/goals_file.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <fstream>
-
-namespace ralph::cli {
+namespace ralph::app {
 namespace {
 
 using ::testing::HasSubstr;
 namespace fs = std::filesystem;
-
-TEST(JsonlJournal, ATornLastLineIsCutOffSoTheNextAppendStartsClean) {
-  testing::TempDir dir;
-  dir.write("state.jsonl", "{\"id\":\"a\"}\n{\"id\":\"b\"}\n{\"id\":\"c\",\"sess");
-  auto journal = JsonlJournal::open(dir.path() / "state.jsonl");
-  ASSERT_TRUE(journal) << journal.error().message;
-  ASSERT_EQ((*journal)->existing().size(), 2u);
-  EXPECT_EQ((*journal)->existing()[1]["id"], "b");
-  ASSERT_TRUE((*journal)->append({{"id", "d"}}));
-  EXPECT_EQ(dir.read("state.jsonl"), "{\"id\":\"a\"}\n{\"id\":\"b\"}\n{\"id\":\"d\"}\n");
-}
 
 TEST(BatchGoals, GoalKeysOverTheBatchConfigurationAndPathsFromTheFilesFolder) {
   testing::TempDir dir;
@@ -98,42 +82,6 @@ TEST(BatchGoals, AMistypedKeyIsNamedWithTheClosestGoalKey) {
   EXPECT_THAT(read->problems[3], HasSubstr("unknown key 'frobnicate' (man ralph"));
 }
 
-TEST(BatchStore, SessionsSpendTogetherAndTheBudgetStopsTheBatchOnce) {
-  testing::TempDir dir;
-  auto opened = store::SqliteSessionStore::open(dir.path() / "ralph.db");
-  ASSERT_TRUE(opened) << opened.error().message;
-  CancelToken stop;
-  BatchStore batch(**opened, BudgetSettings{.max_tokens = 1000}, stop);
-  store::SessionRow a{.id = "a", .input_tokens = 300, .output_tokens = 100};
-  store::SessionRow b{.id = "b", .input_tokens = 200};
-  ASSERT_TRUE(batch.create_session(a));
-  ASSERT_TRUE(batch.create_session(b));
-  a.input_tokens = 500; // counters are the session's totals: counted once, not added up
-  ASSERT_TRUE(batch.update_session(a));
-  EXPECT_EQ(batch.spend().tokens, 800);
-  EXPECT_FALSE(stop.cancelled());
-  b.output_tokens = 200;
-  ASSERT_TRUE(batch.update_session(b));
-  EXPECT_EQ(batch.spend().tokens, 1000);
-  EXPECT_TRUE(stop.cancelled());
-  EXPECT_EQ(batch.spent(), BudgetKind::tokens);
-  const auto found = batch.find_session("b");
-  ASSERT_TRUE(found && *found);
-  EXPECT_EQ((*found)->output_tokens, 200);
-}
-
-TEST(JsonlJournal, ALineNestedTooDeepToPrintOrCopyIsSkipped) {
-  // nlohmann's printer and copies recurse once per level: kept, such a line would overflow the
-  // stack wherever the batch later used it.
-  testing::TempDir dir;
-  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
-  dir.write("state.jsonl", "{\"id\":\"a\",\"x\":" + deep + "}\n{\"id\":\"b\"}\n");
-  auto journal = JsonlJournal::open(dir.path() / "state.jsonl");
-  ASSERT_TRUE(journal) << journal.error().message;
-  ASSERT_EQ((*journal)->existing().size(), 1u);
-  EXPECT_EQ((*journal)->existing()[0]["id"], "b");
-}
-
 TEST(BatchResults, AResultLineWithFieldsOfTheWrongTypeKeepsWhatItCanRead) {
   const auto line = nlohmann::json::parse(
       R"({"id":"g1","status":"completed","verified":"yes","iterations":1e99,
@@ -150,4 +98,4 @@ TEST(BatchResults, AResultLineWithFieldsOfTheWrongTypeKeepsWhatItCanRead) {
 }
 
 } // namespace
-} // namespace ralph::cli
+} // namespace ralph::app

@@ -7,7 +7,7 @@
 #include <stop_token>
 #include <thread>
 
-namespace ralph::cli {
+namespace ralph::engine {
 
 // Runs jobs one at a time, in the order posted, on a thread of its own: blocking work (a worker's
 // clones, worktrees, commits and pushes) that must not hold up the thread that posts it.
@@ -52,4 +52,4 @@ private:
   std::jthread m_thread; // last: started once the rest is ready, stopped and joined first
 };
 
-} // namespace ralph::cli
+} // namespace ralph::engine
