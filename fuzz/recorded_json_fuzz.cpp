@@ -47,7 +47,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       {.session_id = "s", .iteration = 1, .seq = 1, .evidence_json = std::string(text)});
   (void)loop::resume_from_record(record);
 
-  (void)app::chat::chat_state_from_json(text, "chat");
+  (void)app::chat_state_from_json(text, "chat");
 
   if (const auto value = parse_json(text, "record")) {
     const auto again = parse_json(value->dump(), "record");

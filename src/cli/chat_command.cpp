@@ -43,7 +43,7 @@ std::filesystem::path history_file() {
 // worker thread while it goes on reading (on a terminal), and says what came of it.
 class ChatLoop {
 public:
-  ChatLoop(app::chat::Chat& chat, ChatInput& input, TerminalView& view, const CancelToken& root)
+  ChatLoop(app::Chat& chat, ChatInput& input, TerminalView& view, const CancelToken& root)
       : m_chat(chat), m_input(input), m_view(view), m_root(root) {}
   ~ChatLoop() { finish_job(true); }
   ChatLoop(const ChatLoop&) = delete;
@@ -131,13 +131,12 @@ private:
       start_goal();
       break;
     case SlashVerb::verify:
-      tell(m_chat.add_verify(slash.argument), [&](app::chat::ChangeFor target) {
-        return verifier_added_text(target, slash.argument);
-      });
+      tell(m_chat.add_verify(slash.argument),
+           [&](app::ChangeFor target) { return verifier_added_text(target, slash.argument); });
       break;
     case SlashVerb::judge:
       tell(m_chat.set_judge(slash.argument),
-           [&](app::chat::ChangeFor target) { return judge_set_text(target, slash.argument); });
+           [&](app::ChangeFor target) { return judge_set_text(target, slash.argument); });
       break;
     case SlashVerb::budget:
       if (slash.argument.empty()) {
@@ -145,9 +144,8 @@ private:
       } else if (auto changes = parse_budget_changes(slash.argument); !changes) {
         say("error: " + changes.error().message);
       } else {
-        tell(m_chat.change_budgets(*changes), [&](app::chat::ChangeFor /*target*/) {
-          return budgets_text(m_chat.status().budgets);
-        });
+        tell(m_chat.change_budgets(*changes),
+             [&](app::ChangeFor /*target*/) { return budgets_text(m_chat.status().budgets); });
       }
       break;
     case SlashVerb::status:
@@ -194,8 +192,7 @@ private:
   }
 
   // The reply to a change of the goal's settings: what `words` makes of it, or the error.
-  template <typename Words>
-  void tell(const Result<app::chat::ChangeFor>& changed, const Words& words) {
+  template <typename Words> void tell(const Result<app::ChangeFor>& changed, const Words& words) {
     say(changed ? words(*changed) : "error: " + changed.error().message);
   }
 
@@ -266,7 +263,7 @@ private:
     say("goal " + summary_line(result));
   }
 
-  app::chat::Chat& m_chat;
+  app::Chat& m_chat;
   ChatInput& m_input;
   TerminalView& m_view;
   const CancelToken& m_root;
@@ -296,12 +293,12 @@ Result<int> chat_command(const RunArgs& args, const ChatArgs& chat_args) {
                          loaded.display.progress_interval)});
   ChatTerminal shown(view);
   // The chat opens the store its configuration names, and does its I/O blocking.
-  TRY_ASSIGN(auto chat, app::chat::Chat::open(runtime,
-                                              {.workspace = workspace,
-                                               .config = std::move(loaded),
-                                               .flags = std::move(flags),
-                                               .resume_id = chat_args.resume},
-                                              {}, shown, cancel));
+  TRY_ASSIGN(auto chat, app::Chat::open(runtime,
+                                        {.workspace = workspace,
+                                         .config = std::move(loaded),
+                                         .flags = std::move(flags),
+                                         .resume_id = chat_args.resume},
+                                        {}, shown, cancel));
   // libedit shows what is typed by the locale's character classes; numbers and messages do not
   // depend on LC_CTYPE.
   std::setlocale(LC_CTYPE, "");

@@ -9,9 +9,9 @@
 namespace ralph::cli {
 namespace {
 
-using app::chat::ChangeFor;
-using app::chat::GoalPhase;
-using app::chat::GoalStatus;
+using app::ChangeFor;
+using app::GoalPhase;
+using app::GoalStatus;
 
 std::string limit_text(double used, double limit, std::string_view unit) {
   return limit > 0 ? fmt::format("{}{} of {}{}", used, unit, limit, unit)
@@ -70,7 +70,7 @@ void ChatTerminal::on_record_failed(const Error& error) {
   m_view.note("warning: the chat's record could not be written: " + error.message);
 }
 
-std::string status_text(const app::chat::ChatStatus& status) {
+std::string status_text(const app::ChatStatus& status) {
   std::string out = status.goal ? goal_text(*status.goal) : "no goal (/goal TEXT starts one)\n";
   const auto& last = status.last_verdicts;
   if (!last.verdicts.empty()) {
@@ -92,7 +92,7 @@ std::string status_text(const app::chat::ChatStatus& status) {
   return out + budgets_text(status.budgets) + "\n";
 }
 
-std::string budgets_text(const app::chat::BudgetStatus& budgets) {
+std::string budgets_text(const app::BudgetStatus& budgets) {
   if (!budgets.problem.empty()) {
     return "budgets: " + budgets.problem;
   }

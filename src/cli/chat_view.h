@@ -12,7 +12,7 @@ namespace ralph::cli {
 
 // A chat shown on the terminal: its events through the view, what the chat says as progress
 // lines.
-class ChatTerminal final : public app::chat::ChatObserver {
+class ChatTerminal final : public app::ChatObserver {
 public:
   explicit ChatTerminal(TerminalView& view) : m_view(view) {}
   void on_event(const Event& event) override { m_view.on_event(event); }
@@ -26,11 +26,11 @@ private:
 
 // /status: the goal, its state, what was added to it, the last verdicts and the budgets; ends
 // with a newline.
-std::string status_text(const app::chat::ChatStatus& status);
+std::string status_text(const app::ChatStatus& status);
 // /budget alone: "budgets: iterations 2 of 3 · steps 40 per attempt · tokens ...".
-std::string budgets_text(const app::chat::BudgetStatus& budgets);
+std::string budgets_text(const app::BudgetStatus& budgets);
 // The reply to /verify CMD and /judge MODEL.
-std::string verifier_added_text(app::chat::ChangeFor target, const std::string& command);
-std::string judge_set_text(app::chat::ChangeFor target, const std::string& model);
+std::string verifier_added_text(app::ChangeFor target, const std::string& command);
+std::string judge_set_text(app::ChangeFor target, const std::string& model);
 
 } // namespace ralph::cli

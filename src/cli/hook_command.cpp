@@ -81,21 +81,21 @@ Result<HookDecision> decide(const RunArgs& args, const HookArgs& hook, HookAgent
   session::Runtime runtime;
   TRY_ASSIGN(Config config, load_config(args, workspace, runtime.environment()));
   engine::BlockingIo io;
-  TRY_ASSIGN(const std::unique_ptr<app::hook::StopHook> stop,
-             app::hook::StopHook::prepare(runtime,
-                                          {.agent = to_string(payload.agent),
-                                           .agent_session = std::move(payload.session_id),
-                                           .workspace = std::move(workspace),
-                                           .prompt = std::move(payload.prompt),
-                                           .answer = std::move(payload.answer),
-                                           .follows_block = payload.stop_hook_active,
-                                           .config = std::move(config)},
-                                          io));
+  TRY_ASSIGN(const std::unique_ptr<app::StopHook> stop,
+             app::StopHook::prepare(runtime,
+                                    {.agent = to_string(payload.agent),
+                                     .agent_session = std::move(payload.session_id),
+                                     .workspace = std::move(workspace),
+                                     .prompt = std::move(payload.prompt),
+                                     .answer = std::move(payload.answer),
+                                     .follows_block = payload.stop_hook_active,
+                                     .config = std::move(config)},
+                                    io));
   // Shown before the verifiers run, so even a stop they cannot decide shows them.
   for (const std::string& warning : stop->warnings()) {
     std::fprintf(stderr, "ralph hook: warning: %s\n", warning.c_str());
   }
-  TRY_ASSIGN(const app::hook::StopDecision decision, stop->decide(io.clock(), CancelToken()));
+  TRY_ASSIGN(const app::StopDecision decision, stop->decide(io.clock(), CancelToken()));
   return HookDecision{
       .block = decision.block, .reason = decision.feedback, .message = decision.message};
 }

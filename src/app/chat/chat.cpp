@@ -17,7 +17,7 @@
 
 #include <unistd.h>
 
-namespace ralph::app::chat {
+namespace ralph::app {
 namespace {
 
 Error redacted(Error error, const Redactor& redactor) {
@@ -285,4 +285,4 @@ void Chat::close(bool interrupted) {
   }
 }
 
-} // namespace ralph::app::chat
+} // namespace ralph::app

@@ -17,7 +17,7 @@
 
 #include <unistd.h>
 
-namespace ralph::app::chat {
+namespace ralph::app {
 
 Result<Config> Chat::goal_config(const GoalSettings& settings) const {
   Config config = m_config;
@@ -201,4 +201,4 @@ Result<session::SessionReport> Chat::work_on_goal(const CancelToken& cancel) {
   return session::make_report(goal.session_id, result, m_redactor); // recorded as the work ends
 }
 
-} // namespace ralph::app::chat
+} // namespace ralph::app

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace ralph::app::chat {
+namespace ralph::app {
 
 // What a chat's own record says before anything was said in it.
 inline constexpr const char* k_untitled = "(chat)";
@@ -38,4 +38,4 @@ private:
   EventSink& m_next;
 };
 
-} // namespace ralph::app::chat
+} // namespace ralph::app

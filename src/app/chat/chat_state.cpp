@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-namespace ralph::app::chat {
+namespace ralph::app {
 namespace {
 
 using json = nlohmann::json;
@@ -85,4 +85,4 @@ Result<ChatState> chat_state_from_json(std::string_view text, std::string_view w
   return state;
 }
 
-} // namespace ralph::app::chat
+} // namespace ralph::app

@@ -3,7 +3,7 @@
 
 #include "ralph/app/chat/chat.h"
 
-namespace ralph::app::chat {
+namespace ralph::app {
 namespace {
 
 GoalPhase phase_of(const ChatGoal& goal, bool running, int iteration) {
@@ -104,4 +104,4 @@ ChatStatus Chat::status() const {
   return out;
 }
 
-} // namespace ralph::app::chat
+} // namespace ralph::app

@@ -7,7 +7,7 @@
 #include "ralph/loop/session_resume.h"
 #include "ralph/loop/store_journal.h"
 
-namespace ralph::app::chat {
+namespace ralph::app {
 namespace {
 
 loop::BudgetCounters plus(loop::BudgetCounters a, const loop::BudgetCounters& b) {
@@ -112,4 +112,4 @@ Result<session::SessionReport> Chat::say(const std::string& text, const CancelTo
   return session::make_report(m_row.id, result, m_redactor);
 }
 
-} // namespace ralph::app::chat
+} // namespace ralph::app

@@ -13,7 +13,7 @@
 #include <cctype>
 #include <limits>
 
-namespace ralph::app::hook {
+namespace ralph::app {
 namespace {
 
 using std::chrono::system_clock;
@@ -161,4 +161,4 @@ Result<void> HookSession::finish(const std::vector<verify::Verdict>& verdicts, S
   return m_store->finish_attempt(attempt, rows, m_row);
 }
 
-} // namespace ralph::app::hook
+} // namespace ralph::app

@@ -19,7 +19,7 @@
 #include <string_view>
 #include <vector>
 
-namespace ralph::app::hook {
+namespace ralph::app {
 
 // ralph's id for the agent's session: "<agent>-<its id>", e.g. "claude-1f2e", the characters kept
 // to letters, digits, '-', '_' and '.' (it names a folder of outputs).
@@ -68,4 +68,4 @@ private:
   const Clock* m_clock;
 };
 
-} // namespace ralph::app::hook
+} // namespace ralph::app

@@ -14,7 +14,7 @@
 
 #include <optional>
 
-namespace ralph::app::hook {
+namespace ralph::app {
 namespace {
 
 // What the person is shown of the last failures when a budget lets a failing stop through.
@@ -165,4 +165,4 @@ Result<StopDecision> decide_stop(session::Runtime& runtime, const StopRequest& r
   return hook->decide(clock, cancel);
 }
 
-} // namespace ralph::app::hook
+} // namespace ralph::app

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-namespace ralph::app::chat {
+namespace ralph::app {
 
 // Real child processes and transports, time from a fake clock.
 class FakeClockIo final : public engine::Io {
@@ -189,4 +189,4 @@ inline std::string claim_turn(const std::string& text) {
   return text_turn(text + R"(\n<promise>DONE</promise>)");
 }
 
-} // namespace ralph::app::chat
+} // namespace ralph::app

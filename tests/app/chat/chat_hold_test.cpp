@@ -5,7 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-namespace ralph::app::chat {
+namespace ralph::app {
 namespace {
 
 using ::testing::Contains;
@@ -223,4 +223,4 @@ TEST(ChatHold, AResumedChatTakesItsRecordedConfigurationWithTheFlagsOverIt) {
 }
 
 } // namespace
-} // namespace ralph::app::chat
+} // namespace ralph::app

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace ralph::app::chat {
+namespace ralph::app {
 namespace {
 
 TEST(ChatState, RoundTripsThroughItsJson) {
@@ -60,4 +60,4 @@ TEST(ChatState, FieldsOfTheWrongTypeReadAsAbsentNotAsAThrow) {
 }
 
 } // namespace
-} // namespace ralph::app::chat
+} // namespace ralph::app

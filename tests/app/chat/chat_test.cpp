@@ -5,7 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-namespace ralph::app::chat {
+namespace ralph::app {
 namespace {
 
 using ::testing::ElementsAre;
@@ -226,4 +226,4 @@ TEST(Chat, AChatIsARecordedSessionAndOpensOnlyWhatIsAChat) {
 }
 
 } // namespace
-} // namespace ralph::app::chat
+} // namespace ralph::app

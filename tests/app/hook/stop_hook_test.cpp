@@ -9,7 +9,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-namespace ralph::app::hook {
+namespace ralph::app {
 namespace {
 
 using ::testing::HasSubstr;
@@ -238,4 +238,4 @@ TEST(StopHook, TheSessionIdKeepsOnlyCharactersThatCanNameAFolder) {
 }
 
 } // namespace
-} // namespace ralph::app::hook
+} // namespace ralph::app

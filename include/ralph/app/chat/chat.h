@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-namespace ralph::app::chat {
+namespace ralph::app {
 
 // A chat to open: a new one in `workspace`, or the chat `resume_id` as recorded.
 struct ChatRequest {
@@ -169,4 +169,4 @@ private:
   std::atomic<bool> m_changed{false}; // settings changed: end this run and go on with them
 };
 
-} // namespace ralph::app::chat
+} // namespace ralph::app

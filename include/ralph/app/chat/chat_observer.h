@@ -5,7 +5,7 @@
 
 #include <string>
 
-namespace ralph::app::chat {
+namespace ralph::app {
 
 // What happens in a chat, for a display or a server (ninja's `Status`): every event of its turns
 // and goals, redacted (on_event, called from the thread running the turn or goal), and one typed
@@ -24,4 +24,4 @@ public:
   virtual void on_record_failed(const Error& error) = 0;
 };
 
-} // namespace ralph::app::chat
+} // namespace ralph::app

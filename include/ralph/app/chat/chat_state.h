@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace ralph::app::chat {
+namespace ralph::app {
 
 // What a chat adds to the configured verifiers and budgets for a goal.
 struct GoalSettings {
@@ -45,4 +45,4 @@ std::string chat_state_to_json(const ChatState& state);
 // `what` names the record in errors ("chat 2026…"). Fields of the wrong type read as absent.
 Result<ChatState> chat_state_from_json(std::string_view json, std::string_view what);
 
-} // namespace ralph::app::chat
+} // namespace ralph::app

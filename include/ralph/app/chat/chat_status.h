@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace ralph::app::chat {
+namespace ralph::app {
 
 // Where a chat's goal stands.
 enum class GoalPhase {
@@ -62,4 +62,4 @@ struct ChatStatus {
   BudgetStatus budgets;
 };
 
-} // namespace ralph::app::chat
+} // namespace ralph::app

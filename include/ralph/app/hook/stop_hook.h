@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-namespace ralph::app::hook {
+namespace ralph::app {
 
 // One stop of an agent CLI, as its hook payload said, with its workspace's configuration.
 struct StopRequest {
@@ -72,4 +72,4 @@ private:
 Result<StopDecision> decide_stop(session::Runtime& runtime, const StopRequest& request,
                                  engine::Io& io, Clock& clock, const CancelToken& cancel);
 
-} // namespace ralph::app::hook
+} // namespace ralph::app
