@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Runs every fuzz target of BUILD_DIR (default build-fuzz) for SECONDS (default 20) each, two at
+# Runs every fuzz target of BUILD_DIR (default build-asan) for SECONDS (default 20) each, two at
 # a time, over its seed corpus in fuzz/corpus/<target>/ (read only: new inputs go to a scratch
 # folder under BUILD_DIR). A crash or a broken property fails the run; its input is kept in
 # BUILD_DIR/fuzz-artifacts/ and the log's tail is printed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build=${1:-build-fuzz}
+build=${1:-build-asan}
 seconds=${2:-20}
 parallel=${FUZZ_PARALLEL:-2}
 

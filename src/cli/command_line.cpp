@@ -106,6 +106,18 @@ void add_store_flag(CLI::App& command, RunArgs& args) {
   SettingFlags(command, args).add("--store");
 }
 
+// The extra configuration file above the workspace's, for every command that reads settings.
+void add_config_option(CLI::App& command, RunArgs& args) {
+  command
+      .add_option("--config", args.config_file,
+                  "an extra configuration file, above the workspace one")
+      ->type_name("FILE");
+}
+
+void add_workspace_option(CLI::App& command, RunArgs& args, const std::string& help) {
+  command.add_option("--workspace,-w", args.workspace, help)->type_name("DIR");
+}
+
 // What --max-steps bounds: the ReAct agent's attempt, or a document's exploration (rlm).
 enum class StepsOf { agent, exploration };
 
@@ -114,14 +126,9 @@ void add_agent_options(CLI::App& command, RunArgs& args, StepsOf steps = StepsOf
   flags.add({"--model", "--base-url"});
   flags.add("--max-steps", {.key = steps == StepsOf::agent ? "agent.max_steps" : "rlm.max_steps"});
   flags.add({"--max-tokens", "--temperature", "--no-stream"});
-  command
-      .add_option("--workspace,-w", args.workspace,
-                  "directory the tools work in (default: the current directory)")
-      ->type_name("DIR");
-  command
-      .add_option("--config", args.config_file,
-                  "an extra configuration file, above the workspace one")
-      ->type_name("FILE");
+  add_workspace_option(command, args,
+                       "directory the tools work in (default: the current directory)");
+  add_config_option(command, args);
   command.add_flag("--json", args.json, "print only a JSON result object on stdout");
   command.add_flag("--quiet,-q", args.quiet, "no progress on stderr");
 }
@@ -435,14 +442,9 @@ void add_documents_and_demo(Parser& p) {
 
 // The workspace, configuration and store of a `sessions` command.
 void add_store_options(CLI::App& command, RunArgs& args) {
-  command
-      .add_option("--workspace,-w", args.workspace,
-                  "the workspace whose sessions to use (default: the current directory)")
-      ->type_name("DIR");
-  command
-      .add_option("--config", args.config_file,
-                  "an extra configuration file, above the workspace one")
-      ->type_name("FILE");
+  add_workspace_option(command, args,
+                       "the workspace whose sessions to use (default: the current directory)");
+  add_config_option(command, args);
   add_store_flag(command, args);
 }
 
@@ -527,10 +529,7 @@ void add_install_options(CLI::App& command, ParsedCommand& parsed) {
                 "the project's settings (.claude/settings.json, "
                 ".codex/hooks.json, .gemini/settings.json; the default)")
       ->excludes(user);
-  command
-      .add_option("--workspace,-w", parsed.run.workspace,
-                  "the project (default: the current directory)")
-      ->type_name("DIR");
+  add_workspace_option(command, parsed.run, "the project (default: the current directory)");
   command.footer("Exit codes: 0 done (or nothing to do), 2 usage error or a settings file that "
                  "is not valid JSON (left as it was), 1 the file could not be written.");
 }
@@ -555,9 +554,7 @@ void add_hook(Parser& p) {
             {.help = "most verified stops in a round before a failing one is let through (default "
                      "3: the agent is sent back twice)"});
   flags.add("--max-time");
-  hook->add_option("--config", parsed.run.config_file,
-                   "an extra configuration file, above the workspace one")
-      ->type_name("FILE");
+  add_config_option(*hook, parsed.run);
   add_store_flag(*hook, parsed.run);
   add_install_options(
       *p.add(*hook, "install",
