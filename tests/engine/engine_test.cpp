@@ -175,13 +175,19 @@ TEST(Engine, TasksSpreadOverItsThreadsAndMaySpawnMore) {
   std::mutex mutex;
   std::set<std::thread::id> seen;
   std::atomic<int> children{0};
+  const auto note_thread = [&] {
+    std::lock_guard lock(mutex);
+    seen.insert(std::this_thread::get_id());
+  };
+  // Spawns take turns over the threads, the children's with the parents': how the 16 interleave
+  // decides which thread runs which, not that both run some (the 8 parents alone may share one).
   for (int i = 0; i < 8; ++i) {
     engine.spawn([&](Io&) {
-      {
-        std::lock_guard lock(mutex);
-        seen.insert(std::this_thread::get_id());
-      }
-      engine.spawn([&](Io&) { ++children; });
+      note_thread();
+      engine.spawn([&](Io&) {
+        note_thread();
+        ++children;
+      });
     });
   }
   engine.wait();
