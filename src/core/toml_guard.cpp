@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <vector>
+
 namespace ralph::config_detail {
 namespace {
 
@@ -17,6 +19,25 @@ public:
   std::optional<TomlHazard> run() {
     while (!at_end()) {
       const char c = peek();
+      if (m_in_value && !ends_value(c)) {
+        // toml++ reads a value that is not a string up to a terminator, whatever is in it (a
+        // quote glued to a number starts no string), and asks about every character there.
+        if (!is_ascii(c)) {
+          return hazard(m_glued_quote ? "a non-ASCII character after a quote glued to a value, "
+                                        "where the quote starts no string"
+                                      : "a non-ASCII character outside a string or comment "
+                                        "(TOML allows none)");
+        }
+        m_glued_quote = m_glued_quote || c == '"' || c == '\'';
+        m_last = c;
+        advance(1);
+        continue;
+      }
+      if (m_in_value) {
+        m_in_value = false;
+        m_glued_quote = false;
+        m_after_value = true;
+      }
       if (c == '#') {
         skip_comment();
       } else if (starts_with("\"\"\"")) {
@@ -24,15 +45,19 @@ public:
         if (auto hazard = multi_line_basic()) {
           return hazard;
         }
+        m_last = '"';
       } else if (starts_with("'''")) {
         advance(3);
         multi_line_literal();
+        m_last = '"';
       } else if (c == '"' || c == '\'') {
         advance(1);
         single_line(c);
+        m_last = '"';
       } else if (!is_ascii(c)) {
         return hazard("a non-ASCII character outside a string or comment (TOML allows none)");
       } else {
+        structure(c);
         advance(1);
       }
     }
@@ -40,6 +65,46 @@ public:
   }
 
 private:
+  // toml++'s value terminators, and the line break.
+  static bool ends_value(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ',' || c == ']' || c == '}' ||
+           c == '#';
+  }
+
+  // Where a token that is not a string starts, whether it is a value (after `=`, an element of
+  // an array, or a value's second part, as the time of `1979-05-27 07:32:00`) or a key (a
+  // line's, a table header's, an inline table's).
+  bool value_position() const {
+    return m_last == '=' || m_after_value ||
+           (!m_open.empty() && m_open.back() == '[' && (m_last == '[' || m_last == ','));
+  }
+
+  // Tracks the arrays and inline tables a value opens, and where values start.
+  void structure(char c) {
+    const bool value = value_position();
+    if (c == ' ' || c == '\t' || c == '\r') {
+      return;
+    }
+    m_after_value = false;
+    if (c == '\n') {
+      if (m_open.empty()) {
+        m_last = '\n';
+      }
+      return;
+    }
+    if (c == '[' && value) {
+      m_open.push_back('[');
+    } else if (c == '{') {
+      m_open.push_back('{');
+    } else if ((c == ']' || c == '}') && !m_open.empty() &&
+               m_open.back() == (c == ']' ? '[' : '{')) {
+      m_open.pop_back();
+    } else if (value && c != ',' && c != '=' && c != '[' && c != ']' && c != '}') {
+      m_in_value = true;
+    }
+    m_last = c;
+  }
+
   bool at_end() const { return m_pos >= m_text.size(); }
   char peek(std::size_t ahead = 0) const {
     return m_pos + ahead < m_text.size() ? m_text[m_pos + ahead] : '\0';
@@ -129,6 +194,11 @@ private:
   }
 
   std::string_view m_text;
+  std::vector<char> m_open;   // '[' an array value, '{' an inline table
+  char m_last = '\n';         // the last character that is not white space, strings as '"'
+  bool m_in_value = false;    // inside a value that is not a string, array or inline table
+  bool m_after_value = false; // such a value just ended (white space may follow)
+  bool m_glued_quote = false;
   std::size_t m_pos = 0;
   std::size_t m_line = 1;
   std::size_t m_line_start = 0;

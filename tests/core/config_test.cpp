@@ -251,6 +251,40 @@ TEST(ConfigToml, NonAsciiWhereTomlppWouldCrashIsRefusedBeforeItReadsIt) {
   }
 }
 
+TEST(ConfigToml, NonAsciiAfterAQuoteGluedToAValueIsRefusedBeforeTomlppReadsIt) {
+  // toml++ 3.3.0 reads such a quote as more of the number, date or time, up to a terminator, and
+  // asks whether each character there is whitespace: for these code points, undefined behaviour.
+  const std::vector<std::pair<std::string, std::string>> texts = {
+      {"m=0\"\u00E9\n", "c.toml:1:5: a non-ASCII character after a quote glued to a value"},
+      {"m=0'\u00E9\n", "c.toml:1:5: a non-ASCII character after a quote glued"},
+      {"m=1.5\"\u00E9\n", "c.toml:1:7: a non-ASCII character after a quote glued"},
+      {"m=[0\"\u00E9]\n", "c.toml:1:6: a non-ASCII character after a quote glued"},
+      {"m=2024-01-01\"\u00E9\n", "c.toml:1:14: a non-ASCII character after a quote glued"},
+      {"m=0\"x\u00E9\"\n", "c.toml:1:6: a non-ASCII character after a quote glued"},
+      {"m=1979-05-27 07:32:00\"\u00E9\"\n", "c.toml:1:23: a non-ASCII character after"},
+      {"x = 1\nm={a=1,b=-inf\"\u00E9\"}\n", "c.toml:2:15: a non-ASCII character after"},
+      {"m=[[1],\n  [2, 1.\"\u00E9\"]]\n", "c.toml:2:10: a non-ASCII character after"},
+      {"m=2024%01-01\"\u00E9\n", "c.toml:1:14: a non-ASCII character after"},
+      {"m={a=1.5m=\"x\u00E9\"}\n", "c.toml:1:13: a non-ASCII character after"},
+  };
+  for (const auto& [text, expected] : texts) {
+    Config config;
+    const auto applied = apply_config_toml(config, text, "c.toml");
+    ASSERT_FALSE(applied) << text;
+    EXPECT_EQ(applied.error().kind, ErrorKind::config);
+    EXPECT_THAT(applied.error().message, HasSubstr(expected)) << text;
+  }
+}
+
+TEST(ConfigToml, AQuotedNonAsciiKeyAfterADotIsStillRead) {
+  // Glued to a key, a quote does start a string: `1."é"` is a dotted key, not a number, and
+  // toml++ reads it (the prices table then says what is wrong with it).
+  Config config;
+  const auto applied = apply_config_toml(config, "[prices.1.\"\u00E9\"]\ninput = 1\n", "c.toml");
+  ASSERT_FALSE(applied);
+  EXPECT_THAT(applied.error().message, HasSubstr("c.toml:1: prices.\"1\".\u00E9: expected input"));
+}
+
 TEST(ConfigToml, NonAsciiInStringsAndCommentsIsRead) {
   Config config;
   const auto applied = apply_config_toml(config, R"(# § « comment » ⸀ אּ
