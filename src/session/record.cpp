@@ -12,23 +12,36 @@
 
 #include <chrono>
 #include <fstream>
+#include <sstream>
+#include <string_view>
 #include <unistd.h>
 
 namespace ralph::session {
 namespace {
 
 // Sessions hold whole conversations, tool output and verify logs: a `.ralph/` folder keeps
-// itself out of git, all but the configuration a team may want to share. An existing file is
-// the user's and is left alone.
+// itself out of git, all but the configuration a team may want to share (and the ignore file
+// itself, or `git status` would show the folder after every first run). A file of the user's
+// own is left alone; the one earlier versions wrote, which did not ignore itself, is replaced.
 void keep_out_of_git(const std::filesystem::path& folder) {
+  constexpr std::string_view k_header =
+      "# Written by ralph: sessions hold whole conversations; keep them out of git.\n";
+  constexpr std::string_view k_before = "*\n!.gitignore\n!config.toml\n";
   const std::filesystem::path path = folder / ".gitignore";
-  std::error_code ec;
-  if (folder.filename() != ".ralph" || std::filesystem::exists(path, ec)) {
+  if (folder.filename() != ".ralph") {
     return;
   }
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec)) {
+    std::ifstream in(path);
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (text.str() != std::string(k_header) + std::string(k_before)) {
+      return;
+    }
+  }
   std::ofstream out(path);
-  out << "# Written by ralph: sessions hold whole conversations; keep them out of git.\n"
-         "*\n!.gitignore\n!config.toml\n";
+  out << k_header << "*\n!config.toml\n";
 }
 
 } // namespace

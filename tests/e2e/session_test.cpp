@@ -125,7 +125,7 @@ TEST_F(SessionEndToEnd, TheRecordKeepsItselfOutOfGitButNotTheConfiguration) {
             0);
   const std::string status = workspace.read("status.txt");
   EXPECT_THAT(status, HasSubstr(".ralph/config.toml"));
-  EXPECT_THAT(status, HasSubstr(".ralph/.gitignore"));
+  EXPECT_THAT(status, Not(HasSubstr(".ralph/.gitignore")));
   EXPECT_THAT(status, Not(HasSubstr("ralph.db")));
 
   // A .gitignore of the user's own is theirs.
@@ -133,6 +133,26 @@ TEST_F(SessionEndToEnd, TheRecordKeepsItselfOutOfGitButNotTheConfiguration) {
   agent->push(text_turn("Done."));
   ASSERT_EQ(ralph(run_args({})).exit_code, 0);
   EXPECT_EQ(workspace.read(".ralph/.gitignore"), "mine\n");
+}
+
+TEST_F(SessionEndToEnd, AfterOneRunWithoutAConfigurationGitShowsNothingOfTheRecord) {
+  ASSERT_EQ(std::system(("cd " + workspace.path().string() +
+                         " && git init -q . && git add -A && git -c user.email=t@t "
+                         "-c user.name=t commit -qm first")
+                            .c_str()),
+            0);
+  // The ignore file an earlier version wrote (it did not ignore itself) is replaced.
+  workspace.write(".ralph/.gitignore",
+                  "# Written by ralph: sessions hold whole conversations; keep them out of git.\n"
+                  "*\n!.gitignore\n!config.toml\n");
+  agent->push(text_turn("Done."));
+  ASSERT_EQ(ralph(run_args({})).exit_code, 0);
+  ASSERT_TRUE(std::filesystem::exists(workspace.path() / ".ralph" / "ralph.db"));
+  ASSERT_EQ(std::system(("cd " + workspace.path().string() +
+                         " && git status --porcelain --untracked-files=all > .git/status.txt")
+                            .c_str()),
+            0);
+  EXPECT_EQ(workspace.read(".git/status.txt"), "");
 }
 
 TEST_F(SessionEndToEnd, KilledBeforeTheModelAnswersResumesAtThatAttemptWithBudgetsCarriedOn) {
