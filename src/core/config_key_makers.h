@@ -111,6 +111,12 @@ inline Key with_unit(Key key, Unit unit) {
   return key;
 }
 
+// For a measured quantity whose 0 is not "no limit".
+inline Key zero_means(Key key, std::string_view meaning) {
+  key.zero = meaning;
+  return key;
+}
+
 inline Key mebibytes_key(std::string_view path, double min, double max,
                          Access<std::size_t> access) {
   return integer_key(

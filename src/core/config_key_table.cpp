@@ -149,12 +149,15 @@ std::vector<Key> runtime_keys() {
                         .form = F::fixed,
                         .fixed = "false",
                         .help = "do not record the session in .ralph/ralph.db (no resume)"}}}),
-      named(seconds_key("store.retry_seconds", 0, k_week,
-                        [](Config& c) -> Duration& { return c.store.retry; }),
+      named(zero_means(seconds_key("store.retry_seconds", 0, k_week,
+                                   [](Config& c) -> Duration& { return c.store.retry; }),
+                       "no retry"),
             {.help = "how long a PostgreSQL store retries connection faults before a write "
                      "fails"}),
-      named(seconds_key("display.progress_interval", 0, 86400,
-                        [](Config& c) -> Duration& { return c.display.progress_interval; }),
+      named(zero_means(
+                seconds_key("display.progress_interval", 0, 86400,
+                            [](Config& c) -> Duration& { return c.display.progress_interval; }),
+                "never"),
             {.help = "off a terminal, a progress line this often during a long phase (0: never)",
              .flags = {{.names = "--progress-interval", .value_name = "SECONDS"}}}),
   };

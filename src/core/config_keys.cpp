@@ -98,10 +98,10 @@ const Key* find_key(std::string_view path) {
 }
 
 std::string expected(const Key& key) {
-  // A lower bound of 0 on a measured quantity is a budget's "no limit".
+  // A lower bound of 0 on a measured quantity is a budget's "no limit", or what the key says.
   const auto range = [&key](std::string_view forms, std::string (*show_bound)(double)) {
     if (key.min == 0) {
-      return fmt::format("{} (0: no limit)", forms);
+      return fmt::format("{} (0: {})", forms, key.zero);
     }
     return fmt::format("{}, from {} to {}", forms, show_bound(key.min), show_bound(key.max));
   };

@@ -34,8 +34,9 @@ struct Key {
   Unit unit = Unit::none; // seconds: a number key, written as a duration ("10m") or seconds
   double min = 0;         // inclusive bounds for integers and numbers
   double max = 0;
-  std::vector<std::string_view> choices;          // the only strings allowed, when not empty
-  std::function<void(Config&, const Value&)> set; // called with a value of `kind`, in range
+  std::string_view zero = "no limit";    // what 0 means, for a measured quantity whose min is 0
+  std::vector<std::string_view> choices; // the only strings allowed, when not empty
+  std::function<void(Config&, const Value&)> set;         // called with a value of `kind`, in range
   std::function<std::vector<std::string>&(Config&)> list; // string_list keys: the list itself
   std::function<std::optional<Value>(const Config&)> get; // nullopt: unset (no default)
   SettingNames names; // what the key does, and the flags and other names that set it

@@ -405,6 +405,14 @@ TEST(ConfigValue, BadDurationSaysTheAcceptedForms) {
               HasSubstr("expected a duration like 90s, 1.5m, 2h, from 1s to 1d, got 0.1"));
 }
 
+TEST(ConfigValue, ZeroIsSaidAsWhatItMeansForTheKey) {
+  // 0 is "no limit" for a budget only: no progress line, or no retry, for these.
+  EXPECT_EQ(check_config_text("display.progress_interval", "-1"),
+            "expected a duration like 90s, 1.5m, 2h (0: never)");
+  EXPECT_EQ(check_config_text("store.retry_seconds", "soon"),
+            "expected a duration like 90s, 1.5m, 2h (0: no retry)");
+}
+
 TEST(ConfigValue, CheckedWithoutAConfigAsAFlagWouldBe) {
   EXPECT_EQ(check_config_text("budget.max_time", "1.5m"), std::nullopt);
   EXPECT_EQ(check_config_text("budget.max_tokens", "2M"), std::nullopt);
