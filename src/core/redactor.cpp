@@ -10,8 +10,6 @@
 namespace ralph {
 namespace {
 
-constexpr std::string_view k_mask = "[REDACTED]";
-
 bool secret_name(std::string_view name) {
   constexpr std::array<std::string_view, 4> k_suffixes = {"_KEY", "_TOKEN", "_SECRET", "_PASSWORD"};
   return std::any_of(k_suffixes.begin(), k_suffixes.end(), [&](std::string_view suffix) {
@@ -101,8 +99,8 @@ std::string Redactor::redact(std::string_view text) const {
   // Longest first, so a secret containing another goes whole.
   for (const std::string& secret : m_forms) {
     for (std::size_t at = out.find(secret); at != std::string::npos;
-         at = out.find(secret, at + k_mask.size())) {
-      out.replace(at, secret.size(), k_mask);
+         at = out.find(secret, at + k_redacted.size())) {
+      out.replace(at, secret.size(), k_redacted);
     }
   }
   return out;

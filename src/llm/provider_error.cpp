@@ -1,6 +1,7 @@
 #include "llm/provider_error.h"
 
 #include "ralph/core/json.h"
+#include "ralph/core/redactor.h"
 #include "ralph/core/text.h"
 #include "ralph/http/retry.h"
 
@@ -124,13 +125,12 @@ std::string format_message(std::string_view provider, std::string_view where,
 }
 
 void replace_all(std::string& text, std::string_view secret) {
-  constexpr std::string_view k_mask = "[redacted]";
   if (secret.empty()) {
     return;
   }
   for (std::size_t pos = text.find(secret); pos != std::string::npos;
-       pos = text.find(secret, pos + k_mask.size())) {
-    text.replace(pos, secret.size(), k_mask);
+       pos = text.find(secret, pos + k_redacted.size())) {
+    text.replace(pos, secret.size(), k_redacted);
   }
 }
 

@@ -26,7 +26,8 @@ Error status_error(std::string_view provider, const http::Response& response,
 Error payload_error(std::string_view provider, const nlohmann::json& payload,
                     std::string_view secret);
 
-// Replaces every occurrence of `secret` in the error's texts with "[redacted]".
+// Replaces every occurrence of `secret` in the error's texts with "[REDACTED]", as the
+// Redactor masks everything else.
 void redact(Error& error, std::string_view secret);
 
 // Prefixes the message with "provider: " unless it already starts so.

@@ -160,8 +160,8 @@ TEST(ProviderError, KeyEchoedByTheServerIsRedactedEverywhere) {
                {{"x-request-id", key}}),
       key);
   EXPECT_THAT(error.message, Not(HasSubstr(key)));
-  EXPECT_THAT(error.message, HasSubstr("[redacted]"));
-  EXPECT_THAT(error.message, HasSubstr("(request [redacted])"));
+  EXPECT_THAT(error.message, HasSubstr("[REDACTED]"));
+  EXPECT_THAT(error.message, HasSubstr("(request [REDACTED])"));
 
   // A key cut by the length cap must not leave a fragment behind either.
   const std::string near_the_cut(290, 'y');
@@ -201,7 +201,7 @@ TEST(ProviderError, RedactAndPrefix) {
   add_provider_prefix(error, "openai");
   add_provider_prefix(error, "openai");
   redact(error, "KEY");
-  EXPECT_EQ(error.message, "openai: POST http://h/v1?k=[redacted] failed");
+  EXPECT_EQ(error.message, "openai: POST http://h/v1?k=[REDACTED] failed");
 }
 
 } // namespace

@@ -136,7 +136,7 @@ TEST_P(ProviderFaults, BadKeyIsNotRetriedAndNeverShown) {
   EXPECT_EQ(server.requests().size(), 1u);
   // The fake echoes the key it received in its message; it must not come back out.
   EXPECT_THAT(response.error().message, Not(HasSubstr(k_key)));
-  EXPECT_THAT(response.error().message, HasSubstr("[redacted]"));
+  EXPECT_THAT(response.error().message, HasSubstr("[REDACTED]"));
 }
 
 TEST_P(ProviderFaults, ProxyHtmlPageIsRetried) {

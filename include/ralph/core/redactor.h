@@ -14,7 +14,10 @@ namespace ralph {
 // the caller can warn about them.
 inline constexpr std::size_t k_min_secret_bytes = 4;
 
-// Replaces known secret values with "[REDACTED]". Secrets are API keys handed to it and the
+// What stands for a secret wherever one is masked.
+inline constexpr std::string_view k_redacted = "[REDACTED]";
+
+// Replaces known secret values with k_redacted. Secrets are API keys handed to it and the
 // values of environment variables named like *_KEY, *_TOKEN, *_SECRET or *_PASSWORD. It works on
 // values: text about to be shown or written, before it is encoded. Each secret's JSON-escaped
 // form is masked too, for JSON that arrives already encoded (a model's tool arguments).
