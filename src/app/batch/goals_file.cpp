@@ -238,9 +238,12 @@ Result<GoalsFile> read_goals_file(const fs::path& path, const Config& base) {
       continue;
     }
     const std::string where = fmt::format("{}:{}", path.string(), number);
-    auto parsed = parse_json(text, "goal");
+    auto parsed = parse_json(text, "the line");
     if (!parsed) {
-      file.problems.push_back(fmt::format("{}: not JSON: {}", where, parsed.error().message));
+      file.problems.push_back(fmt::format(
+          "{}: not JSON ({}); a goal is a JSON object on one line, like {{\"id\": \"fix\", "
+          "\"goal\": \"make the tests pass\"}}",
+          where, parsed.error().message));
       continue;
     }
     if (!parsed->is_object()) {

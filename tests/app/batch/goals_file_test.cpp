@@ -63,6 +63,18 @@ TEST(BatchGoals, PlacesThatAreNotThereAreProblemsOfTheirLine) {
   EXPECT_THAT(read->problems[2], HasSubstr("goals.jsonl:3: 'verify'"));
 }
 
+TEST(BatchGoals, ALineThatIsNotJsonSaysWhereAndWhatALineShouldBe) {
+  testing::TempDir dir;
+  const fs::path file = dir.write("goals.jsonl", "goal: fix it\n");
+  auto read = read_goals_file(file, Config{});
+  ASSERT_TRUE(read);
+  ASSERT_EQ(read->problems.size(), 1u);
+  EXPECT_EQ(read->problems[0],
+            file.string() +
+                ":1: not JSON (the line: malformed JSON near byte 1 of 12); a goal is a JSON "
+                "object on one line, like {\"id\": \"fix\", \"goal\": \"make the tests pass\"}");
+}
+
 TEST(BatchGoals, AMistypedKeyIsNamedWithTheClosestGoalKey) {
   testing::TempDir dir;
   const fs::path file =
