@@ -8,6 +8,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <string_view>
@@ -35,16 +36,34 @@ std::string format_duration(std::chrono::milliseconds duration) {
   return fmt::format("{:.1f} s", static_cast<double>(ms) / 1000.0);
 }
 
+// US dollars with the digits that tell small amounts apart: $2.50, $0.50, $0.012, $0.0056.
+std::string usd_text(double usd) {
+  int decimals = 2;
+  if (usd > 0 && usd < 0.1) {
+    decimals = static_cast<int>(-std::floor(std::log10(usd))) + 1;
+  }
+  std::string text = fmt::format("{:.{}f}", usd, std::min(decimals, 8));
+  const std::size_t cents = text.find('.') + 3; // at least two decimals stay
+  while (text.size() > cents && text.back() == '0') {
+    text.pop_back();
+  }
+  return "$" + text;
+}
+
 // A nearly spent budget, in words: how much of what is left.
 std::string budget_words(const event::BudgetWarning& e) {
+  if (e.budget == BudgetKind::cost) {
+    // The percent stops at 100: an attempt can spend past the limit before it is stopped.
+    return e.used > e.limit ? fmt::format("the cost budget is spent ({} of {})", usd_text(e.used),
+                                          usd_text(e.limit))
+                            : fmt::format("{}% of the cost budget used ({} of {})", e.percent,
+                                          usd_text(e.used), usd_text(e.limit));
+  }
   switch (e.budget) {
   case BudgetKind::iterations:
     return fmt::format("last attempt ({:.0f} of {:.0f})", e.used + 1, e.limit);
   case BudgetKind::tokens:
     return fmt::format("{}% of the token budget used ({:.0f} of {:.0f} tokens)", e.percent, e.used,
-                       e.limit);
-  case BudgetKind::cost:
-    return fmt::format("{}% of the cost budget used (${:.2f} of ${:.2f})", e.percent, e.used,
                        e.limit);
   case BudgetKind::time:
     return fmt::format("{}% of the time budget used ({:.0f} of {:.0f} s)", e.percent, e.used,
