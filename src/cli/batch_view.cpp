@@ -136,7 +136,7 @@ std::string summary_table(const BatchProgress& progress, const BatchEnd& end) {
   if (end.budget) {
     out += fmt::format("the batch's {} budget ran out: running goals were stopped, no new goal "
                        "started\n",
-                       to_string(*end.budget));
+                       budget_name(*end.budget));
   } else if (end.interrupted) {
     out += "interrupted: run the same command again to go on\n";
   }

@@ -69,7 +69,7 @@ std::string budget_words(const event::BudgetWarning& e) {
     return fmt::format("{}% of the time budget used ({:.0f} of {:.0f} s)", e.percent, e.used,
                        e.limit);
   default:
-    return fmt::format("{}% of the {} budget used", e.percent, to_string(e.budget));
+    return fmt::format("{}% of the {} budget used", e.percent, budget_name(e.budget));
   }
 }
 

@@ -48,10 +48,10 @@ Ending ending_after_verdicts(const AttemptRecord& attempt, int max_iterations,
             fmt::format("{} says the goal is blocked: {}", blocking->verifier, blocking->feedback)};
   }
   if (spent) {
-    return {
-        Status::budget_exhausted,
-        fmt::format("the {} budget ran out after attempt {}", to_string(*spent), attempt.iteration),
-        spent};
+    return {Status::budget_exhausted,
+            fmt::format("the {} budget ran out after attempt {}", budget_name(*spent),
+                        attempt.iteration),
+            spent};
   }
   if (attempt.iteration >= max_iterations) {
     return {Status::budget_exhausted,

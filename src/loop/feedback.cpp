@@ -141,17 +141,18 @@ std::string describe_last_evidence(const std::vector<verify::Verdict>& verdicts)
   return lines;
 }
 
-std::string budget_notice(int attempts, BudgetKind kind, const std::vector<verify::Verdict>& last) {
+std::string budget_notice(int attempts, BudgetKind kind, bool verifying,
+                          const std::vector<verify::Verdict>& last) {
   std::string text;
+  const std::string stopped =
+      fmt::format("ralph stopped after {} attempt{}", attempts, attempts == 1 ? "" : "s");
+  const char* before = verifying ? "before every verifier passed" : "before the agent finished";
   if (kind == BudgetKind::steps) {
     text = "ralph stopped: the step budget ran out before a final answer.";
   } else if (kind == BudgetKind::iterations) {
-    text = fmt::format("ralph stopped after {} attempt{} before every verifier passed.", attempts,
-                       attempts == 1 ? "" : "s");
+    text = fmt::format("{} {}.", stopped, before);
   } else {
-    text = fmt::format("ralph stopped after {} attempt{}: the {} budget ran out before every "
-                       "verifier passed.",
-                       attempts, attempts == 1 ? "" : "s", to_string(kind));
+    text = fmt::format("{}: the {} budget ran out {}.", stopped, budget_name(kind), before);
   }
   const std::string evidence = describe_last_evidence(last);
   if (!evidence.empty()) {

@@ -46,6 +46,7 @@ std::string summarize_attempt(const AttemptRecord& attempt,
 std::string describe_last_evidence(const std::vector<verify::Verdict>& verdicts);
 
 // The notice appended to the answer when a budget ran out (seed 004's, with the last evidence).
-std::string budget_notice(int attempts, BudgetKind kind, const std::vector<verify::Verdict>& last);
+std::string budget_notice(int attempts, BudgetKind kind, bool verifying,
+                          const std::vector<verify::Verdict>& last);
 
 } // namespace ralph::loop

@@ -204,7 +204,7 @@ private:
     } else if (m_outcome.stop == agent::AgentStop::cancelled) {
       const auto spent = m_budget.exhausted(m_clock.now()).value_or(BudgetKind::time);
       m_ending = {Status::budget_exhausted,
-                  fmt::format("the {} budget ran out during attempt {}", to_string(spent),
+                  fmt::format("the {} budget ran out during attempt {}", budget_name(spent),
                               record.iteration),
                   spent};
     } else if (m_outcome.stop == agent::AgentStop::failed) {
@@ -214,7 +214,7 @@ private:
     } else if (const auto spent = m_budget.exhausted(m_clock.now()); spent && m_verifying) {
       // The attempt's own calls used the budget up: verifying would spend more.
       m_ending = {Status::budget_exhausted,
-                  fmt::format("the {} budget ran out during attempt {}", to_string(*spent),
+                  fmt::format("the {} budget ran out during attempt {}", budget_name(*spent),
                               record.iteration),
                   spent};
     } else if (!m_verifying) {
@@ -358,7 +358,7 @@ private:
         m_ending.status == Status::completed && last != nullptr && fully_verified(*last);
     if (m_ending.status == Status::budget_exhausted && m_ending.budget) {
       m_result.notice = budget_notice(static_cast<int>(m_result.attempts.size()), *m_ending.budget,
-                                      last != nullptr ? last->verdicts : no_verdicts);
+                                      m_verifying, last != nullptr ? last->verdicts : no_verdicts);
       m_result.answer =
           m_result.answer.empty() ? m_result.notice : m_result.answer + "\n\n" + m_result.notice;
     }

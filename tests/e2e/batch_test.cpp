@@ -343,7 +343,7 @@ TEST_F(BatchEndToEnd, ABatchTokenBudgetStopsTheRunningGoalAndStartsNoOther) {
   const auto out = batch(
       goals, {"--concurrency", "1", "--batch-token-budget", std::to_string(one_goal * 3 / 2)});
   EXPECT_EQ(out.exit_code, 3) << out.err << out.out;
-  EXPECT_THAT(out.out, HasSubstr("the batch's tokens budget ran out"));
+  EXPECT_THAT(out.out, HasSubstr("the batch's token budget ran out"));
   EXPECT_THAT(out.out, HasSubstr("unfinished"));
   EXPECT_THAT(out.out, HasSubstr("not started"));
   const fs::path dir = workspace.path() / ".ralph" / "batch";

@@ -282,7 +282,7 @@ TEST_F(LoopEndToEnd, WithoutReportedUsageTokensAreEstimatedAndTheBudgetHolds) {
   plain.erase(std::find(plain.begin(), plain.end(), "--json"));
   const auto shown = run_ralph(plain, cwd.path());
   EXPECT_EQ(shown.exit_code, 3) << shown.err;
-  EXPECT_THAT(shown.err, HasSubstr("tokens budget ran out"));
+  EXPECT_THAT(shown.err, HasSubstr("token budget ran out"));
   EXPECT_THAT(shown.err, HasSubstr("(estimated)"));
   const std::string warning = "reports no token usage";
   const auto first = shown.err.find(warning);
@@ -508,7 +508,7 @@ TEST_F(LoopEndToEnd, TokenBudgetCountsTheJudge) {
   EXPECT_EQ(out.exit_code, 3) << out.err;
   const auto result = parse_output(out);
   EXPECT_EQ(result["iterations"], 1);
-  EXPECT_THAT(result["answer"].get<std::string>(), HasSubstr("tokens budget ran out"));
+  EXPECT_THAT(result["answer"].get<std::string>(), HasSubstr("token budget ran out"));
 }
 
 TEST_F(LoopEndToEnd, CostBudgetNeedsPricesAndStops) {

@@ -455,8 +455,8 @@ TEST_F(OuterLoopTest, TokenBudgetStopsAnAttemptMidway) {
   const auto result = run();
   EXPECT_EQ(result.status, Status::budget_exhausted);
   EXPECT_EQ(result.attempts[0].steps, 3) << "stopped at the first step over 100 tokens";
-  EXPECT_THAT(result.reason, HasSubstr("tokens"));
-  EXPECT_THAT(result.answer, HasSubstr("tokens budget ran out"));
+  EXPECT_THAT(result.reason, HasSubstr("the token budget ran out during attempt 1"));
+  EXPECT_THAT(result.answer, HasSubstr("token budget ran out"));
   ASSERT_FALSE(sink.of<event::BudgetWarning>().empty());
   EXPECT_EQ(sink.of<event::BudgetWarning>().front().budget, BudgetKind::tokens);
 }
@@ -508,6 +508,19 @@ TEST_F(OuterLoopTest, CostBudgetUsesThePriceTable) {
   EXPECT_THAT(result.reason, HasSubstr("cost"));
   EXPECT_NEAR(result.cost_usd, 0.015, 1e-9);
   EXPECT_TRUE(result.cost_known);
+}
+
+TEST_F(OuterLoopTest, ABudgetNoticeWithoutVerifiersSpeaksOfNone) {
+  options.budget.max_tokens = 100;
+  StubAttempt expensive = answer("never delivered");
+  expensive.steps = 50;
+  expensive.usage_per_step = {.input_tokens = 30, .output_tokens = 10};
+  agent.push(expensive);
+  const auto result = run();
+  EXPECT_EQ(result.status, Status::budget_exhausted);
+  EXPECT_THAT(result.answer, HasSubstr("ralph stopped after 1 attempt: the token budget ran out "
+                                       "before the agent finished."));
+  EXPECT_THAT(result.answer, Not(HasSubstr("verifier")));
 }
 
 TEST_F(OuterLoopTest, TimeBudgetStopsAnAttemptThatRunsPastIt) {

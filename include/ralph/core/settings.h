@@ -72,6 +72,15 @@ inline constexpr EnumName<BudgetKind> k_budget_kind_names[] = {
     {BudgetKind::time, "time"},
     {BudgetKind::sub_queries, "sub-queries"}};
 
+// The budget as a sentence names it: "the token budget ran out" (to_string is the recorded name).
+inline const char* budget_name(BudgetKind kind) {
+  constexpr EnumName<BudgetKind> k_names[] = {
+      {BudgetKind::iterations, "attempt"}, {BudgetKind::steps, "step"},
+      {BudgetKind::tokens, "token"},       {BudgetKind::cost, "cost"},
+      {BudgetKind::time, "time"},          {BudgetKind::sub_queries, "sub-query"}};
+  return name_of(k_names, kind);
+}
+
 inline const char* to_string(FeedbackMode value) {
   return name_of(k_feedback_mode_names, value);
 }
