@@ -49,9 +49,11 @@ Result<std::string> optional_string(const json& object, const char* key) {
 }
 
 Result<ParsedVerdict> parse_verdict(std::string_view text) {
-  auto parsed = parse_json(text, "verdict");
+  auto parsed = parse_json(text, "stdout");
   if (!parsed) {
-    return fail(ErrorKind::parse, "stdout is not JSON");
+    // Text that is no JSON at all says so; JSON that ralph refuses (too deep, 1e999) says why.
+    return fail(ErrorKind::parse,
+                nlohmann::json::accept(text) ? parsed.error().message : "stdout is not JSON");
   }
   if (!parsed->is_object()) {
     return fail(ErrorKind::parse,

@@ -133,6 +133,9 @@ TEST_F(ExecVerifierTest, ReportsMalformedOutput) {
       {R"(echo '{"result": "fail", "category": 3}')", "\"category\" must be a string"},
       {R"(echo '{"result": "fail", "feedback": ["a"]}')", "\"feedback\" must be a string"},
       {R"(echo '{"result": "pass"')", "stdout is not JSON"},
+      {"printf '{\"result\": \"pass\", \"x\": '; for i in $(seq 600); do printf '['; done; "
+       "for i in $(seq 600); do printf ']'; done; echo '}'",
+       "stdout: JSON nested deeper than 512 levels"},
   };
   for (const Case& c : cases) {
     const Verdict verdict = run(c.program);
