@@ -229,6 +229,18 @@ TEST(ConfigJson, ARecordedNullPriceIsRefusedNamingThePrice) {
   EXPECT_THAT(applied.error().message, HasSubstr("session 7: prices.\"x/y\".input: expected"));
 }
 
+// Each text is refused by ralph's guard, saying `expected`, before toml++ reads it.
+void expect_refused_before_tomlpp(const std::vector<std::pair<std::string, std::string>>& texts) {
+  for (const auto& [text, expected] : texts) {
+    Config config;
+    const auto applied = apply_config_toml(config, text, "c.toml");
+    ASSERT_FALSE(applied) << text;
+    EXPECT_EQ(applied.error().kind, ErrorKind::config);
+    EXPECT_THAT(applied.error().message, HasSubstr(expected)) << text;
+    EXPECT_THAT(applied.error().message, HasSubstr("toml++ 3.3")) << text;
+  }
+}
+
 TEST(ConfigToml, NonAsciiWhereTomlppWouldCrashIsRefusedBeforeItReadsIt) {
   // Code points whose whitespace lookup reaches an unreachable point in toml++ 3.3.0 (upstream
   // issue 295): U+00A7, U+3001, U+FB30, U+2E80, in each place the parser asks about them.
@@ -241,14 +253,7 @@ TEST(ConfigToml, NonAsciiWhereTomlppWouldCrashIsRefusedBeforeItReadsIt) {
       {"[agent]\nmax_steps = 3\u2E80\n", "c.toml:2:14: a non-ASCII character outside a string"},
       {"s = \"\"\"a\"\"\"\"\"\uFB30 = 1\n", "c.toml:1:14: a non-ASCII character outside"},
   };
-  for (const auto& [text, expected] : texts) {
-    Config config;
-    const auto applied = apply_config_toml(config, text, "c.toml");
-    ASSERT_FALSE(applied) << text;
-    EXPECT_EQ(applied.error().kind, ErrorKind::config);
-    EXPECT_THAT(applied.error().message, HasSubstr(expected)) << text;
-    EXPECT_THAT(applied.error().message, HasSubstr("toml++ 3.3")) << text;
-  }
+  expect_refused_before_tomlpp(texts);
 }
 
 TEST(ConfigToml, NonAsciiAfterAQuoteGluedToAValueIsRefusedBeforeTomlppReadsIt) {
@@ -267,13 +272,7 @@ TEST(ConfigToml, NonAsciiAfterAQuoteGluedToAValueIsRefusedBeforeTomlppReadsIt) {
       {"m=2024%01-01\"\u00E9\n", "c.toml:1:14: a non-ASCII character after"},
       {"m={a=1.5m=\"x\u00E9\"}\n", "c.toml:1:13: a non-ASCII character after"},
   };
-  for (const auto& [text, expected] : texts) {
-    Config config;
-    const auto applied = apply_config_toml(config, text, "c.toml");
-    ASSERT_FALSE(applied) << text;
-    EXPECT_EQ(applied.error().kind, ErrorKind::config);
-    EXPECT_THAT(applied.error().message, HasSubstr(expected)) << text;
-  }
+  expect_refused_before_tomlpp(texts);
 }
 
 TEST(ConfigToml, AQuotedNonAsciiKeyAfterADotIsStillRead) {

@@ -60,6 +60,15 @@ protected:
     m_entries.push_back({std::move(*command), ErrorPolicy::fail_closed});
   }
 
+  // A token budget of 100, and an attempt of 50 steps at 40 tokens each: stopped at its third.
+  void push_attempt_over_100_tokens() {
+    options.budget.max_tokens = 100;
+    StubAttempt expensive = answer("never delivered");
+    expensive.steps = 50;
+    expensive.usage_per_step = {.input_tokens = 30, .output_tokens = 10};
+    agent.push(expensive);
+  }
+
   LoopResult run(const CancelToken& cancel = CancelToken(), const LoopState& resume = {}) {
     options.goal = "make it work";
     // The loop owns the verifiers the test still reads: it lives as long as the fixture.
@@ -446,12 +455,8 @@ TEST_F(OuterLoopTest, FinalAttemptIsVerifiedUnlessTurnedOff) {
 }
 
 TEST_F(OuterLoopTest, TokenBudgetStopsAnAttemptMidway) {
-  options.budget.max_tokens = 100;
   verifier().then(Outcome::pass);
-  StubAttempt expensive = answer("never delivered");
-  expensive.steps = 50;
-  expensive.usage_per_step = {.input_tokens = 30, .output_tokens = 10};
-  agent.push(expensive);
+  push_attempt_over_100_tokens();
   const auto result = run();
   EXPECT_EQ(result.status, Status::budget_exhausted);
   EXPECT_EQ(result.attempts[0].steps, 3) << "stopped at the first step over 100 tokens";
@@ -511,11 +516,7 @@ TEST_F(OuterLoopTest, CostBudgetUsesThePriceTable) {
 }
 
 TEST_F(OuterLoopTest, ABudgetNoticeWithoutVerifiersSpeaksOfNone) {
-  options.budget.max_tokens = 100;
-  StubAttempt expensive = answer("never delivered");
-  expensive.steps = 50;
-  expensive.usage_per_step = {.input_tokens = 30, .output_tokens = 10};
-  agent.push(expensive);
+  push_attempt_over_100_tokens();
   const auto result = run();
   EXPECT_EQ(result.status, Status::budget_exhausted);
   EXPECT_THAT(result.answer, HasSubstr("ralph stopped after 1 attempt: the token budget ran out "
