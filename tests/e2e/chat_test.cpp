@@ -228,7 +228,7 @@ TEST_F(ChatTest, ResumeGoesOnWithTheConversationAndTheGoalSettings) {
 TEST_F(ChatTest, ResumingAnUnknownSessionIsAUsageError) {
   const RalphOutput out = script("", {"--resume", "nope"});
   EXPECT_EQ(out.exit_code, 2);
-  EXPECT_THAT(out.err, HasSubstr("--resume nope: no such session"));
+  EXPECT_THAT(out.err, HasSubstr("--resume nope: no session nope in this workspace"));
 }
 
 TEST_F(ChatTest, AnAgentCliKeepsItsOwnSessionAcrossTurnsAndGoals) {

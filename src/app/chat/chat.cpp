@@ -9,6 +9,7 @@
 #include "ralph/core/try.h"
 #include "ralph/session/agents.h"
 #include "ralph/session/record.h"
+#include "ralph/session/resume.h"
 #include "ralph/session/settings.h"
 #include "ralph/store/session_owner.h"
 #include "ralph/verify/judge_rules.h"
@@ -73,11 +74,12 @@ Result<void> Chat::start_new() {
 }
 
 Result<void> Chat::resume(const std::string& resume_id, const std::vector<Setting>& flags) {
-  TRY_ASSIGN(const auto found, m_store->find_session(resume_id));
-  if (!found) {
-    return fail(ErrorKind::usage, fmt::format("--resume {}: no such session in {}", resume_id,
-                                              session::store_file(m_config, m_workspace).string()));
+  // An id or a prefix that names one session, as `sessions show` takes.
+  auto found = session::find_session(*m_store, resume_id);
+  if (!found && found.error().kind == ErrorKind::usage) {
+    return fail(ErrorKind::usage, fmt::format("--resume {}: {}", resume_id, found.error().message));
   }
+  TRY(found);
   if (found->kind != store::SessionKind::chat) {
     return fail(ErrorKind::usage,
                 fmt::format("--resume {}: a {} session, not a chat (go on with it with ralph "
@@ -92,7 +94,7 @@ Result<void> Chat::resume(const std::string& resume_id, const std::vector<Settin
   // opening over them, as `sessions resume` does.
   TRY_ASSIGN(m_config, session::recorded_settings(*found, flags));
   m_row = *found;
-  TRY_ASSIGN(m_state, chat_state_from_json(found->resume_json, fmt::format("chat {}", resume_id)));
+  TRY_ASSIGN(m_state, chat_state_from_json(found->resume_json, fmt::format("chat {}", found->id)));
   // A goal that was running when the chat ended waits for the user: it may have been what ended
   // it.
   if (m_state.goal && m_state.goal->status == Status::active && !m_state.goal->held) {

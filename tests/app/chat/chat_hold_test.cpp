@@ -191,11 +191,13 @@ TEST(ChatHold, AResumedChatTakesItsRecordedConfigurationWithTheFlagsOverIt) {
     chat_id = (*opened)->id();
     (*opened)->close(false);
   }
-  // The files changed since (a configuration of defaults here); a flag raises the attempts.
-  ChatRequest again{.workspace = f.workspace, .resume_id = chat_id};
+  // The files changed since (a configuration of defaults here); a flag raises the attempts. The
+  // chat is named by a prefix of its id, as `sessions show` takes one.
+  ChatRequest again{.workspace = f.workspace, .resume_id = chat_id.substr(0, 8)};
   again.flags = {*Setting::parse({.key = "loop.max_iterations", .value = "6", .flag = "-n"})};
   auto resumed = f.open(again);
   ASSERT_TRUE(resumed) << resumed.error().message;
+  EXPECT_EQ((*resumed)->id(), chat_id);
   EXPECT_EQ((*resumed)->config().agent.max_steps, 7) << "as recorded";
   EXPECT_EQ((*resumed)->config().loop.max_iterations, 6) << "the flag over it";
   EXPECT_EQ((*resumed)->config().model, request.config.model);

@@ -222,7 +222,7 @@ TEST(Chat, AChatIsARecordedSessionAndOpensOnlyWhatIsAChat) {
   const auto nope = f.open(missing);
   ASSERT_FALSE(nope);
   EXPECT_EQ(nope.error().kind, ErrorKind::usage);
-  EXPECT_THAT(nope.error().message, HasSubstr("--resume nope: no such session"));
+  EXPECT_THAT(nope.error().message, HasSubstr("--resume nope: no session nope in this workspace"));
 }
 
 } // namespace
