@@ -90,7 +90,7 @@ void print_best_of_json(std::FILE* out, const app::BestOfReport& report) {
       {"why", report.why},
       {"applied", report.applied},
       {"unchanged", report.unchanged},
-      {"commit", report.commit},
+      {"commit", report.commit.empty() ? nlohmann::json() : nlohmann::json(report.commit)},
       {"answer", report.answer},
       {"order", report.order},
       {"workspace", report.workspace},

@@ -305,9 +305,9 @@ TEST_F(BestOf, AWinnerThatChangedNothingLeavesTheBranchAloneAndATieGoesToTheLowe
   ASSERT_EQ(out.exit_code, 0) << out.err << out.out;
   const json result = parse_output(out);
   EXPECT_EQ(result["winner"], 1);
-  EXPECT_EQ(result["why"], "the lower index (a tie on every measure)");
+  EXPECT_EQ(result["why"], "a tie on every measure: the lower index");
   EXPECT_EQ(result["unchanged"], true);
-  EXPECT_EQ(result["commit"], "");
+  EXPECT_TRUE(result["commit"].is_null()) << result["commit"];
   EXPECT_EQ(git("rev-parse HEAD"), head);
 }
 
@@ -345,7 +345,7 @@ TEST_F(BestOf, OutsideGitTheWinnersFilesAreCopiedOver) {
   ASSERT_EQ(out.exit_code, 0) << out.err << out.out;
   const json result = parse_output(out);
   EXPECT_EQ(result["applied"], true);
-  EXPECT_EQ(result["commit"], "");
+  EXPECT_TRUE(result["commit"].is_null()) << result["commit"];
   EXPECT_EQ(workspace.read("add.sh"), k_fixed_add);
   EXPECT_EQ(workspace.read("notes/why.txt"), "plus, not minus\n");
   EXPECT_FALSE(fs::exists(workspace.path() / "obsolete.txt"));

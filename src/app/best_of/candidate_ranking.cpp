@@ -61,7 +61,7 @@ const std::vector<Rule>& rules() {
        }},
       {[](const auto& a, const auto& b) { return lower_first(a.index, b.index); },
        [](const auto&, const auto&) {
-         return std::string("the lower index (a tie on every measure)");
+         return std::string("a tie on every measure: the lower index");
        }},
   };
   return all;

@@ -45,7 +45,7 @@ TEST(CandidateRanking, EqualChangesGoToTheLowerCostThenFewerTokensThenTheLowerIn
   EXPECT_EQ(tokens.reason, "fewer tokens: 900 vs 1500");
   const Ranking tie = rank_candidates({passing(2, 5, 0.1, 10), passing(1, 5, 0.1, 10)});
   EXPECT_EQ(tie.winner, 1);
-  EXPECT_EQ(tie.reason, "the lower index (a tie on every measure)");
+  EXPECT_EQ(tie.reason, "a tie on every measure: the lower index");
 }
 
 TEST(CandidateRanking, CostsRankOnlyWhenEveryCandidateHasOne) {
