@@ -75,13 +75,13 @@ public:
 
   void waiting_for_running_tick(const app::HeartbeatTick& /*tick*/,
                                 const app::LockHolder& holder) override {
-    say(fmt::format("waiting: a tick is still running in {}", holder_text(holder)));
+    progress(fmt::format("waiting: a tick is still running in {}", holder_text(holder)));
   }
 
   void running_tick_ended(const app::HeartbeatTick& /*tick*/,
                           std::chrono::steady_clock::duration waited) override {
-    say(fmt::format("the running tick ended after {} of waiting; this one starts",
-                    seconds(waited)));
+    progress(fmt::format("the running tick ended after {} of waiting; this one starts",
+                         seconds(waited)));
   }
 
   void tasks_unreadable(const app::HeartbeatTick& tick, const Error& error) override {
@@ -96,10 +96,17 @@ public:
 
   void next_tick(std::chrono::system_clock::time_point at,
                  std::chrono::steady_clock::duration in) override {
-    say(fmt::format("next tick at {} (in {})", iso8601_utc(at), seconds(in)));
+    progress(fmt::format("next tick at {} (in {})", iso8601_utc(at), seconds(in)));
   }
 
 private:
+  // What only tells how it goes: not with --quiet (skips, missed ticks and errors still are).
+  void progress(const std::string& line) const {
+    if (!m_args.quiet) {
+      say(line);
+    }
+  }
+
   const session::Runtime& m_runtime;
   const RunArgs& m_args;
   const HeartbeatArgs& m_heartbeat;

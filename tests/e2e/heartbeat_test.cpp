@@ -200,6 +200,18 @@ TEST_F(HeartbeatEndToEnd, EveryRunsTheGivenNumberOfTicksEachASession) {
   EXPECT_THAT(ralph({"sessions", "list"}).out, HasSubstr("[heartbeat] Heartbeat:"));
 }
 
+TEST_F(HeartbeatEndToEnd, QuietSaysNothingBetweenTicks) {
+  workspace.write("HEARTBEAT.md", k_nothing_due);
+  for (int i = 0; i < 2; ++i) {
+    agent.push(text_turn("HEARTBEAT_OK"));
+  }
+  const auto out =
+      ralph(args({"--no-verify-heartbeat", "--every", "0.2s", "--ticks", "2", "--quiet"}));
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_EQ(agent.requests().size(), 2u);
+  EXPECT_EQ(out.err, "");
+}
+
 TEST_F(HeartbeatEndToEnd, ATickLongerThanTheIntervalSkipsTheMissedSlotsAndSaysSo) {
   workspace.write("HEARTBEAT.md", k_nothing_due);
   FakeTurn slow = text_turn("HEARTBEAT_OK");
