@@ -252,6 +252,16 @@ Result<bool> uninstall_hook(const fs::path& file, HookAgent agent) {
   } else {
     hooks[event_of(agent)] = std::move(kept);
   }
+  if (settings.empty()) {
+    // Nothing but ralph's hook was in it: no file says the same as `{}`, and so does no folder
+    // (`.codex/`, made by install) when the file was all it held.
+    fs::remove(file, ec);
+    if (ec) {
+      return fail(ErrorKind::io, fmt::format("{}: cannot remove: {}", file.string(), ec.message()));
+    }
+    fs::remove(file.parent_path(), ec); // only when empty; a folder with more in it stays
+    return true;
+  }
   TRY(write_atomically(file, settings));
   return true;
 }

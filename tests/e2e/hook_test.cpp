@@ -245,12 +245,19 @@ TEST_F(HookEndToEnd, InstallAddsTheStopHookKeepingEverythingElseAndIsIdempotent)
             ordered::parse(k_claude_settings).dump());
 }
 
-TEST_F(HookEndToEnd, UninstallOfAFileHoldingOnlyRalphsHookLeavesNoEmptyLists) {
+TEST_F(HookEndToEnd, UninstallOfAFileHoldingOnlyRalphsHookLeavesNothingBehind) {
   ASSERT_EQ(run_ralph({"hook", "install", "codex"}, workspace.path()).exit_code, 0);
   const ordered codex = ordered::parse(workspace.read(".codex/hooks.json"));
   EXPECT_EQ(codex["hooks"]["Stop"][0]["hooks"][0]["command"], our_command("codex"));
   ASSERT_EQ(run_ralph({"hook", "uninstall", "codex"}, workspace.path()).exit_code, 0);
-  EXPECT_EQ(ordered::parse(workspace.read(".codex/hooks.json")), ordered::object());
+  EXPECT_FALSE(std::filesystem::exists(workspace.path() / ".codex"));
+
+  // A folder with more in it keeps the rest.
+  workspace.write(".codex/config.toml", "model = \"o3\"\n");
+  ASSERT_EQ(run_ralph({"hook", "install", "codex"}, workspace.path()).exit_code, 0);
+  ASSERT_EQ(run_ralph({"hook", "uninstall", "codex"}, workspace.path()).exit_code, 0);
+  EXPECT_FALSE(std::filesystem::exists(workspace.path() / ".codex" / "hooks.json"));
+  EXPECT_EQ(workspace.read(".codex/config.toml"), "model = \"o3\"\n");
 }
 
 TEST_F(HookEndToEnd, GeminiGetsAnAfterAgentHookWithItsTimeoutInMilliseconds) {
