@@ -180,7 +180,8 @@ private:
     case SlashVerb::clear:
       finish_job(true);
       m_chat.clear();
-      say("cleared: no goal, no conversation; a fresh start");
+      say("cleared: no goal, no conversation, nothing added with /verify, /judge or /budget; a "
+          "fresh start");
       break;
     case SlashVerb::help:
       m_view.print(slash_help());

@@ -190,7 +190,8 @@ TEST_F(ChatTest, ClearDropsTheGoalAndTheConversation) {
       {"--verify-cmd", "sh test.sh"});
   ASSERT_EQ(out.exit_code, 0) << out.err;
   EXPECT_THAT(out.err, HasSubstr("goal budget_exhausted"));
-  EXPECT_THAT(out.err, HasSubstr("cleared"));
+  EXPECT_THAT(out.err, HasSubstr("cleared: no goal, no conversation, nothing added with /verify, "
+                                 "/judge or /budget; a fresh start"));
   EXPECT_THAT(out.out, HasSubstr("no goal"));
   EXPECT_THAT(request(2), Not(HasSubstr("my secret plan")));
   EXPECT_THAT(request(2), Not(HasSubstr("Goal: make sh test.sh pass")));
