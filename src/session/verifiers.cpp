@@ -104,6 +104,13 @@ Result<VerifierSetup> build_verifiers(const Config& config, const std::filesyste
       config.judge.rules_chars);
   TRY(add_protected(setup, config.verify, workspace, baseline));
   TRY(add_checks(setup, config.checks, workspace));
+  // Settings of verify commands do nothing without one: said, not refused (a user's
+  // configuration may set them for every project).
+  if (config.verify.commands.empty() && (config.verify.runs > 1 || config.verify.quorum > 1)) {
+    setup.warnings.push_back(
+        "--reruns and --quorum (verify.runs, verify.quorum) do nothing without a verify command "
+        "(--verify-cmd)");
+  }
   for (const auto& command : config.verify.commands) {
     TRY_ASSIGN(auto verifier,
                verify::make_command_verifier(command, config.verify, runner, redactor));

@@ -159,6 +159,24 @@ TEST(Session, AJudgeOfTheAgentsOwnFamilyIsAWarningOfThePreparedSession) {
 }
 
 // A server gives each caller the keys of its own environment, never the process's.
+TEST(Session, RerunsWithoutAVerifyCommandAreAWarningOfThePreparedSession) {
+  Fixture f;
+  SessionRequest request = f.hello_request();
+  request.config.verify.runs = 3;
+  const auto with_command = Session::prepare(f.runtime, request, {}, CancelToken());
+  ASSERT_TRUE(with_command) << with_command.error().message;
+  EXPECT_TRUE((*with_command)->warnings().empty());
+
+  request.config.verify.commands.clear();
+  request.config.judge.on_agent_model = true; // a verifier still, so the session is verified
+  const auto without = Session::prepare(f.runtime, request, {}, CancelToken());
+  ASSERT_TRUE(without) << without.error().message;
+  ASSERT_EQ((*without)->warnings().size(), 1u);
+  EXPECT_THAT((*without)->warnings().front(),
+              HasSubstr("--reruns and --quorum (verify.runs, verify.quorum) do nothing without a "
+                        "verify command"));
+}
+
 TEST(Session, KeysComeFromTheRuntimesEnvironmentAndAreRedactedFromWhatIsShown) {
   Fixture f;
   testing::FakeProviderServer server;
