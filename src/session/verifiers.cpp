@@ -107,7 +107,7 @@ Result<VerifierSetup> build_verifiers(const Config& config, const std::filesyste
   // Settings of verify commands do nothing without one: said, not refused (a user's
   // configuration may set them for every project).
   if (config.verify.commands.empty() && (config.verify.runs > 1 || config.verify.quorum > 1)) {
-    setup.warnings.push_back(
+    setup.warnings.emplace_back(
         "--reruns and --quorum (verify.runs, verify.quorum) do nothing without a verify command "
         "(--verify-cmd)");
   }
