@@ -52,19 +52,18 @@ std::string usd_text(double usd) {
 
 // A nearly spent budget, in words: how much of what is left.
 std::string budget_words(const event::BudgetWarning& e) {
-  if (e.budget == BudgetKind::cost) {
-    // The percent stops at 100: an attempt can spend past the limit before it is stopped.
-    return e.used > e.limit ? fmt::format("the cost budget is spent ({} of {})", usd_text(e.used),
-                                          usd_text(e.limit))
-                            : fmt::format("{}% of the cost budget used ({} of {})", e.percent,
-                                          usd_text(e.used), usd_text(e.limit));
-  }
   switch (e.budget) {
   case BudgetKind::iterations:
     return fmt::format("last attempt ({:.0f} of {:.0f})", e.used + 1, e.limit);
   case BudgetKind::tokens:
     return fmt::format("{}% of the token budget used ({:.0f} of {:.0f} tokens)", e.percent, e.used,
                        e.limit);
+  case BudgetKind::cost:
+    // The percent stops at 100: an attempt can spend past the limit before it is stopped.
+    return e.used > e.limit ? fmt::format("the cost budget is spent ({} of {})", usd_text(e.used),
+                                          usd_text(e.limit))
+                            : fmt::format("{}% of the cost budget used ({} of {})", e.percent,
+                                          usd_text(e.used), usd_text(e.limit));
   case BudgetKind::time:
     return fmt::format("{}% of the time budget used ({:.0f} of {:.0f} s)", e.percent, e.used,
                        e.limit);

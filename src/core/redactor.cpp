@@ -94,14 +94,21 @@ void Redactor::add_variable(std::string_view name, std::string_view value) {
   }
 }
 
+void mask_secret(std::string& text, std::string_view secret) {
+  if (secret.empty()) {
+    return;
+  }
+  for (std::size_t at = text.find(secret); at != std::string::npos;
+       at = text.find(secret, at + k_redacted.size())) {
+    text.replace(at, secret.size(), k_redacted);
+  }
+}
+
 std::string Redactor::redact(std::string_view text) const {
   std::string out(text);
   // Longest first, so a secret containing another goes whole.
   for (const std::string& secret : m_forms) {
-    for (std::size_t at = out.find(secret); at != std::string::npos;
-         at = out.find(secret, at + k_redacted.size())) {
-      out.replace(at, secret.size(), k_redacted);
-    }
+    mask_secret(out, secret);
   }
   return out;
 }

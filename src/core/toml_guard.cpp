@@ -99,7 +99,7 @@ private:
     } else if ((c == ']' || c == '}') && !m_open.empty() &&
                m_open.back() == (c == ']' ? '[' : '{')) {
       m_open.pop_back();
-    } else if (value && c != ',' && c != '=' && c != '[' && c != ']' && c != '}') {
+    } else if (value && c != ',' && c != '=' && c != ']' && c != '}') {
       m_in_value = true;
     }
     m_last = c;

@@ -124,21 +124,11 @@ std::string format_message(std::string_view provider, std::string_view where,
   return message;
 }
 
-void replace_all(std::string& text, std::string_view secret) {
-  if (secret.empty()) {
-    return;
-  }
-  for (std::size_t pos = text.find(secret); pos != std::string::npos;
-       pos = text.find(secret, pos + k_redacted.size())) {
-    text.replace(pos, secret.size(), k_redacted);
-  }
-}
-
 // Done before anything is cut, so no fragment of the secret survives at a cut.
 void redact(Details& details, std::string_view secret) {
-  replace_all(details.message, secret);
-  replace_all(details.type, secret);
-  replace_all(details.request_id, secret);
+  mask_secret(details.message, secret);
+  mask_secret(details.type, secret);
+  mask_secret(details.request_id, secret);
 }
 
 // A 429 that waiting does not cure: no quota left, or one request larger than the per-minute
@@ -154,7 +144,7 @@ Error status_error(std::string_view provider, const http::Response& response,
                    std::string_view secret) {
   // Errors are rare: a redacted copy of the body costs nothing that matters.
   std::string body = response.body;
-  replace_all(body, secret);
+  mask_secret(body, secret);
   Details details;
   const auto parsed = parse_json(body, "error body");
   if (parsed && parsed->is_object()) {
@@ -195,7 +185,7 @@ Error payload_error(std::string_view provider, const nlohmann::json& payload,
 
 void redact(Error& error, std::string_view secret) {
   for (std::string* text : {&error.message, &error.file}) {
-    replace_all(*text, secret);
+    mask_secret(*text, secret);
   }
 }
 

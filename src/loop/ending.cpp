@@ -34,6 +34,12 @@ std::string passed_reason(const AttemptRecord& record) {
 
 } // namespace
 
+Ending budget_ran_out(BudgetKind spent, std::string_view when, int iteration) {
+  return {Status::budget_exhausted,
+          fmt::format("the {} budget ran out {} attempt {}", budget_name(spent), when, iteration),
+          spent};
+}
+
 Ending ending_after_verdicts(const AttemptRecord& attempt, int max_iterations,
                              std::optional<BudgetKind> spent) {
   if (attempt.passed) {
@@ -48,10 +54,7 @@ Ending ending_after_verdicts(const AttemptRecord& attempt, int max_iterations,
             fmt::format("{} says the goal is blocked: {}", blocking->verifier, blocking->feedback)};
   }
   if (spent) {
-    return {Status::budget_exhausted,
-            fmt::format("the {} budget ran out after attempt {}", budget_name(*spent),
-                        attempt.iteration),
-            spent};
+    return budget_ran_out(*spent, "after", attempt.iteration);
   }
   if (attempt.iteration >= max_iterations) {
     return {Status::budget_exhausted,

@@ -202,21 +202,15 @@ private:
       m_ending = {Status::failed, "the session record could not be written: " +
                                       journal()->failure().value_or(Error{}).message};
     } else if (m_outcome.stop == agent::AgentStop::cancelled) {
-      const auto spent = m_budget.exhausted(m_clock.now()).value_or(BudgetKind::time);
-      m_ending = {Status::budget_exhausted,
-                  fmt::format("the {} budget ran out during attempt {}", budget_name(spent),
-                              record.iteration),
-                  spent};
+      m_ending = budget_ran_out(m_budget.exhausted(m_clock.now()).value_or(BudgetKind::time),
+                                "during", record.iteration);
     } else if (m_outcome.stop == agent::AgentStop::failed) {
       m_ending = {Status::failed, m_outcome.error ? m_outcome.error->message : "the agent failed"};
     } else if (auto reason = blocked_reason(record.answer)) {
       m_ending = {Status::blocked, "the agent is blocked: " + *reason};
     } else if (const auto spent = m_budget.exhausted(m_clock.now()); spent && m_verifying) {
       // The attempt's own calls used the budget up: verifying would spend more.
-      m_ending = {Status::budget_exhausted,
-                  fmt::format("the {} budget ran out during attempt {}", budget_name(*spent),
-                              record.iteration),
-                  spent};
+      m_ending = budget_ran_out(*spent, "during", record.iteration);
     } else if (!m_verifying) {
       m_ending = m_outcome.stop == agent::AgentStop::max_steps
                      ? Ending{Status::budget_exhausted,

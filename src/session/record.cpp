@@ -24,9 +24,12 @@ namespace {
 // itself, or `git status` would show the folder after every first run). A file of the user's
 // own is left alone; the one earlier versions wrote, which did not ignore itself, is replaced.
 void keep_out_of_git(const std::filesystem::path& folder) {
-  constexpr std::string_view k_header =
-      "# Written by ralph: sessions hold whole conversations; keep them out of git.\n";
-  constexpr std::string_view k_before = "*\n!.gitignore\n!config.toml\n";
+  constexpr std::string_view k_written =
+      "# Written by ralph: sessions hold whole conversations; keep them out of git.\n"
+      "*\n!config.toml\n";
+  constexpr std::string_view k_written_before =
+      "# Written by ralph: sessions hold whole conversations; keep them out of git.\n"
+      "*\n!.gitignore\n!config.toml\n";
   const std::filesystem::path path = folder / ".gitignore";
   if (folder.filename() != ".ralph") {
     return;
@@ -36,12 +39,12 @@ void keep_out_of_git(const std::filesystem::path& folder) {
     std::ifstream in(path);
     std::ostringstream text;
     text << in.rdbuf();
-    if (text.str() != std::string(k_header) + std::string(k_before)) {
+    if (text.str() != k_written_before) {
       return;
     }
   }
   std::ofstream out(path);
-  out << k_header << "*\n!config.toml\n";
+  out << k_written;
 }
 
 } // namespace

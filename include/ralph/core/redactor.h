@@ -17,6 +17,9 @@ inline constexpr std::size_t k_min_secret_bytes = 4;
 // What stands for a secret wherever one is masked.
 inline constexpr std::string_view k_redacted = "[REDACTED]";
 
+// Replaces every occurrence of `secret` in `text` with k_redacted (an empty secret: none).
+void mask_secret(std::string& text, std::string_view secret);
+
 // Replaces known secret values with k_redacted. Secrets are API keys handed to it and the
 // values of environment variables named like *_KEY, *_TOKEN, *_SECRET or *_PASSWORD. It works on
 // values: text about to be shown or written, before it is encoded. Each secret's JSON-escaped

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace ralph::loop {
 
@@ -15,6 +16,9 @@ struct Ending {
   std::string reason;               // one line
   std::optional<BudgetKind> budget; // which budget ran out, for the notice
 };
+
+// `spent` ran out `when` ("during", "after") attempt `iteration`.
+Ending budget_ran_out(BudgetKind spent, std::string_view when, int iteration);
 
 // What a verified attempt means for its run: `completed` when it passed; `blocked` when a
 // verifier says the goal is; `budget_exhausted` when `spent` names a token, cost or time budget

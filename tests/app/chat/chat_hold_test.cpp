@@ -193,7 +193,7 @@ TEST(ChatHold, AResumedChatTakesItsRecordedConfigurationWithTheFlagsOverIt) {
   }
   // The files changed since (a configuration of defaults here); a flag raises the attempts. The
   // chat is named by a prefix of its id, as `sessions show` takes one.
-  ChatRequest again{.workspace = f.workspace, .resume_id = chat_id.substr(0, 8)};
+  ChatRequest again{.workspace = f.workspace, .resume_id = chat_id.substr(0, chat_id.size() - 4)};
   again.flags = {*Setting::parse({.key = "loop.max_iterations", .value = "6", .flag = "-n"})};
   auto resumed = f.open(again);
   ASSERT_TRUE(resumed) << resumed.error().message;
