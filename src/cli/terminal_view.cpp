@@ -150,11 +150,16 @@ void TerminalView::reply(const std::string& line) {
 }
 
 void TerminalView::print_line(const std::string& line, bool always) {
-  if (!m_options.progress && !always) {
+  // The model's text line ends where a line would go, shown or not: with --quiet stdout reads
+  // the same, the turns of the model on lines of their own.
+  const bool shown = m_options.progress || always;
+  if (shown) {
+    clear_status();
+  }
+  end_text_line();
+  if (!shown) {
     return;
   }
-  clear_status();
-  end_text_line();
   fmt::print(m_err, "{}\n", line);
   std::fflush(m_err);
 }

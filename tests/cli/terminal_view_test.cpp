@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace ralph::cli {
 namespace {
@@ -54,6 +55,35 @@ TEST(TerminalView, ACostBudgetNoticeKeepsTheDigitsThatTellSmallAmountsApart) {
               HasSubstr("83% of the cost budget used ($12.50 of $15.00)"));
   EXPECT_THAT(warning_line({.budget = BudgetKind::cost, .percent = 80, .used = 0.4, .limit = 0.5}),
               HasSubstr("80% of the cost budget used ($0.40 of $0.50)"));
+}
+
+// What reaches stdout of two model turns with a tool call between them.
+std::string stdout_of_two_turns(bool progress) {
+  File out(std::tmpfile());
+  File err(std::tmpfile());
+  {
+    TerminalView view(out.get(), err.get(), {.progress = progress, .progress_interval = {}});
+    const ToolCall call{.id = "1", .name = "shell", .arguments = R"({"command":"ls"})"};
+    const std::vector<EventPayload> events = {
+        event::ModelStarted{},
+        event::TextDelta{.text = "Let me look."},
+        event::ModelFinished{},
+        event::ToolStarted{.call = call},
+        event::ToolFinished{.call = call, .result = "a.txt", .exit_code = 0},
+        event::ModelStarted{},
+        event::TextDelta{.text = "Done."},
+        event::ModelFinished{},
+        event::AttemptFinished{.answer = "Done."}};
+    for (const EventPayload& payload : events) {
+      view.on_event({.iteration = 1, .payload = payload});
+    }
+  }
+  return contents(out.get());
+}
+
+TEST(TerminalView, TheModelsTurnsStayOnLinesOfTheirOwnWithoutProgress) {
+  EXPECT_EQ(stdout_of_two_turns(false), "Let me look.\nDone.\n");
+  EXPECT_EQ(stdout_of_two_turns(true), "Let me look.\nDone.\n");
 }
 
 } // namespace

@@ -462,5 +462,17 @@ TEST(DemoEndToEnd, RunsWithoutKeyAndSaysTheModelIsScripted) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(DemoEndToEnd, QuietKeepsEachTurnOfTheModelOnItsOwnLine) {
+  TempDir cwd;
+  // The demo keeps its workspace, unnamed with --quiet: it goes under this test's folder.
+  std::filesystem::create_directory(cwd.path() / "tmp");
+  const auto result =
+      run_ralph({"demo", "-q"}, cwd.path(), {{"TMPDIR", (cwd.path() / "tmp").string()}});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_THAT(result.out, HasSubstr("a test for it.\nDone: greet.sh"));
+  EXPECT_THAT(result.out, HasSubstr("tests it.\nThe test shows"));
+  EXPECT_THAT(result.out, HasSubstr("mark. Fixing greet().\nFixed: greet()"));
+}
+
 } // namespace
 } // namespace ralph::testing
