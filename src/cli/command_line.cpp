@@ -21,6 +21,17 @@
 namespace ralph::cli {
 namespace {
 
+// A path given as "" (a script's unset variable) names nothing: refused, where it would otherwise
+// mean the default or no file without a word. (Lists of commands and globs are refused by their
+// keys, as in files.)
+CLI::Validator names_something() {
+  return {[](const std::string& value) {
+            return trim(value).empty() ? std::string("an empty value names nothing")
+                                       : std::string();
+          },
+          "", "names something"};
+}
+
 // Declares the flags that set configuration keys, by name, from the settings table
 // (ralph/core/setting_names.h): its row gives each flag's key, form, value name and help. Values
 // become overrides checked with the key table, so flags, files and variables fail the same way.
@@ -111,11 +122,14 @@ void add_config_option(CLI::App& command, RunArgs& args) {
   command
       .add_option("--config", args.config_file,
                   "an extra configuration file, above the workspace one")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(names_something());
 }
 
 void add_workspace_option(CLI::App& command, RunArgs& args, const std::string& help) {
-  command.add_option("--workspace,-w", args.workspace, help)->type_name("DIR");
+  command.add_option("--workspace,-w", args.workspace, help)
+      ->type_name("DIR")
+      ->check(names_something());
 }
 
 // What --max-steps bounds: the ReAct agent's attempt, or a document's exploration (rlm).
@@ -145,12 +159,14 @@ void add_bounds_and_records(CLI::App& command, RunArgs& args) {
   SettingFlags flags(command, args);
   flags.add({"--max-iterations", "--token-budget", "--cost-budget", "--time-budget"});
   command.add_option("--events", args.events_file, "write every event to FILE as NDJSON")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(names_something());
   command
       .add_option("--out", args.out_dir,
                   "after each attempt, write DIR/iter-XX.json, DIR/sessions/ID/iter-XX.json and "
                   "DIR/session-index.json")
-      ->type_name("DIR");
+      ->type_name("DIR")
+      ->check(names_something());
   flags.add({"--no-store", "--store"});
 }
 
@@ -187,6 +203,7 @@ void add_loop_options(CLI::App& command, RunArgs& args,
 void add_document_options(CLI::App& command, RunArgs& args) {
   command.add_option("--doc,-d", args.document, "the document to work on (any size)")
       ->type_name("FILE")
+      ->check(names_something())
       ->required();
   command.add_option("--query,-Q", args.goal, "the question or task")->required();
   add_agent_options(command, args, StepsOf::exploration);
@@ -436,7 +453,8 @@ void add_documents_and_demo(Parser& p) {
             CommandName::demo);
   demo->add_flag("--json", p.parsed.run.json, "print only a JSON result object on stdout");
   demo->add_option("--events", p.parsed.run.events_file, "write every event to FILE as NDJSON")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(names_something());
   demo->add_flag("--quiet,-q", p.parsed.run.quiet, "no progress on stderr");
 }
 
@@ -483,13 +501,17 @@ void add_sessions(Parser& p) {
   resume->add_flag("--json", parsed.run.json, "print only a JSON result object on stdout");
   resume->add_flag("--quiet,-q", parsed.run.quiet, "no progress on stderr");
   resume->add_option("--events", parsed.run.events_file, "write every event to FILE as NDJSON")
-      ->type_name("FILE");
-  resume->add_option("--out", parsed.run.out_dir, "write trace files under DIR")->type_name("DIR");
+      ->type_name("FILE")
+      ->check(names_something());
+  resume->add_option("--out", parsed.run.out_dir, "write trace files under DIR")
+      ->type_name("DIR")
+      ->check(names_something());
   CLI::App* exported =
       p.add(*sessions, "export", "write a session's trace files", CommandName::sessions_export);
   exported->add_option("id", parsed.sessions.id, "the session id (or a unique prefix)")->required();
   exported->add_option("--out", parsed.sessions.out_dir, "the folder to write them to")
       ->type_name("DIR")
+      ->check(names_something())
       ->required();
   add_store_options(*exported, parsed.run);
   CLI::App* rm =
@@ -510,6 +532,7 @@ void add_sessions(Parser& p) {
   copy->add_option("--to", parsed.sessions.copy_to,
                    "the store to copy to: postgresql://USER:PASSWORD@HOST/DB or a SQLite file")
       ->type_name("URL")
+      ->check(names_something())
       ->required();
   copy->add_flag("--replace", parsed.sessions.replace,
                  "replace sessions already there (default: skip them, saying so)");
@@ -618,7 +641,8 @@ void add_batch(Parser& p) {
                 "out first; 130 interrupted. Run the same command again to go on.");
   // Required unless a command of `batch` is given: checked in check_values.
   batch->add_option("goals", parsed.batch.goals_file, "the goals file (JSON lines)")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(names_something());
   batch
       ->add_option("--queue", parsed.batch.queue,
                    "enqueue the goals in this PostgreSQL queue (postgresql://...) for `ralph "
@@ -634,7 +658,8 @@ void add_batch(Parser& p) {
   batch
       ->add_option("--results", parsed.batch.results_file,
                    "one line per finished goal (default .ralph/batch/BATCH/results.jsonl)")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(names_something());
   batch
       ->add_option("--batch-token-budget", parsed.batch.token_budget,
                    "most tokens all goals may spend together: 2M")
@@ -668,7 +693,8 @@ void add_batch(Parser& p) {
   add_queue_option(*exported, parsed.batch.queue);
   exported->add_option("--name", parsed.batch.name, "the batch")->type_name("NAME")->required();
   exported->add_option("--output,-o", parsed.batch.output_file, "the file (default: stdout)")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(names_something());
 }
 
 void add_worker(Parser& p) {
@@ -693,7 +719,8 @@ void add_worker(Parser& p) {
   worker
       ->add_option("--workdir", parsed.worker.workdir,
                    "the goals' workspaces and the repositories' clones (default .ralph/worker)")
-      ->type_name("DIR");
+      ->type_name("DIR")
+      ->check(names_something());
   worker->add_option("--push", parsed.worker.push, "push each goal's result branch to REMOTE")
       ->type_name("REMOTE");
   worker
@@ -710,7 +737,8 @@ void add_worker(Parser& p) {
   worker
       ->add_option("--config", parsed.run.config_file,
                    "an extra configuration file (the batch's settings go over it)")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(names_something());
   worker->add_flag("--quiet,-q", parsed.run.quiet, "no progress on stderr");
 }
 

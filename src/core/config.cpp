@@ -301,6 +301,9 @@ Result<void> append_config_value(Config& config, std::string_view key, std::stri
   if (entry == nullptr || entry->kind != ValueKind::string_list) {
     return set_config_value(config, key, text, source);
   }
+  // Checked as a list of this one item, so an item the key refuses fails as in a file.
+  Config scratch;
+  TRY(assign(scratch, *entry, std::vector<std::string>{std::string(text)}, source, source, 0));
   entry->list(config).emplace_back(text);
   return {};
 }
@@ -343,6 +346,9 @@ tl::expected<Setting, std::string> Setting::check(ConfigOverride text) {
   parsed->key = entry;
   if (text.append && entry->kind == ValueKind::string_list) {
     parsed->value = std::vector<std::string>{text.value};
+    if (Config scratch; config_detail::assign(scratch, *entry, parsed->value)) {
+      return tl::unexpected("expected " + config_detail::expected(*entry));
+    }
     return Setting(std::move(text), std::move(parsed));
   }
   auto value = config_detail::parse_text(*entry, text.value);

@@ -159,6 +159,15 @@ inline Key list_key(std::string_view path, Access<std::vector<std::string>> acce
   return key;
 }
 
+// A list of commands, files or globs: an empty item would name nothing (a script's unset
+// variable), so it is refused rather than matching nothing or passing as a command that does
+// nothing.
+inline Key naming_list_key(std::string_view path, Access<std::vector<std::string>> access) {
+  Key key = list_key(path, access);
+  key.no_empty_items = true;
+  return key;
+}
+
 // The sections of the table kept in files of their own: what checks an attempt
 // (config_key_table_verify.cpp) and documents (config_key_table_documents.cpp).
 std::vector<Key> verify_keys();

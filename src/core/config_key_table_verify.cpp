@@ -27,7 +27,7 @@ Key judge_model_key() {
 
 std::vector<Key> command_keys() {
   return {
-      named(list_key("verify.commands", [](Config& c) -> L& { return c.verify.commands; }),
+      named(naming_list_key("verify.commands", [](Config& c) -> L& { return c.verify.commands; }),
             {.help = "shell commands that must exit 0 for an attempt to pass",
              .flags = {{.names = "--verify-cmd",
                         .form = F::list_item,
@@ -35,7 +35,7 @@ std::vector<Key> command_keys() {
                         .help = "a shell command that must exit 0 for an attempt to pass "
                                 "(repeatable)"}},
              .goal_key = "verify"}),
-      named(list_key("verify.exec", [](Config& c) -> L& { return c.verify.exec; }),
+      named(naming_list_key("verify.exec", [](Config& c) -> L& { return c.verify.exec; }),
             {.help = "programs that read the attempt as JSON and print a verdict",
              .flags = {{.names = "--verify-exec",
                         .form = F::list_item,
@@ -69,14 +69,14 @@ std::vector<Key> command_keys() {
             {.help = "what a verify command that gives no verdict (a timeout, a command that "
                      "cannot start) means: fail_closed (a failure) or fail_open (the answer is "
                      "delivered, the error recorded)"}),
-      named(list_key("verify.protect", [](Config& c) -> L& { return c.verify.protect; }),
+      named(naming_list_key("verify.protect", [](Config& c) -> L& { return c.verify.protect; }),
             {.help = "files no attempt may change, as globs, e.g. 'tests/**'",
              .flags = {{.names = "--protect",
                         .form = F::list_item,
                         .value_name = "GLOB",
                         .help = "files no attempt may change, e.g. 'tests/**' (repeatable)"}},
              .goal_key = "protect"}),
-      named(list_key("verify.junit", [](Config& c) -> L& { return c.verify.junit; }),
+      named(naming_list_key("verify.junit", [](Config& c) -> L& { return c.verify.junit; }),
             {.help = "JUnit XML reports the verify commands write, e.g. 'build/test-*.xml'",
              .flags = {{.names = "--junit", .form = F::list_item, .value_name = "GLOB"}}}),
   };
@@ -119,9 +119,10 @@ std::vector<Key> judge_keys() {
       named(size_key("judge.rules_chars", 0, k_max_int,
                      [](Config& c) -> Z& { return c.judge.rules_chars; }),
             {.help = "the cap of the user rules (judge.rules_files) the judge reads"}),
-      named(list_key("judge.rules_files", [](Config& c) -> L& { return c.judge.rules_files; }),
-            {.help = "files of user rules in the workspace (AGENTS.md-style) the judge holds the "
-                     "answer to"}),
+      named(
+          naming_list_key("judge.rules_files", [](Config& c) -> L& { return c.judge.rules_files; }),
+          {.help = "files of user rules in the workspace (AGENTS.md-style) the judge holds the "
+                   "answer to"}),
       named(enum_key("judge.policy", k_error_policy_names,
                      [](Config& c) -> ErrorPolicy& { return c.judge.policy; }),
             {.help = "what a judge that gives no verdict (a timeout, a provider error, malformed "

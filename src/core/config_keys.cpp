@@ -128,7 +128,7 @@ std::string expected(const Key& key) {
     }
     return "a string";
   case ValueKind::string_list:
-    return "a list of strings";
+    return key.no_empty_items ? "a list of non-empty strings" : "a list of strings";
   case ValueKind::price_table:
     return "a table of models, each with input and output (USD per million tokens)";
   }
@@ -161,6 +161,12 @@ std::optional<std::string> assign(Config& config, const Key& key, const Value& v
     if (!std::isfinite(number) || number < key.min || number > key.max) {
       return fmt::format("expected {}, got {}", expected(key), show(value));
     }
+  }
+  if (const auto* items = std::get_if<std::vector<std::string>>(&value);
+      items != nullptr && key.no_empty_items &&
+      std::any_of(items->begin(), items->end(),
+                  [](const std::string& item) { return trim(item).empty(); })) {
+    return fmt::format("expected {}, got an empty one", expected(key));
   }
   if (!key.choices.empty() &&
       std::find(key.choices.begin(), key.choices.end(), as_string(value)) == key.choices.end()) {

@@ -36,6 +36,7 @@ struct Key {
   double max = 0;
   std::string_view zero = "no limit";    // what 0 means, for a measured quantity whose min is 0
   std::vector<std::string_view> choices; // the only strings allowed, when not empty
+  bool no_empty_items = false; // string_list keys of commands, files and globs: "" names nothing
   std::function<void(Config&, const Value&)> set;         // called with a value of `kind`, in range
   std::function<std::vector<std::string>&(Config&)> list; // string_list keys: the list itself
   std::function<std::optional<Value>(const Config&)> get; // nullopt: unset (no default)

@@ -197,7 +197,21 @@ TEST(ConfigToml, ListOfNonStringsIsAnError) {
   Config config;
   const auto applied = apply_config_toml(config, "[verify]\ncommands = [1, 2]\n", "c.toml");
   ASSERT_FALSE(applied);
-  EXPECT_THAT(applied.error().message, HasSubstr("expected a list of strings"));
+  EXPECT_THAT(applied.error().message, HasSubstr("expected a list of non-empty strings"));
+}
+
+// A command, file or glob that is empty names nothing: refused from a file, a variable or a
+// repeated flag alike.
+TEST(ConfigToml, AnEmptyCommandFileOrGlobInAListIsAnError) {
+  Config config;
+  const auto file = apply_config_toml(config, "[verify]\ncommands = [\"make\", \" \"]\n", "c.toml");
+  ASSERT_FALSE(file);
+  EXPECT_THAT(file.error().message,
+              HasSubstr("c.toml:2: verify.commands: expected a list of non-empty strings, got an "
+                        "empty one"));
+  EXPECT_FALSE(set_config_value(config, "verify.junit", "", "environment variable X"));
+  EXPECT_FALSE(append_config_value(config, "verify.protect", "", "--protect"));
+  EXPECT_TRUE(set_config_value(config, "agent.args", "", "--agent-arg")) << "an argument may be";
 }
 
 TEST(ConfigToml, BadPriceNamesTheModel) {

@@ -5,6 +5,7 @@
 #include "ralph_process.h"
 #include "support/temp_dir.h"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -132,6 +133,36 @@ TEST_F(UsageEndToEnd, AnEmptyGoalOrQueryIsAUsageError) {
   workspace.write("doc.txt", "text");
   EXPECT_EQ(usage_error({"qa", "--doc", "doc.txt", "--query", " "}),
             "ralph qa: --query is empty; ask a question or give a task. See 'ralph qa --help'.\n");
+  EXPECT_TRUE(server.requests().empty());
+}
+
+TEST_F(UsageEndToEnd, AnEmptyPathGlobOrCommandIsAUsageError) {
+  EXPECT_EQ(usage_error(run_args({"go", "--junit", ""})),
+            "ralph run: --junit '': expected a list of non-empty strings\n");
+  EXPECT_EQ(usage_error(run_args({"go", "--verify-cmd", "make test", "--verify-cmd", " "})),
+            "ralph run: --verify-cmd ' ': expected a list of non-empty strings\n");
+  EXPECT_EQ(usage_error(run_args({"go", "--protect", ""})),
+            "ralph run: --protect '': expected a list of non-empty strings\n");
+  for (const char* path : {"--events", "--out", "--config", "--workspace"}) {
+    EXPECT_EQ(usage_error(run_args({"go", path, ""})),
+              fmt::format("ralph run: {}: an empty value names nothing. See 'ralph run --help'.\n",
+                          path));
+  }
+  EXPECT_EQ(usage_error({"qa", "--doc", "", "--query", "q"}),
+            "ralph qa: --doc: an empty value names nothing. See 'ralph qa --help'.\n");
+  EXPECT_EQ(usage_error({"sessions", "export", "id", "--out", ""}),
+            "ralph sessions export: --out: an empty value names nothing. See 'ralph sessions "
+            "export --help'.\n");
+  EXPECT_TRUE(server.requests().empty());
+}
+
+TEST_F(UsageEndToEnd, AnEmptyGlobInAConfigurationFileIsAConfigurationError) {
+  TempDir elsewhere;
+  elsewhere.write("extra.toml", "[verify]\njunit = [\"build/*.xml\", \"\"]\n");
+  const std::string err =
+      usage_error(run_args({"go", "--config", (elsewhere.path() / "extra.toml").string()}));
+  EXPECT_THAT(err, ::testing::HasSubstr("verify.junit: expected a list of non-empty strings, got "
+                                        "an empty one"));
   EXPECT_TRUE(server.requests().empty());
 }
 
