@@ -21,6 +21,18 @@
 namespace ralph::cli {
 namespace {
 
+// What a command's --help says it exits with: only the codes it can return (a command inherits
+// its parent's footer unless it sets its own). docs/manual/exit-codes.md says the same.
+constexpr const char* k_run_exit_codes =
+    "Exit codes: 0 completed, 1 failed, 2 usage or configuration error, 3 budget exhausted, 4 "
+    "blocked, 5 stalled, 130 interrupted.";
+constexpr const char* k_sessions_exit_codes =
+    "Exit codes: 0 done, 1 the session store (or a file written) could not be read or written, "
+    "2 usage or configuration error (an unknown id among them).";
+constexpr const char* k_queue_exit_codes =
+    "Exit codes: 0 done, 1 the queue could not be reached (or the file written), 2 usage or "
+    "configuration error.";
+
 // A path given as "" (a script's unset variable) names nothing: refused, where it would otherwise
 // mean the default or no file without a word. (Lists of commands and globs are refused by their
 // keys, as in files.)
@@ -399,6 +411,7 @@ void add_run(Parser& p) {
                         "the built-in agent (or an agent CLI: --agent) works on GOAL in a "
                         "workspace, verified when verifiers are given",
                         CommandName::run);
+  run->footer(k_run_exit_codes);
   run->add_option("goal", p.parsed.run.goal, "what to do, in words")->required();
   add_agent_options(*run, p.parsed.run);
   add_external_agent_options(*run, p.parsed.run);
@@ -429,6 +442,9 @@ void add_chat(Parser& p) {
       .add("--marker",
            {.help = "the completion marker of goals (default <promise>DONE</promise>)"});
   add_bounds_and_records(*chat, args);
+  chat->footer("Exit codes: 0 left (a goal's outcome is said in the chat, not here), 1 could not "
+               "start (the session store, a record to resume), 2 usage or configuration error, "
+               "130 ended by SIGTERM.");
   // A chat has no one result to print, records itself in the store, and shows what happens.
   for (const char* name : {"--json", "--events", "--out", "--no-store"}) {
     chat->remove_option(chat->get_option(name));
@@ -440,17 +456,20 @@ void add_documents_and_demo(Parser& p) {
                        "grounded QA: answer bullets with verbatim quotes from the document, "
                        "checked and judged",
                        CommandName::qa);
+  qa->footer(k_run_exit_codes);
   add_document_options(*qa, p.parsed.run);
   CLI::App* task = p.add(p.app, "task",
                          "task mode: a reader explores the document, a reasoner writes the output "
                          "and the memory file, a judge checks it",
                          CommandName::task);
+  task->footer(k_run_exit_codes);
   add_document_options(*task, p.parsed.run);
   SettingFlags(*task, p.parsed.run).add("--mem-file");
 
   CLI::App* demo =
       p.add(p.app, "demo", "a self-contained run on a scripted stand-in model (no key, no network)",
             CommandName::demo);
+  demo->footer(k_run_exit_codes);
   demo->add_flag("--json", p.parsed.run.json, "print only a JSON result object on stdout");
   demo->add_option("--events", p.parsed.run.events_file, "write every event to FILE as NDJSON")
       ->type_name("FILE")
@@ -471,6 +490,7 @@ void add_sessions(Parser& p) {
   CLI::App* sessions = p.app.add_subcommand(
       "sessions", "the recorded sessions of a workspace, or of the store --store names");
   sessions->require_subcommand(1);
+  sessions->footer(k_sessions_exit_codes); // `resume` has the run's
   CLI::App* list = p.add(*sessions, "list", "id, goal, status, attempts, tokens, cost, age",
                          CommandName::sessions_list);
   add_store_options(*list, parsed.run);
@@ -487,6 +507,7 @@ void add_sessions(Parser& p) {
   CLI::App* resume =
       p.add(*sessions, "resume", "continue a session where it stopped, its budgets carried on",
             CommandName::sessions_resume);
+  resume->footer(k_run_exit_codes);
   resume->add_option("id", parsed.sessions.id, "the session id (or a unique prefix)")->required();
   resume->add_flag("--yes,-y", parsed.sessions.yes, "do not ask before continuing");
   add_store_options(*resume, parsed.run);
@@ -684,12 +705,14 @@ void add_batch(Parser& p) {
                            "a queued batch: queued / running (by worker) / done / failed / "
                            "verified, tokens, cost (every batch of the queue without --name)",
                            CommandName::batch_status);
+  status->footer(k_queue_exit_codes);
   add_queue_option(*status, parsed.batch.queue);
   status->add_option("--name", parsed.batch.name, "the batch")->type_name("NAME");
   status->add_flag("--json", parsed.run.json, "the counts as JSON");
   CLI::App* exported = p.add(
       *batch, "export", "a queued batch's results: one line per finished goal, as results.jsonl",
       CommandName::batch_export);
+  exported->footer(k_queue_exit_codes);
   add_queue_option(*exported, parsed.batch.queue);
   exported->add_option("--name", parsed.batch.name, "the batch")->type_name("NAME")->required();
   exported->add_option("--output,-o", parsed.batch.output_file, "the file (default: stdout)")
@@ -752,9 +775,9 @@ ParsedCommand parse_command_line(int argc, char** argv) {
   app.set_version_flag("--version", std::string("ralph ") + RALPH_VERSION);
   app.require_subcommand(1);
   app.allow_extras(); // inherited by every command added below
-  app.footer("Run `ralph COMMAND --help` for the options of a command.\n"
-             "Exit codes: 0 completed, 1 failed, 2 usage or configuration error, 3 budget "
-             "exhausted, 4 blocked, 5 stalled, 130 interrupted.");
+  // `ralph --help`: the codes of a run (each command says its own).
+  app.footer(fmt::format("Run `ralph COMMAND --help` for the options of a command.\n{}",
+                         k_run_exit_codes));
   Parser parser{.app = app, .parsed = parsed, .typed = {}, .commands = {}};
   // In the order `ralph --help` lists them.
   for (void (*add)(Parser&) : {add_run, add_chat, add_documents_and_demo, add_sessions, add_hook,

@@ -166,5 +166,46 @@ TEST_F(UsageEndToEnd, AnEmptyGlobInAConfigurationFileIsAConfigurationError) {
   EXPECT_TRUE(server.requests().empty());
 }
 
+// The "Exit codes:" line of a command's --help.
+std::string exit_codes_of(const std::vector<std::string>& command) {
+  TempDir cwd;
+  std::vector<std::string> args = command;
+  args.emplace_back("--help");
+  const auto out = run_ralph(args, cwd.path());
+  EXPECT_EQ(out.exit_code, 0) << out.err;
+  const std::size_t at = out.out.find("Exit codes:");
+  if (at == std::string::npos) {
+    ADD_FAILURE() << "no exit codes in the help of " << command.front() << ":\n" << out.out;
+    return {};
+  }
+  return out.out.substr(at);
+}
+
+TEST(HelpEndToEnd, EachCommandListsOnlyTheExitCodesItCanReturn) {
+  const std::string run_codes = "0 completed, 1 failed, 2 usage or configuration error, 3 budget "
+                                "exhausted, 4 blocked, 5 stalled, 130 interrupted.";
+  for (const std::vector<std::string>& command :
+       {std::vector<std::string>{"run"}, {"qa"}, {"task"}, {"demo"}, {"sessions", "resume"}}) {
+    EXPECT_THAT(exit_codes_of(command), ::testing::HasSubstr(run_codes)) << command.back();
+  }
+  // They record, list or read; no run ends in them.
+  for (const std::vector<std::string>& command : {std::vector<std::string>{"sessions", "list"},
+                                                  {"sessions", "show"},
+                                                  {"sessions", "export"},
+                                                  {"sessions", "rm"},
+                                                  {"sessions", "prune"},
+                                                  {"sessions", "copy"},
+                                                  {"batch", "status"},
+                                                  {"batch", "export"},
+                                                  {"chat"}}) {
+    const std::string codes = exit_codes_of(command);
+    EXPECT_THAT(codes, ::testing::StartsWith("Exit codes: 0 ")) << command.back();
+    for (const char* never : {"3 ", "4 blocked", "5 stalled", "every goal"}) {
+      EXPECT_THAT(codes, ::testing::Not(::testing::HasSubstr(never))) << command.back();
+    }
+  }
+  EXPECT_THAT(exit_codes_of({"chat"}), ::testing::HasSubstr("130 ended by SIGTERM"));
+}
+
 } // namespace
 } // namespace ralph::testing
