@@ -149,7 +149,12 @@ ralph run: --time-budget '10x': expected a duration like 90s, 1.5m, 2h (0: no li
 Every key but `prices` has a variable: `RALPH_` and the key in upper case with dots as underscores
 (`RALPH_MODEL`, `RALPH_AGENT_MAX_STEPS`, `RALPH_VERIFY_COMMANDS`, ...). `RALPH_LOOP_ENABLED` and
 `RALPH_LOOP_MAX_ITERATIONS` are the seed systems' names as well. A few keys have a second
-variable, named under the key; when both are set, `RALPH_<KEY>` wins.
+variable, named under the key; when both are set, `RALPH_<KEY>` wins. Any other `RALPH_*`
+variable is a configuration error naming the closest one, as an unknown key in a file is; only
+those below and the ones ralph's own tests and scripts set (`RALPH_REQUIRE_AGENT_CLIS`,
+`RALPH_REQUIRE_POSTGRES`, `RALPH_AGENT_CLIS_DIR`, `RALPH_PG_FSYNC`, `RALPH_PG_BIN`,
+`RALPH_BENCH_PG_URL`, `RALPH_BUILD`, `RALPH_FAKE_PROVIDER_KEY`, `RALPH_TEST_GATE`,
+`RALPH_TEST_VALUE`) are not settings.
 
 Besides the keys:
 

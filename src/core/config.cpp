@@ -13,11 +13,13 @@
 #include "ralph/core/url.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 #include <toml++/toml.h>
 
 #include <algorithm>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 namespace ralph {
@@ -263,6 +265,51 @@ Result<void> apply_environment(Config& config,
     if (key.kind != ValueKind::price_table) {
       TRY(apply(env_variable(key.path), key.path));
     }
+  }
+  return {};
+}
+
+Result<void> check_environment_names(const std::vector<std::string>& names) {
+  // Not settings, and passed down to ralph's processes: the queue of `worker` and `batch`, and
+  // what the test suite, .ci, scripts/ and bench/ set for themselves.
+  static constexpr std::string_view k_other_ralph_variables[] = {
+      "RALPH_QUEUE_URL",        "RALPH_AGENT_CLIS_DIR", "RALPH_REQUIRE_AGENT_CLIS",
+      "RALPH_REQUIRE_POSTGRES", "RALPH_PG_FSYNC",       "RALPH_PG_BIN",
+      "RALPH_BENCH_PG_URL",     "RALPH_BUILD",          "RALPH_FAKE_PROVIDER_KEY",
+      "RALPH_TEST_GATE",        "RALPH_TEST_VALUE"};
+  constexpr std::string_view k_prefix = "RALPH_";
+  std::vector<std::string> known(std::begin(k_other_ralph_variables),
+                                 std::end(k_other_ralph_variables));
+  for (const Key& key : config_detail::keys()) {
+    if (key.kind != ValueKind::price_table) {
+      known.push_back(env_variable(key.path));
+    }
+    if (!key.names.env_alias.empty()) {
+      known.emplace_back(key.names.env_alias);
+    }
+  }
+  for (const std::string& name : names) {
+    if (!name.starts_with(k_prefix) || std::find(known.begin(), known.end(), name) != known.end()) {
+      continue;
+    }
+    // A typo, or a key's last words without its section (RALPH_MAX_ITERATIONS).
+    std::vector<std::string> near{closest_name(name, known)};
+    if (near.front().empty()) {
+      near.clear();
+      const std::string tail = "_" + name.substr(k_prefix.size());
+      std::copy_if(known.begin(), known.end(), std::back_inserter(near),
+                   [&tail](const std::string& known_name) { return known_name.ends_with(tail); });
+    }
+    const std::string place = "environment variable " + name;
+    std::string message = fmt::format("{}: not a setting of ralph", place);
+    if (near.size() == 1) {
+      message += fmt::format("; did you mean {}?", near.front());
+    } else if (!near.empty()) {
+      message += fmt::format("; did you mean one of {}?", fmt::join(near, ", "));
+    } else {
+      message += " (docs/reference/configuration.md lists every variable)";
+    }
+    return tl::unexpected(config_error(message, place, 0));
   }
   return {};
 }

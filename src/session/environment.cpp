@@ -37,6 +37,15 @@ const char* Environment::c_str(std::string_view name) const {
   return found == m_variables.end() ? nullptr : found->second.c_str();
 }
 
+std::vector<std::string> Environment::names() const {
+  std::vector<std::string> names;
+  names.reserve(m_variables.size());
+  for (const auto& [name, value] : m_variables) {
+    names.push_back(name);
+  }
+  return names;
+}
+
 Redactor Environment::redactor() const {
   Redactor redactor;
   for (const auto& [name, value] : m_variables) {

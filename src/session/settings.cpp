@@ -28,6 +28,7 @@ Result<Config> load_settings(const SettingsSources& sources, const Environment& 
   if (!sources.extra_file.empty()) {
     TRY(apply_config_file(config, sources.extra_file, false));
   }
+  TRY(check_environment_names(env.names()));
   TRY(apply_environment(config, [&env](const char* name) { return env.c_str(name); }));
   apply_settings(config, sources.overrides);
   return config;

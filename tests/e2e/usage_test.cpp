@@ -166,6 +166,15 @@ TEST_F(UsageEndToEnd, AnEmptyGlobInAConfigurationFileIsAConfigurationError) {
   EXPECT_TRUE(server.requests().empty());
 }
 
+TEST_F(UsageEndToEnd, AMistypedRalphVariableIsAConfigurationError) {
+  const auto out = run_ralph(run_args({"go"}), workspace.path(), {{"RALPH_MAX_ITERATIONS", "1"}});
+  EXPECT_EQ(out.exit_code, 2);
+  EXPECT_EQ(out.err, "ralph: error: environment variable RALPH_MAX_ITERATIONS: not a setting of "
+                     "ralph; did you mean RALPH_LOOP_MAX_ITERATIONS?\n");
+  EXPECT_EQ(out.out, "");
+  EXPECT_TRUE(server.requests().empty());
+}
+
 // The "Exit codes:" line of a command's --help.
 std::string exit_codes_of(const std::vector<std::string>& command) {
   TempDir cwd;

@@ -51,6 +51,38 @@ TEST(Settings, AMistakeNamesItsFileAndLine) {
   EXPECT_THAT(config.error().message, HasSubstr("config.toml:3"));
 }
 
+// A mistyped RALPH_* variable fails as a mistyped key in a file does, with the name it was
+// likely meant to be; the few RALPH_* variables that are not settings pass.
+TEST(Settings, ARalphVariableThatNamesNoSettingIsAnError) {
+  TempDir dir;
+  const auto loaded = [&dir](std::string name) {
+    return load_settings({.workspace = dir.path()}, Environment::of({{std::move(name), "1"}}));
+  };
+  const auto section_left_out = loaded("RALPH_MAX_ITERATIONS");
+  ASSERT_FALSE(section_left_out);
+  EXPECT_EQ(section_left_out.error().kind, ErrorKind::config);
+  EXPECT_EQ(section_left_out.error().message,
+            "environment variable RALPH_MAX_ITERATIONS: not a setting of ralph; did you mean "
+            "RALPH_LOOP_MAX_ITERATIONS?");
+  const auto typo = loaded("RALPH_LOOP_MAX_ITERATOINS");
+  ASSERT_FALSE(typo);
+  EXPECT_THAT(typo.error().message, HasSubstr("did you mean RALPH_LOOP_MAX_ITERATIONS?"));
+  const auto both = loaded("RALPH_MAX_TOKENS");
+  ASSERT_FALSE(both);
+  EXPECT_THAT(both.error().message, HasSubstr("RALPH_AGENT_MAX_TOKENS"));
+  EXPECT_THAT(both.error().message, HasSubstr("RALPH_BUDGET_MAX_TOKENS"));
+  const auto nothing_near = loaded("RALPH_FROBNICATE");
+  ASSERT_FALSE(nothing_near);
+  EXPECT_THAT(nothing_near.error().message, HasSubstr("docs/reference/configuration.md"));
+
+  for (const char* accepted : {"RALPH_LOOP_MAX_ITERATIONS", "RALPH_MAX_STEPS", "RALPH_QUEUE_URL",
+                               "RALPH_REQUIRE_AGENT_CLIS", "RALPH_REQUIRE_POSTGRES",
+                               "RALPH_PG_FSYNC", "NOT_RALPH_AT_ALL"}) {
+    const auto config = loaded(accepted);
+    EXPECT_TRUE(config) << accepted << ": " << config.error().message;
+  }
+}
+
 // A setting is parsed once: applying it again reads no text, so its value is the one it had.
 TEST(Settings, ASettingParsedOnceAppliesToAnyConfiguration) {
   const auto tokens = Setting::parse({.key = "budget.max_tokens", .value = "20k", .flag = "x"});

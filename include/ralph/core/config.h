@@ -90,6 +90,13 @@ Result<void> apply_config_file(Config& config, const std::filesystem::path& file
 Result<void> apply_environment(Config& config,
                                const std::function<const char*(const char*)>& lookup);
 
+// Checks the names of the environment's variables: each RALPH_* one names a setting (as
+// apply_environment reads them) or is one of the few read by other parts of ralph
+// (RALPH_QUEUE_URL) and by its tests, scripts and benchmarks (k_other_ralph_variables), as a key
+// in a file names a key. Otherwise an ErrorKind::config error naming the variable and the
+// closest one, so a mistyped variable is not ignored without a word.
+Result<void> check_environment_names(const std::vector<std::string>& names);
+
 // Sets one key from text, as a flag or variable would ("agent.max_steps", "12"). A list key
 // takes a JSON array of strings or a single item. `source` names where the text came from in
 // errors.

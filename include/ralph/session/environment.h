@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ralph::session {
 
@@ -24,6 +25,8 @@ public:
   std::optional<std::string> get(std::string_view name) const;
   // Same, as a C string valid while this Environment lives; nullptr when unset.
   const char* c_str(std::string_view name) const;
+  // The names of the variables, in order.
+  std::vector<std::string> names() const;
   // A redactor of every secret-looking variable (API keys included).
   Redactor redactor() const;
 

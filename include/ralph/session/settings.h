@@ -22,7 +22,8 @@ struct SettingsSources {
 };
 
 // The configuration, loaded once from its sources and typed; a mistake is a config error naming
-// its file and line, or its flag.
+// its file and line, its flag, or its variable (a RALPH_* variable that names no setting is one,
+// see check_environment_names).
 Result<Config> load_settings(const SettingsSources& sources, const Environment& env);
 
 // The user's configuration file: $XDG_CONFIG_HOME/ralph/config.toml, else
