@@ -119,12 +119,26 @@ std::string summarize_attempt(const AttemptRecord& attempt,
 }
 
 std::string describe_last_evidence(const std::vector<verify::Verdict>& verdicts) {
-  for (auto it = verdicts.rbegin(); it != verdicts.rend(); ++it) {
-    if (!it->evidence) {
+  // What failed is what the reader needs: a passing command's output is quoted only when nothing
+  // failed, never in place of the verdict (an evidence check, a judge) that did.
+  std::vector<const verify::Verdict*> told;
+  for (const auto& verdict : verdicts) {
+    if (verdict_failed(verdict)) {
+      told.push_back(&verdict);
+    }
+  }
+  if (told.empty()) {
+    for (const auto& verdict : verdicts) {
+      told.push_back(&verdict);
+    }
+  }
+  for (auto it = told.rbegin(); it != told.rend(); ++it) {
+    const verify::Verdict& verdict = **it;
+    if (!verdict.evidence) {
       continue;
     }
-    const auto& evidence = *it->evidence;
-    return fmt::format("[{}] {} · `{}` {} · {}\n{}", it->verifier, to_string(it->result),
+    const auto& evidence = *verdict.evidence;
+    return fmt::format("[{}] {} · `{}` {} · {}\n{}", verdict.verifier, to_string(verdict.result),
                        evidence.command,
                        evidence.exit_code ? fmt::format("exit {}", *evidence.exit_code)
                                           : std::string("did not finish"),
@@ -133,10 +147,10 @@ std::string describe_last_evidence(const std::vector<verify::Verdict>& verdicts)
                        evidence.excerpt);
   }
   std::string lines;
-  for (const auto& verdict : verdicts) {
-    lines += fmt::format("{}[{}] {}{}: {}", lines.empty() ? "" : "\n", verdict.verifier,
-                         to_string(verdict.result), with_category(verdict),
-                         first_line(verdict.feedback, 200));
+  for (const verify::Verdict* verdict : told) {
+    lines += fmt::format("{}[{}] {}{}: {}", lines.empty() ? "" : "\n", verdict->verifier,
+                         to_string(verdict->result), with_category(*verdict),
+                         first_line(verdict->feedback, 200));
   }
   return lines;
 }

@@ -42,7 +42,8 @@ std::string continuation_prompt(const Continuation& continuation);
 std::string summarize_attempt(const AttemptRecord& attempt,
                               const std::vector<verify::ToolRecord>& tools);
 
-// The most recent command evidence among `verdicts`, as text for people and the agent.
+// The most recent command evidence among the failed `verdicts` (all of them when none failed), as
+// text for people and the agent; when none has evidence, each of those verdicts in a line.
 std::string describe_last_evidence(const std::vector<verify::Verdict>& verdicts);
 
 // The notice appended to the answer when a budget ran out (seed 004's, with the last evidence).

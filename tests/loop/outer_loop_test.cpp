@@ -233,6 +233,21 @@ TEST_F(OuterLoopTest, IterationsRunOutWithANoticeCarryingTheLastEvidence) {
   EXPECT_EQ(result.notice, result.answer.substr(result.answer.find("ralph stopped")));
 }
 
+TEST_F(OuterLoopTest, ABudgetNoticeQuotesTheVerdictThatFailedNotAPassingCommand) {
+  options.loop.max_iterations = 1;
+  verifier("command: make check").then(Outcome::pass, "", "", "12 tests passed");
+  verifier("evidence")
+      .then(Outcome::fail, "no_evidence", "Completion was claimed without evidence: no test run");
+  agent.push(answer("all done"));
+  const auto result = run();
+
+  EXPECT_EQ(result.status, Status::budget_exhausted);
+  EXPECT_THAT(result.notice,
+              HasSubstr("Last verifier evidence:\n[evidence] fail no_evidence: Completion was "
+                        "claimed without evidence"));
+  EXPECT_THAT(result.notice, Not(HasSubstr("12 tests passed")));
+}
+
 TEST_F(OuterLoopTest, SameAnswerAndVerdictTwiceIsStalled) {
   options.loop.max_iterations = 10;
   verifier().then(Outcome::fail, "incomplete", "missing tests");
