@@ -93,5 +93,59 @@ TEST_F(HostileInputEndToEnd, ANumberNoDoubleHoldsIsAMalformedResponseWithAJsonRe
   EXPECT_EQ(recorded_status(out["session_id"]), "failed");
 }
 
+// The Anthropic wire without streaming: the tool input is part of the response's own JSON, so
+// what no parse holds must stay the call's, not the response's.
+class HostileAnthropicBodyEndToEnd : public HostileInputEndToEnd {
+protected:
+  // A whole (not streamed) Messages response calling write_file with `input`, verbatim.
+  void push_tool_use(const std::string& input) {
+    FakeTurn call;
+    call.fault = Fault::custom_error; // a 200 with this body verbatim
+    call.status = 200;
+    call.error_body = R"({"id":"msg_1","type":"message","role":"assistant","model":"test-model",)"
+                      R"("content":[{"type":"text","text":"Writing it."},{"type":"tool_use",)"
+                      R"("id":"toolu_1","name":"write_file","input":)" +
+                      input +
+                      R"(}],"stop_reason":"tool_use","usage":{"input_tokens":5,)"
+                      R"("output_tokens":5}})";
+    server.push(call);
+    server.push(text_turn("Sorry, I will not do that."));
+  }
+
+  // Runs the goal and returns what the model was told of the call.
+  std::string tool_result_told() {
+    const auto result = run_ralph({"run", "--model", "anthropic/test-model", "--base-url",
+                                   server.base_url(), "--workspace", workspace.path().string(),
+                                   "--json", "--no-stream", "write a file"},
+                                  cwd.path(), {{"ANTHROPIC_API_KEY", "sk-ant-test-key-1"}});
+    EXPECT_EQ(result.exit_code, 0) << result.err.substr(0, 2000);
+    EXPECT_THAT(result.err, Not(HasSubstr("internal error")));
+    const auto out = json::parse(result.out);
+    EXPECT_EQ(out["status"], "completed");
+    EXPECT_EQ(out["answer"], "Sorry, I will not do that.");
+    EXPECT_EQ(recorded_status(out["session_id"]), "completed");
+    const auto requests = server.requests();
+    EXPECT_EQ(requests.size(), 2u) << "one call, no retry";
+    if (requests.size() < 2) {
+      return {};
+    }
+    const auto told = json::parse(requests[1].body)["messages"].back()["content"].back();
+    EXPECT_EQ(told["type"], "tool_result");
+    EXPECT_EQ(told["is_error"], true);
+    return told["content"].dump();
+  }
+};
+
+TEST_F(HostileAnthropicBodyEndToEnd, InputNested100000DeepIsAToolErrorAndTheRunGoesOn) {
+  constexpr std::size_t k_depth = 100'000;
+  push_tool_use(R"({"path":)" + std::string(k_depth, '[') + std::string(k_depth, ']') + "}");
+  EXPECT_THAT(tool_result_told(), HasSubstr("nested deeper than 512 levels"));
+}
+
+TEST_F(HostileAnthropicBodyEndToEnd, InputHoldingANumberNoDoubleHoldsIsAToolErrorAndTheRunGoesOn) {
+  push_tool_use(R"({"path":"a.txt","content":1e999})");
+  EXPECT_THAT(tool_result_told(), HasSubstr("number out of range"));
+}
+
 } // namespace
 } // namespace ralph::testing
