@@ -44,6 +44,7 @@ protected:
     out.spec = parse_model_spec(provider + "/test-model").value();
     out.base_url = std::move(base_url);
     out.api_key = k_key;
+    out.retry.max_attempts = 3; // the tries these tests count
     return out;
   }
 

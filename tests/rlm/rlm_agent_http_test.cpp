@@ -46,6 +46,7 @@ protected:
     llm::ProviderConfig config;
     config.spec = {llm::ProviderKind::openai_compat, "main-model"};
     config.base_url = server.base_url() + "/v1";
+    config.retry.max_attempts = 3; // the tries these tests count
     auto made = llm::make_provider(config, transport, clock);
     EXPECT_TRUE(made) << made.error().message;
     provider = std::move(*made);

@@ -78,6 +78,7 @@ protected:
     config.spec = {kind(), "judge-model"};
     config.base_url = server.base_url() + (GetParam() == Api::openai ? "/v1" : "");
     config.api_key = k_key;
+    config.retry.max_attempts = 3; // the tries these tests count
     auto provider = llm::make_provider(config, transport, clock);
     EXPECT_TRUE(provider) << provider.error().message;
     JudgeVerifier verifier(**provider, {kind(), "judge-model"}, options);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ralph/core/enum_names.h"
+#include "ralph/core/settings.h"
 #include "ralph/http/retry.h"
 
 #include <chrono>
@@ -32,16 +33,20 @@ struct ModelSpec {
 // neither tells. A judge of another family catches mistakes the agent's family shares.
 std::string_view model_family(const ModelSpec& spec);
 
-// What an HTTP provider needs besides the transport and the clock.
+// What an HTTP provider needs besides the transport and the clock. Retries and timeouts default
+// to the CLI's (HttpSettings, the http.* keys). Nothing here comes from the environment: the key,
+// and OPENAI_BASE_URL for openai and openai-responses, are the caller's to give, as
+// session::ModelProviders::settings gives them from its Runtime's environment.
 struct ProviderConfig {
   ModelSpec spec;
-  std::string
-      base_url; // empty: the provider's default (OpenAI, Anthropic, http://localhost:11434/v1)
+  // Empty: the provider's default (https://api.openai.com/v1, https://api.anthropic.com,
+  // http://localhost:11434/v1), not OPENAI_BASE_URL.
+  std::string base_url;
   std::string
       api_key; // never logged, redacted from every error; empty is allowed for local servers
-  http::RetryPolicy retry;
-  std::chrono::milliseconds connect_timeout{10'000};
-  std::chrono::milliseconds idle_timeout{120'000};
+  http::RetryPolicy retry{.max_attempts = HttpSettings{}.max_retries + 1};
+  std::chrono::milliseconds connect_timeout = HttpSettings{}.connect_timeout;
+  std::chrono::milliseconds idle_timeout = HttpSettings{}.idle_timeout;
 };
 
 } // namespace ralph::llm
