@@ -89,16 +89,14 @@ bool AttemptTracker::changed_workspace(const tools::ToolResult& result) {
   if (result.read_only) {
     return false; // read_file, list_dir, search_files: no walk needed
   }
-  if (result.wrote_files && !result.is_error) {
-    // A change by design. The walk is left to the next call that may write: compared with the
-    // state before this write, it sees a difference that is this call's, which is no later
-    // than the call itself, so no evidence is wrongly kept or made stale by it.
-    return true;
-  }
   const Fingerprint now = fingerprint_workspace(m_workspace);
   const bool changed = now != m_fingerprint;
+  // The state after this call is what the next one is compared with: left to the next call, the
+  // walk would give it this write's change, and a read-only `cat` after a write_file would be
+  // recorded (and given to --verify-exec programs) as having changed the workspace.
   m_fingerprint = now;
-  return changed;
+  // A write is a change by design, even of a file to the bytes and times it had.
+  return changed || (result.wrote_files && !result.is_error);
 }
 
 void AttemptTracker::stop_if_unrecorded() {

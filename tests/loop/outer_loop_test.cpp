@@ -659,6 +659,35 @@ TEST_F(OuterLoopTest, VerifierFirstRunsMarkToolCallsThatChangedTheWorkspace) {
   EXPECT_EQ(tools[1].exit_code, 0);
 }
 
+TEST_F(OuterLoopTest, AReadOnlyShellCallRightAfterAWriteChangedNothing) {
+  ralph::testing::TempDir ws;
+  tools::PosixProcessRunner runner;
+  options.workspace = ws.path();
+  options.evidence.enabled = true;
+  auto& check = verifier().then(Outcome::pass);
+  const auto write_file = tools::make_write_file_tool();
+  const auto shell = tools::make_shell_tool(ToolSettings{}, runner);
+  const tools::ToolContext context{.workspace = ws.path()};
+  const std::string write = R"({"path":"a.txt","content":"one"})";
+  const std::string cat = R"({"command":"cat a.txt"})";
+  StubAttempt work = answer("done");
+  work.calls.push_back({"write_file", write, std::nullopt, nullptr, true,
+                        [&] { return write_file->run(write, context); }});
+  work.calls.push_back({"shell", cat, 0, nullptr, false, [&] { return shell->run(cat, context); }});
+  work.calls.push_back({"write_file", write, std::nullopt, nullptr, true,
+                        [&] { return write_file->run(write, context); }});
+  agent.push(work);
+  run();
+
+  ASSERT_EQ(check.attempts.size(), 1u);
+  const auto& tools = check.attempts[0].tools;
+  ASSERT_EQ(tools.size(), 3u);
+  EXPECT_EQ(tools[1].exit_code, 0);
+  EXPECT_TRUE(tools[0].changed_workspace);
+  EXPECT_FALSE(tools[1].changed_workspace) << "cat after write_file";
+  EXPECT_TRUE(tools[2].changed_workspace) << "a write is a change, even of the same bytes";
+}
+
 TEST_F(OuterLoopTest, AToolThatSaysItWroteFilesChangedTheWorkspaceEvenWhenStatCannotTell) {
   ralph::testing::TempDir ws;
   options.workspace = ws.path();
