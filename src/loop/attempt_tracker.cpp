@@ -7,9 +7,10 @@
 namespace ralph::loop {
 
 AttemptTracker::AttemptTracker(EventSink& downstream, BudgetTracker& budget, Clock& clock,
-                               std::filesystem::path workspace, Journal* journal)
+                               std::filesystem::path workspace, Journal* journal,
+                               std::string marker)
     : m_downstream(downstream), m_budget(budget), m_clock(clock), m_workspace(std::move(workspace)),
-      m_journal(journal) {}
+      m_journal(journal), m_text(std::move(marker)) {}
 
 void AttemptTracker::begin(int iteration, CancelToken attempt_token) {
   m_iteration = iteration;
@@ -47,6 +48,26 @@ void AttemptTracker::warn_if_estimated(const Usage& usage) {
 void AttemptTracker::on_event(const Event& event) {
   Event stamped = event;
   stamped.iteration = m_iteration;
+  std::string shown;
+  auto* text = std::get_if<event::TextDelta>(&stamped.payload);
+  {
+    // A piece's end that may start the marker waits for the next piece; anything else that
+    // happens means the text before it is whole.
+    const std::lock_guard lock(m_text_mutex);
+    shown = text != nullptr ? m_text.feed(text->text) : m_text.flush();
+  }
+  if (text != nullptr) {
+    text->text = std::move(shown);
+    if (!text->text.empty()) {
+      m_downstream.on_event(stamped);
+    }
+    return;
+  }
+  if (!shown.empty()) {
+    m_downstream.on_event(Event{.iteration = m_iteration,
+                                .step = stamped.step,
+                                .payload = event::TextDelta{.text = std::move(shown)}});
+  }
   m_downstream.on_event(stamped);
 }
 

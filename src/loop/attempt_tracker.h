@@ -9,8 +9,11 @@
 #include "ralph/loop/budget.h"
 #include "ralph/loop/journal.h"
 #include "ralph/verify/attempt.h"
+#include "ralph/verify/completion_marker.h"
 
 #include <filesystem>
+#include <mutex>
+#include <string>
 #include <vector>
 
 namespace ralph::loop {
@@ -20,12 +23,14 @@ namespace ralph::loop {
 // once), each call is recorded in the journal before the agent goes on, and the attempt's tool
 // calls are kept as records, marked when they changed the workspace. Each fact is then shown on
 // the event stream, where the agent's own events and the loop's pass too, stamped with the
-// iteration. Nothing here reads an event.
+// iteration; the completion marker is taken out of the model's streamed text there, as it is out
+// of the answer, so no one sees it. Nothing here reads an event.
 class AttemptTracker final : public agent::AttemptObserver, public EventSink {
 public:
   // `workspace` empty: tool calls are not checked for workspace changes. `journal` may be null.
+  // `marker`: the completion marker (empty: none).
   AttemptTracker(EventSink& downstream, BudgetTracker& budget, Clock& clock,
-                 std::filesystem::path workspace, Journal* journal);
+                 std::filesystem::path workspace, Journal* journal, std::string marker);
 
   // Starts attempt `iteration`, which stops early by cancelling `attempt_token`.
   void begin(int iteration, CancelToken attempt_token);
@@ -66,6 +71,8 @@ private:
   bool m_warned_estimate = false;
   Fingerprint m_fingerprint;
   std::vector<verify::ToolRecord> m_records;
+  std::mutex m_text_mutex; // the filter: verifiers show events from threads of their own
+  verify::MarkerFilter m_text;
 };
 
 } // namespace ralph::loop

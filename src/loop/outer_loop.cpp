@@ -76,7 +76,7 @@ public:
                  m_clock.now() - std::chrono::milliseconds(resume.spent.elapsed_ms)),
         m_tracker(events, m_budget, m_clock,
                   m_options.evidence.enabled ? m_options.workspace : std::filesystem::path(),
-                  loop.m_journal),
+                  loop.m_journal, m_options.evidence.marker),
         m_stall(m_options.loop.stall_after), m_feedback_given(resume.feedback_given),
         m_runtime_summary(resume.runtime_summary) {
     m_budget.carry(resume.spent.usage, resume.spent.cost_usd, resume.spent.cost_known);

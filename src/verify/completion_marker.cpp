@@ -15,9 +15,15 @@ bool is_space(char c) {
   return std::isspace(static_cast<unsigned char>(c)) != 0;
 }
 
-// The end of a marker match starting at `begin`, skipping whitespace in both texts.
-std::optional<std::size_t> match_at(std::string_view text, std::size_t begin,
-                                    std::string_view marker) {
+// How text at a place reads against the marker: not it, the whole of it (up to `end`), or its
+// start cut off by the end of the text (what a streamed piece may hold).
+struct MarkerMatch {
+  enum class Kind { none, partial, full } kind = Kind::none;
+  std::size_t end = 0;
+};
+
+// The marker matched from `begin`, skipping whitespace in both texts.
+MarkerMatch marker_at(std::string_view text, std::size_t begin, std::string_view marker) {
   std::size_t t = begin;
   for (char m : marker) {
     if (is_space(m)) {
@@ -26,12 +32,22 @@ std::optional<std::size_t> match_at(std::string_view text, std::size_t begin,
     while (t < text.size() && is_space(text[t]) && t != begin) {
       ++t;
     }
-    if (t >= text.size() || to_lower_ascii(text[t]) != to_lower_ascii(m)) {
-      return std::nullopt;
+    if (t >= text.size()) {
+      return {MarkerMatch::Kind::partial, t};
+    }
+    if (to_lower_ascii(text[t]) != to_lower_ascii(m)) {
+      return {};
     }
     ++t;
   }
-  return t;
+  return {MarkerMatch::Kind::full, t};
+}
+
+// The end of a whole marker match starting at `begin`.
+std::optional<std::size_t> match_at(std::string_view text, std::size_t begin,
+                                    std::string_view marker) {
+  const MarkerMatch match = marker_at(text, begin, marker);
+  return match.kind == MarkerMatch::Kind::full ? std::optional(match.end) : std::nullopt;
 }
 
 bool has_letters(std::string_view marker) {
@@ -74,6 +90,37 @@ MarkerScan scan_completion_marker(std::string_view answer, std::string_view mark
   visible.append(answer.substr(copied));
   scan.visible = std::string(trim(visible));
   return scan;
+}
+
+MarkerFilter::MarkerFilter(std::string marker)
+    : m_marker(has_letters(marker) ? std::move(marker) : std::string()) {}
+
+std::string MarkerFilter::feed(std::string_view piece) {
+  if (m_marker.empty()) {
+    return std::string(piece);
+  }
+  m_held.append(piece);
+  std::string shown;
+  std::size_t copied = 0;
+  for (std::size_t i = 0; i < m_held.size(); ++i) {
+    const MarkerMatch match = marker_at(m_held, i, m_marker);
+    if (match.kind == MarkerMatch::Kind::full) {
+      shown.append(m_held, copied, i - copied);
+      copied = match.end;
+      i = match.end - 1;
+    } else if (match.kind == MarkerMatch::Kind::partial) {
+      shown.append(m_held, copied, i - copied);
+      m_held.erase(0, i);
+      return shown;
+    }
+  }
+  shown.append(m_held, copied);
+  m_held.clear();
+  return shown;
+}
+
+std::string MarkerFilter::flush() {
+  return std::exchange(m_held, std::string());
 }
 
 std::string completion_instructions(std::string_view marker) {

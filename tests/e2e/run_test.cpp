@@ -12,6 +12,7 @@
 #include <chrono>
 #include <csignal>
 #include <filesystem>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -83,6 +84,28 @@ TEST_F(RunEndToEnd, StreamsTextAndShowsToolCallsOnTheTerminal) {
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_THAT(result.out, HasSubstr("The workspace is empty. Ünïcödé ✓"));
   EXPECT_THAT(result.err, HasSubstr("list_dir"));
+}
+
+TEST_F(RunEndToEnd, TheCompletionMarkerIsNotShownOnTheScreenOrInTheEvents) {
+  // Pieces of 16 bytes and chunks of 5: the marker comes cut in several places.
+  server.set_chunk_size(5);
+  server.push(text_turn("All done, the tests pass.\n< Promise >done</promise>\n"));
+
+  const auto result = run_ralph(
+      openai_args({"finish it", "--events", (cwd.path() / "events.ndjson").string()}), cwd.path());
+
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_THAT(result.out, HasSubstr("All done, the tests pass.\n"));
+  EXPECT_THAT(result.out, Not(HasSubstr("romise")));
+  std::string streamed;
+  std::istringstream events(cwd.read("events.ndjson"));
+  for (std::string line; std::getline(events, line);) {
+    const auto event = json::parse(line);
+    if (event["type"] == "text_delta") {
+      streamed += event["text"].get<std::string>();
+    }
+  }
+  EXPECT_EQ(streamed, "All done, the tests pass.\n\n");
 }
 
 TEST_F(RunEndToEnd, AnthropicProviderKeepsTheKeyOutOfEveryOutput) {

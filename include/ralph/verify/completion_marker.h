@@ -19,6 +19,24 @@ struct MarkerScan {
 // whitespace (`< promise > done </promise>` matches). An empty marker never matches.
 MarkerScan scan_completion_marker(std::string_view answer, std::string_view marker);
 
+// Removes the marker from text that arrives in pieces (the model's streamed text), as
+// scan_completion_marker removes it from a whole answer: the end of a piece that may be the start
+// of the marker is held back until the next piece tells. Not thread-safe.
+class MarkerFilter {
+public:
+  // An empty marker filters nothing.
+  explicit MarkerFilter(std::string marker);
+
+  // What can be shown now of the text held back and `piece`.
+  std::string feed(std::string_view piece);
+  // The text held back, once no more follows: it was not the marker.
+  std::string flush();
+
+private:
+  std::string m_marker;
+  std::string m_held;
+};
+
 // The line the agent is told to end a finished answer with, and why; appended to its system
 // prompt in verifier-first runs.
 std::string completion_instructions(std::string_view marker);
