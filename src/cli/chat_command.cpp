@@ -44,7 +44,11 @@ std::filesystem::path history_file() {
 class ChatLoop {
 public:
   ChatLoop(app::Chat& chat, ChatInput& input, TerminalView& view, const CancelToken& root)
-      : m_chat(chat), m_input(input), m_view(view), m_root(root) {}
+      : m_chat(chat), m_input(input), m_view(view), m_root(root) {
+    // What is typed while a goal runs goes on a line of its own, not after the status line
+    // (which comes back once the line is read).
+    m_input.before_typing_shows([&view] { view.hold_status(); });
+  }
   ~ChatLoop() { finish_job(true); }
   ChatLoop(const ChatLoop&) = delete;
   ChatLoop& operator=(const ChatLoop&) = delete;
@@ -52,6 +56,7 @@ public:
   // Returns the exit code: 0 when the person left, 130 on SIGTERM.
   int run() {
     while (true) {
+      m_view.resume_status();
       // Scripted input waits for each turn to end before the next line is read.
       const InputEvent event = m_job == Job::none      ? m_input.read(prompt())
                                : m_input.interactive() ? m_input.read("")

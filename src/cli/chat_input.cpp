@@ -46,6 +46,9 @@ ChatInput::ChatInput(const std::filesystem::path& history, int in_fd, int out_fd
   m_editor = std::make_unique<LineEditor>(in_fd, out_fd, [this] {
     const auto ready = wait_for(true, -1);
     if (ready == Kind::line) {
+      if (m_before_typing) {
+        m_before_typing();
+      }
       return true;
     }
     m_stopped_by = ready;
@@ -130,6 +133,9 @@ InputEvent ChatInput::read_terminal(std::string_view prompt) {
   }
   // libedit leaves the cursor after the prompt or the dropped text; what follows (the next
   // prompt, the chat's output) starts a line of its own.
+  if (m_before_typing) {
+    m_before_typing();
+  }
   write_all(m_out_fd, m_stopped_by == Kind::interrupt ? "^C\n" : "\n");
   return InputEvent{.kind = m_stopped_by.value_or(Kind::end)};
 }

@@ -4,6 +4,7 @@
 #include "cli/interrupt.h"
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -53,6 +54,10 @@ public:
   InputEvent wait();
   // Ends the read() or wait() in progress with `woken`, or else the next one. Any thread.
   void wake();
+  // `hook` is called on the reading thread before what is typed shows on the terminal (before
+  // each key is read) and before a read that ends without a line ends it (the "^C"): what else
+  // draws on that screen (a status line) gets out of the way first.
+  void before_typing_shows(std::function<void()> hook) { m_before_typing = std::move(hook); }
   // Adds `line` to what the up arrow recalls and appends it to the history file at once; a blank
   // line is not kept.
   void remember(const std::string& line);
@@ -71,7 +76,8 @@ private:
   HistoryFile m_history;
   std::unique_ptr<LineEditor> m_editor;         // null without a terminal
   std::optional<InputEvent::Kind> m_stopped_by; // why the line editor's wait ended
-  std::string m_buffer;                         // script input read and not yet returned
+  std::function<void()> m_before_typing;
+  std::string m_buffer; // script input read and not yet returned
   bool m_input_ended = false;
 };
 

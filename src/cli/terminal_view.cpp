@@ -144,6 +144,17 @@ void TerminalView::print(std::string_view text) {
   std::fflush(m_out);
 }
 
+void TerminalView::hold_status() {
+  const std::lock_guard lock(m_mutex);
+  m_status_held = true;
+  clear_status();
+}
+
+void TerminalView::resume_status() {
+  const std::lock_guard lock(m_mutex);
+  m_status_held = false;
+}
+
 void TerminalView::reply(const std::string& line) {
   const std::lock_guard lock(m_mutex);
   print_line(line, true);
@@ -217,7 +228,7 @@ void TerminalView::tick() {
     m_wake.wait(lock, [this] { return m_stopping || !m_phase.empty(); });
     m_wake.wait_for(lock, period);
     const auto now = steady::now();
-    if (m_stopping || m_phase.empty()) {
+    if (m_stopping || m_phase.empty() || m_status_held) {
       continue;
     }
     if (m_options.live) {

@@ -47,6 +47,11 @@ public:
   // status line first, so the two never mix).
   void print(std::string_view text);
 
+  // Clears the status line and draws no status (nor progress line) until resume_status(): the
+  // person types on the screen it is drawn on. Any thread.
+  void hold_status();
+  void resume_status();
+
   // True when text of the latest model call reached `out` (so the answer was shown).
   bool answer_shown() const { return m_streamed_this_step; }
   // True when an error event with this message was shown (so it need not be said again).
@@ -94,6 +99,7 @@ private:
   int m_max_iterations = 0;
   std::int64_t m_tokens = 0; // every model call finished so far
   bool m_status_drawn = false;
+  bool m_status_held = false;
   int m_frame = 0;
   std::thread m_status_thread; // last: started once the rest is ready
 };

@@ -3,6 +3,7 @@
 #include "e2e_support.h"
 #include "fake_agent_cli.h"
 #include "support/temp_dir.h"
+#include "terminal_screen.h"
 
 #include "ralph/store/sqlite_session_store.h"
 
@@ -331,6 +332,32 @@ TEST_F(ChatTerminalTest, StatusDuringAGoalAndCtrlCHoldsItWithoutLeavingThenResum
   EXPECT_THAT(resumed.err, HasSubstr("goal completed"));
   EXPECT_THAT(resumed.out, HasSubstr("state: completed"));
   EXPECT_EQ(workspace.read("add.sh"), k_fixed_add);
+}
+
+// What is typed while the status line turns goes on a line of its own, and neither a command nor
+// a Ctrl-C leaves a status line behind on the screen.
+TEST_F(ChatTerminalTest, TypingAndCtrlCDuringAGoalLeaveNoStatusLineBehind) {
+  auto chat = start({"--verify-cmd", "sh test.sh"});
+  chat->write("/goal make sh test.sh pass\r");
+  ASSERT_TRUE(server.wait_for_requests(1, k_wait));
+  const std::string spinner = "waiting for the model";
+  ASSERT_TRUE(chat->read_until(spinner, k_wait)) << chat->live();
+  ASSERT_TRUE(type(*chat, "/status\r", "running · attempt 1 of 3")) << chat->live();
+  // The status line comes back, and is there when Ctrl-C stops the attempt.
+  ASSERT_TRUE(chat->read_until(spinner, k_wait, chat->live().find("running · attempt 1 of 3")))
+      << chat->live();
+  ASSERT_TRUE(type(*chat, "\x03", "goal held")) << chat->live();
+  ASSERT_TRUE(type(*chat, "/exit\r", "--resume")) << chat->live();
+  const RalphOutput left = chat->wait();
+  ASSERT_EQ(left.exit_code, 0) << left.err;
+
+  const std::vector<std::string> screen = terminal_screen(left.out);
+  std::string shown;
+  for (const std::string& line : screen) {
+    shown += line + "\n";
+  }
+  EXPECT_THAT(screen, ::testing::Contains("/status")) << shown;
+  EXPECT_THAT(shown, Not(HasSubstr(spinner))) << shown;
 }
 
 TEST_F(ChatTerminalTest, PauseHoldsTheGoalAfterItsAttemptAndResumeGoesOn) {
