@@ -131,11 +131,11 @@ InputEvent ChatInput::read_terminal(std::string_view prompt) {
   if (line) {
     return InputEvent{.kind = Kind::line, .text = std::move(*line)};
   }
+  if (m_before_typing) {
+    m_before_typing(); // the "^C" shows on the screen too
+  }
   // libedit leaves the cursor after the prompt or the dropped text; what follows (the next
   // prompt, the chat's output) starts a line of its own.
-  if (m_before_typing) {
-    m_before_typing();
-  }
   write_all(m_out_fd, m_stopped_by == Kind::interrupt ? "^C\n" : "\n");
   return InputEvent{.kind = m_stopped_by.value_or(Kind::end)};
 }
