@@ -70,6 +70,38 @@ TEST_F(AnthropicProviderTest, NonStreamingAnswerHasTheSameShape) {
   EXPECT_EQ(json::parse(server.requests().at(0).body)["stream"], false);
 }
 
+// A whole response holds each tool input inside its own JSON: the input is kept as the text the
+// model sent, as a streamed one is, so what no parse holds is the tool's to refuse, not a
+// malformed response; the rest of the body (strings with brackets and escapes, the server's own
+// blocks) reads as before.
+TEST_F(AnthropicProviderTest, NonStreamingToolInputIsKeptAsTheTextTheModelSent) {
+  const std::string deep =
+      R"({"path":)" + std::string(100'000, '[') + std::string(100'000, ']') + "}";
+  const std::string huge = R"({"path": "a.txt", "n": 1e999})";
+  FakeTurn whole;
+  whole.fault = Fault::custom_error; // a 200 with this body verbatim
+  whole.status = 200;
+  whole.error_body =
+      R"({"type":"message","model":"m","content":[{"type":"text","text":"a \"q\" {[ \\ x"},)"
+      R"({"type":"server_tool_use","id":"s","name":"web_search","input":{"query":"x"}},)"
+      R"({"type":"tool_use","id":"t1","name":"write_file","input":)" +
+      deep + R"(},{"type":"tool_use","id":"t2","name":"shell","input": )" + huge +
+      R"( },{"type":"tool_use","id":"t3","name":"list_dir"}],"stop_reason":"tool_use",)"
+      R"("usage":{"input_tokens":3,"output_tokens":4}})";
+  server.push(whole);
+
+  auto response = anthropic()->chat(request(false), &observer, cancel);
+
+  ASSERT_TRUE(response) << response.error().message;
+  EXPECT_EQ(response->message.content, R"(a "q" {[ \ x)");
+  ASSERT_EQ(response->message.tool_calls.size(), 3u);
+  EXPECT_EQ(response->message.tool_calls[0].arguments, deep);
+  EXPECT_EQ(response->message.tool_calls[1].arguments, huge);
+  EXPECT_EQ(response->message.tool_calls[2].arguments, "{}") << "no input";
+  EXPECT_EQ(response->usage.output_tokens, 4);
+  EXPECT_EQ(server.requests().size(), 1u);
+}
+
 TEST_F(AnthropicProviderTest, EchoesThinkingAndSendsResultsFirst) {
   server.push(thinking_tool_turn());
   server.push(text_turn("Done."));
