@@ -153,8 +153,7 @@ variable, named under the key; when both are set, `RALPH_<KEY>` wins. Any other 
 variable is a configuration error naming the closest one, as an unknown key in a file is; only
 those below and the ones ralph's own tests and scripts set (`RALPH_REQUIRE_AGENT_CLIS`,
 `RALPH_REQUIRE_POSTGRES`, `RALPH_AGENT_CLIS_DIR`, `RALPH_PG_FSYNC`, `RALPH_PG_BIN`,
-`RALPH_BENCH_PG_URL`, `RALPH_BUILD`, `RALPH_FAKE_PROVIDER_KEY`, `RALPH_TEST_GATE`,
-`RALPH_TEST_VALUE`) are not settings.
+`RALPH_BENCH_PG_URL`, `RALPH_BUILD`) are not settings.
 
 Besides the keys:
 

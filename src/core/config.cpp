@@ -275,8 +275,7 @@ Result<void> check_environment_names(const std::vector<std::string>& names) {
   static constexpr std::string_view k_other_ralph_variables[] = {
       "RALPH_QUEUE_URL",        "RALPH_AGENT_CLIS_DIR", "RALPH_REQUIRE_AGENT_CLIS",
       "RALPH_REQUIRE_POSTGRES", "RALPH_PG_FSYNC",       "RALPH_PG_BIN",
-      "RALPH_BENCH_PG_URL",     "RALPH_BUILD",          "RALPH_FAKE_PROVIDER_KEY",
-      "RALPH_TEST_GATE",        "RALPH_TEST_VALUE"};
+      "RALPH_BENCH_PG_URL",     "RALPH_BUILD"};
   constexpr std::string_view k_prefix = "RALPH_";
   std::vector<std::string> known(std::begin(k_other_ralph_variables),
                                  std::end(k_other_ralph_variables));

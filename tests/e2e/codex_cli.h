@@ -38,7 +38,7 @@ struct CodexHome {
 
 // Inline name of the config's provider and of the variable its key is read from.
 inline constexpr const char* k_codex_provider = "ralph_fake";
-inline constexpr const char* k_codex_key_variable = "RALPH_FAKE_PROVIDER_KEY";
+inline constexpr const char* k_codex_key_variable = "FAKE_PROVIDER_KEY";
 inline constexpr const char* k_codex_model = "fake-model";
 
 // Creates `root`/home and `root`/home/.codex with a config.toml that sends every model call to

@@ -512,8 +512,8 @@ TEST_F(WorkerEndToEnd, AGoalsLeaseIsRenewedWhileItsRepositoryIsStillCloning) {
   const fs::path gate = dir.path() / "gate";
   fs::create_directories(gate);
   const fs::path helper = dir.write("bin/git-remote-gated", R"(#!/bin/sh
-touch "$RALPH_TEST_GATE/asked"
-while [ ! -e "$RALPH_TEST_GATE/open" ]; do sleep 0.05; done
+touch "$TEST_GATE_DIR/asked"
+while [ ! -e "$TEST_GATE_DIR/open" ]; do sleep 0.05; done
 while read -r line; do
   case "$line" in
     capabilities) printf 'connect\n\n' ;;
@@ -525,7 +525,7 @@ done
   fs::permissions(helper, fs::perms::owner_all);
   const std::map<std::string, std::string> env{
       {"PATH", (dir.path() / "bin").string() + ":" + std::getenv("PATH")},
-      {"RALPH_TEST_GATE", gate.string()}};
+      {"TEST_GATE_DIR", gate.string()}};
   const std::string goal = json{{"id", "cloned"},
                                 {"goal", "write cloned.txt"},
                                 {"repo", "gated::" + (dir.path() / "source").string()}}

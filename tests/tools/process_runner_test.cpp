@@ -76,8 +76,8 @@ TEST(PosixProcessRunner, RunsInTheGivenDirectory) {
 }
 
 TEST(PosixProcessRunner, SetsExtraEnvironmentVariables) {
-  ProcessSpec spec = shell("echo \"$RALPH_TEST_VALUE:$HOME\"");
-  spec.env = {{"RALPH_TEST_VALUE", "set"}, {"HOME", "/nowhere"}};
+  ProcessSpec spec = shell("echo \"$TEST_VALUE:$HOME\"");
+  spec.env = {{"TEST_VALUE", "set"}, {"HOME", "/nowhere"}};
   EXPECT_EQ(run_ok(spec).output, "set:/nowhere\n");
 }
 
