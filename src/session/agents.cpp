@@ -1,5 +1,6 @@
 #include "ralph/session/agents.h"
 
+#include "ralph/agent/cli_stream.h"
 #include "ralph/core/text.h"
 #include "ralph/core/try.h"
 #include "ralph/tools/builtin_tools.h"
@@ -67,6 +68,17 @@ Result<agent::CommandAgentOptions> external_options(const Config& config,
     }
     options.name = preset->first;
     options.preset = preset->second;
+  }
+  // Evidence is a check the agent ran with its exit code 0: a CLI that reports no exit codes
+  // could never pass, however well it worked, and would be told it never ran the check.
+  if (config.evidence.enabled && config.evidence.require &&
+      !agent::reports_exit_codes(options.preset.format)) {
+    return fail(
+        ErrorKind::config,
+        fmt::format("evidence.enabled (--verifier-first): {} reports no exit codes of the "
+                    "commands it runs, so no check it ran can be evidence; verify with "
+                    "--verify-cmd CMD instead (ralph runs the check itself)",
+                    config.agent.command.empty() ? options.name : "an --agent-cmd program"));
   }
   options.model = config.agent.model;
   options.extra_args = config.agent.args;
