@@ -82,8 +82,8 @@ std::optional<int> exit_code_line(std::string_view line) {
   return code;
 }
 
-// The "Exit code N" line Claude Code puts after a failed command's output (or, in older builds,
-// before it); a line in the middle is the command's own output.
+// The "Exit code N" line Claude Code puts first in a failed command's result (the last line is
+// read too, should a build move it there); a line in the middle is the command's own output.
 std::optional<int> failed_exit_code(std::string_view text) {
   text = trim(text);
   const std::size_t last = text.rfind('\n');
