@@ -4,9 +4,12 @@
 
 #include "ralph/core/json.h"
 #include "ralph/core/saturating.h"
+#include "ralph/core/text.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+
+#include <charconv>
 
 namespace ralph::agent {
 namespace {
@@ -63,6 +66,66 @@ std::string result_error(const json& line) {
   return error;
 }
 
+// N when `line` is "Exit code N".
+std::optional<int> exit_code_line(std::string_view line) {
+  constexpr std::string_view k_prefix = "Exit code ";
+  line = trim(line);
+  if (line.substr(0, k_prefix.size()) != k_prefix) {
+    return std::nullopt;
+  }
+  const std::string_view digits = line.substr(k_prefix.size());
+  int code = 0;
+  const auto [rest, error] = std::from_chars(digits.data(), digits.data() + digits.size(), code);
+  if (error != std::errc() || rest != digits.data() + digits.size()) {
+    return std::nullopt;
+  }
+  return code;
+}
+
+// The "Exit code N" line Claude Code puts first in a failed command's result (the last line is
+// read too, should a build move it there); a line in the middle is the command's own output.
+std::optional<int> failed_exit_code(std::string_view text) {
+  text = trim(text);
+  const std::size_t last = text.rfind('\n');
+  if (auto code = exit_code_line(last == std::string_view::npos ? text : text.substr(last + 1))) {
+    return code;
+  }
+  return exit_code_line(text.substr(0, text.find('\n')));
+}
+
+// The exit code of a Bash result, which Claude Code gives no field for but implies. Seen driving
+// the real CLI (2.1.330, tests/agent_clis) and read from its code: a command's result is an error
+// exactly when its exit code is not 0, and then its text starts with the line "Exit code N"
+// (tool_use_result is then the string "Error: Exit code N…"); the one exception is exit code 1 of
+// grep, rg, find, diff, test and `[` (and git grep/diff), which is no error but comes with
+// tool_use_result.returnCodeInterpretation ("No matches found", ...). A result that is no error
+// exited 0 when its tool_use_result is the Bash shape (stdout, `interrupted`) and the command was
+// neither interrupted nor sent to the background.
+std::optional<int> bash_exit_code(const json& line, bool is_error, std::string_view text) {
+  if (is_error) {
+    return failed_exit_code(text);
+  }
+  const json* result = member(line, "tool_use_result");
+  if (result == nullptr || !result->is_object() || member(*result, "stdout") == nullptr ||
+      member(*result, "interrupted") == nullptr || bool_member(*result, "interrupted", true) ||
+      member(*result, "backgroundTaskId") != nullptr) {
+    return std::nullopt;
+  }
+  return string_member(*result, "returnCodeInterpretation").empty() ? 0 : 1;
+}
+
+// When a plan's usage limit resets, from a rate_limit_info object that says it was hit.
+std::optional<std::chrono::system_clock::time_point> rejected_until(const json* info) {
+  if (info == nullptr || string_member(*info, "status") != "rejected") {
+    return std::nullopt;
+  }
+  const auto seconds = int_member(*info, "resetsAt");
+  if (!seconds || *seconds <= 0) {
+    return std::nullopt;
+  }
+  return std::chrono::system_clock::time_point(std::chrono::seconds(*seconds));
+}
+
 } // namespace
 
 void ClaudeStream::parse_line(std::string_view line, std::vector<CliEvent>& out) {
@@ -82,6 +145,10 @@ void ClaudeStream::parse_line(std::string_view line, std::vector<CliEvent>& out)
     on_user(*value, out);
   } else if (type == "result") {
     on_result(*value, out);
+  } else if (type == "rate_limit_event") {
+    if (auto until = rejected_until(member(*value, "rate_limit_info"))) {
+      m_limit_resets_at = until;
+    }
   }
 }
 
@@ -92,6 +159,11 @@ void ClaudeStream::on_assistant(const json& line, std::vector<CliEvent>& out) {
   const bool subagent = parent != nullptr && !parent->is_null();
   if (const std::string_view error = string_member(line, "error"); !error.empty()) {
     out.emplace_back(CliNotice{.text = fmt::format("claude: assistant message error: {}", error)});
+  }
+  if (const json* params = member(line, "api_error_params"); params != nullptr) {
+    if (auto until = rejected_until(member(*params, "rate_limit_info"))) {
+      m_limit_resets_at = until;
+    }
   }
   const json& content = content_of(line);
   if (!content.is_array()) {
@@ -125,13 +197,18 @@ void ClaudeStream::on_user(const json& line, std::vector<CliEvent>& out) {
       continue;
     }
     const json* result = member(block, "content");
-    m_calls.finish(id, ToolCall{.id = id, .name = {}, .arguments = "{}"},
-                   result == nullptr ? std::string() : content_text(*result),
-                   bool_member(block, "is_error", false), std::nullopt, out);
+    std::string text = result == nullptr ? std::string() : content_text(*result);
+    const bool is_error = bool_member(block, "is_error", false);
+    const ToolCall* call = m_calls.find(id);
+    const std::optional<int> exit_code = call != nullptr && call->name == "Bash"
+                                             ? bash_exit_code(line, is_error, text)
+                                             : std::nullopt;
+    m_calls.finish(id, ToolCall{.id = id, .name = {}, .arguments = "{}"}, std::move(text), is_error,
+                   exit_code, out);
   }
 }
 
-void ClaudeStream::on_result(const json& line, std::vector<CliEvent>& out) {
+void ClaudeStream::on_result(const json& line, std::vector<CliEvent>& out) const {
   const json* usage = member(line, "usage");
   auto cost = result_cost(line);
   if ((usage != nullptr && usage->is_object()) || cost) {
@@ -146,7 +223,17 @@ void ClaudeStream::on_result(const json& line, std::vector<CliEvent>& out) {
         CliResult{.ok = true, .answer = std::string(string_member(line, "result")), .error = {}});
     return;
   }
-  out.emplace_back(CliResult{.ok = false, .answer = {}, .error = result_error(line)});
+  // A plan's usage limit (seen driving Claude Code 2.1.330 against a server answering 429 with
+  // anthropic-ratelimit-unified-status: rejected): a rate_limit_event whose rate_limit_info is
+  // {status:"rejected", resetsAt: epoch seconds}, an assistant line with the same info in
+  // api_error_params, and this result with api_error "usage_limit_reached" and the words
+  // "You've hit your 5-hour limit · resets 5:43am (UTC)".
+  const bool limited = string_member(line, "api_error") == "usage_limit_reached";
+  out.emplace_back(CliResult{.ok = false,
+                             .answer = {},
+                             .error = result_error(line),
+                             .usage_limit = limited,
+                             .resets_at = limited ? m_limit_resets_at : std::nullopt});
 }
 
 } // namespace ralph::agent

@@ -30,4 +30,8 @@ std::unique_ptr<CliStreamParser> make_cli_stream_parser(CliFormat format) {
   return std::make_unique<TextStream>();
 }
 
+bool reports_exit_codes(CliFormat format) {
+  return format == CliFormat::claude || format == CliFormat::codex || format == CliFormat::opencode;
+}
+
 } // namespace ralph::agent

@@ -7,6 +7,11 @@ void OpenToolCalls::start(ToolCall call, std::vector<CliEvent>& out) {
   out.emplace_back(CliToolStarted{.call = std::move(call)});
 }
 
+const ToolCall* OpenToolCalls::find(std::string_view id) const {
+  const auto it = m_open.find(id);
+  return it == m_open.end() ? nullptr : &it->second;
+}
+
 void OpenToolCalls::finish(const std::string& id, const ToolCall& fallback, std::string output,
                            bool is_error, std::optional<int> exit_code,
                            std::vector<CliEvent>& out) {

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ralph::agent {
@@ -21,6 +22,8 @@ public:
   // (else as `fallback` says, after a CliToolStarted for it), and forgets it.
   void finish(const std::string& id, const ToolCall& fallback, std::string output, bool is_error,
               std::optional<int> exit_code, std::vector<CliEvent>& out);
+  // The call `id` as it started, while it is open; else null.
+  const ToolCall* find(std::string_view id) const;
 
 private:
   std::map<std::string, ToolCall, std::less<>> m_open;

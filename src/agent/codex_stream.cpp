@@ -3,9 +3,18 @@
 #include "agent/cli_json_line.h"
 
 #include "ralph/core/json.h"
+#include "ralph/core/text.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <ctime>
+#include <optional>
+#include <utility>
+#include <vector>
 
 namespace ralph::agent {
 namespace {
@@ -64,6 +73,96 @@ ToolCall mcp_call(const json& item) {
       .arguments = std::move(text)};
 }
 
+using std::chrono::system_clock;
+
+// "5:44 AM" as hours since midnight and minutes; nullopt for anything else.
+std::optional<std::pair<int, int>> clock_time(std::string_view time, std::string_view half) {
+  const std::size_t colon = time.find(':');
+  int hour = 0;
+  int minute = 0;
+  if (colon == std::string_view::npos ||
+      std::from_chars(time.data(), time.data() + colon, hour).ptr != time.data() + colon ||
+      std::from_chars(time.data() + colon + 1, time.data() + time.size(), minute).ptr !=
+          time.data() + time.size() ||
+      hour < 1 || hour > 12 || minute < 0 || minute > 59 || (half != "AM" && half != "PM")) {
+    return std::nullopt;
+  }
+  return std::pair{hour % 12 + (half == "PM" ? 12 : 0), minute};
+}
+
+// The leading number of "29th," or "2026".
+std::optional<int> leading_number(std::string_view text) {
+  int value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end == text.data()) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+// When Codex's usage limit resets, from the words of its UsageLimitReachedError (codex-rs, 0.169.0,
+// seen driving the real CLI against a server answering 429 {"error":{"type":
+// "usage_limit_reached","resets_at":…}}): "You’ve hit your usage limit. … try again at 5:44 AM."
+// on the day of the reset, else "… try again at Nov 29th, 2026 8:44 AM.", in the local time of
+// the codex process (which runs in ralph's environment, so in ralph's time zone).
+std::optional<system_clock::time_point> codex_reset_time(std::string_view message,
+                                                         system_clock::time_point now) {
+  // "Try again at" alone, "or try again at" after a plan's words.
+  constexpr std::string_view k_at = "again at ";
+  const std::size_t at = message.find(k_at);
+  if (at == std::string_view::npos) {
+    return std::nullopt;
+  }
+  std::string_view when = trim(message.substr(at + k_at.size()));
+  if (!when.empty() && when.back() == '.') {
+    when.remove_suffix(1);
+  }
+  std::vector<std::string_view> words;
+  for (std::size_t start = 0; start < when.size();) {
+    const std::size_t space = std::min(when.find(' ', start), when.size());
+    words.push_back(when.substr(start, space - start));
+    start = space + 1;
+  }
+  std::tm local{};
+  const std::time_t now_t = system_clock::to_time_t(now);
+  localtime_r(&now_t, &local);
+  if (words.size() == 5) {
+    constexpr std::array<std::string_view, 12> k_months = {
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    const auto month = std::find(k_months.begin(), k_months.end(), words[0]);
+    const auto day = leading_number(words[1]);
+    const auto year = leading_number(words[2]);
+    if (month == k_months.end() || !day || !year || *day < 1 || *day > 31) {
+      return std::nullopt;
+    }
+    local.tm_mon = static_cast<int>(month - k_months.begin());
+    local.tm_mday = *day;
+    local.tm_year = *year - 1900;
+    words.erase(words.begin(), words.begin() + 3);
+  }
+  if (words.size() != 2) {
+    return std::nullopt;
+  }
+  const auto time = clock_time(words[0], words[1]);
+  if (!time) {
+    return std::nullopt;
+  }
+  local.tm_hour = time->first;
+  local.tm_min = time->second;
+  local.tm_sec = 0;
+  local.tm_isdst = -1; // the local rules decide
+  const std::time_t reset = std::mktime(&local);
+  if (reset == static_cast<std::time_t>(-1)) {
+    return std::nullopt;
+  }
+  return system_clock::from_time_t(reset);
+}
+
+// Codex's words for a plan's usage limit (the apostrophe is typographic in 0.169.0).
+bool is_usage_limit(std::string_view message) {
+  return message.find("hit your usage limit") != std::string_view::npos;
+}
+
 } // namespace
 
 void CodexStream::parse_line(std::string_view line, std::vector<CliEvent>& out) {
@@ -97,8 +196,13 @@ void CodexStream::parse_line(std::string_view line, std::vector<CliEvent>& out) 
   } else if (type == "turn.failed") {
     const json* error = member(*value, "error");
     std::string message(error == nullptr ? "" : string_member(*error, "message"));
-    out.emplace_back(CliResult{
-        .ok = false, .answer = {}, .error = message.empty() ? "codex: the turn failed" : message});
+    const bool limited = is_usage_limit(message);
+    const auto resets_at = limited ? codex_reset_time(message, system_clock::now()) : std::nullopt;
+    out.emplace_back(CliResult{.ok = false,
+                               .answer = {},
+                               .error = message.empty() ? "codex: the turn failed" : message,
+                               .usage_limit = limited,
+                               .resets_at = resets_at});
   }
 }
 

@@ -1,6 +1,7 @@
 #include "ralph/agent/command_agent.h"
 
 #include "agent/cli_invocation.h"
+#include "agent/cli_setup_hint.h"
 
 #include "ralph/agent/agent_steps.h"
 #include "ralph/agent/cli_stream.h"
@@ -251,6 +252,18 @@ private:
   int m_tool_calls = 0;
 };
 
+// The CLI as people call it, for messages about its plan.
+std::string_view cli_display_name(CliFormat format, std::string_view name) {
+  switch (format) {
+  case CliFormat::claude:
+    return "Claude Code";
+  case CliFormat::codex:
+    return "Codex";
+  default:
+    return name;
+  }
+}
+
 // Formats whose result line is the CLI's own verdict; for the others (plain text) the exit code
 // is all there is.
 bool has_terminal_event(CliFormat format) {
@@ -330,7 +343,8 @@ AgentOutcome CommandAgent::run(std::vector<Message>& conversation, const CancelT
   events.on_event(Event{.step = 1, .payload = event::ModelStarted{.agent = m_options.name}});
   const Result<tools::ProcessResult> ran = m_runner.run(spec, cancel);
   if (!ran) {
-    return failed(fmt::format("{} could not be started: {}", m_options.name, ran.error().message));
+    return failed(fmt::format("{} could not be started: {} ({})", m_options.name,
+                              ran.error().message, install_hint(spec.argv.front())));
   }
   attempt.finish();
   outcome.tool_calls = attempt.tool_calls();
@@ -359,6 +373,20 @@ AgentOutcome CommandAgent::run(std::vector<Message>& conversation, const CancelT
                                ? fmt::format("exit code {}", *process.exit_code)
                                : fmt::format("killed by signal {}", process.term_signal);
   const auto& result = attempt.result();
+  if (result && !result->ok && result->usage_limit) {
+    // Not a failure of the attempt: the loop decides whether to wait for the reset. No error
+    // event, so the screen does not show one before it says so.
+    outcome.stop = AgentStop::failed;
+    outcome.error = Error{.kind = ErrorKind::provider,
+                          .message = fmt::format("{} reported that its usage limit is reached: {}",
+                                                 m_options.name, result->error)};
+    outcome.usage_limit =
+        UsageLimit{.agent = std::string(cli_display_name(preset.format, m_options.name)),
+                   .message = result->error,
+                   .resets_at = result->resets_at};
+    events.on_event(agent_finished_event(outcome));
+    return outcome;
+  }
   if (result && !result->ok) {
     return failed(
         fmt::format("{} reported an error ({}): {}{}", m_options.name, exit,
@@ -366,11 +394,14 @@ AgentOutcome CommandAgent::run(std::vector<Message>& conversation, const CancelT
                     stderr_tail(process)));
   }
   if (!result || (!has_terminal_event(preset.format) && process.exit_code != 0)) {
+    std::string hint = setup_hint(process.err_output);
+    hint = hint.empty() ? std::string() : "; " + hint;
     if (!has_terminal_event(preset.format)) {
-      return failed(fmt::format("{} failed ({}){}", m_options.name, exit, stderr_tail(process)));
+      return failed(
+          fmt::format("{} failed ({}){}{}", m_options.name, exit, stderr_tail(process), hint));
     }
-    return failed(fmt::format("{} ended without its final result event ({}){}", m_options.name,
-                              exit, stderr_tail(process)));
+    return failed(fmt::format("{} ended without its final result event ({}){}{}", m_options.name,
+                              exit, stderr_tail(process), hint));
   }
   outcome.stop = AgentStop::answered;
   events.on_event(agent_finished_event(outcome));

@@ -3,7 +3,9 @@
 #include "cli/tool_summary.h"
 
 #include "ralph/core/text.h"
+#include "ralph/core/time.h"
 
+#include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -322,6 +324,16 @@ struct TerminalView::Show {
     view.m_streamed_this_step = false;
   }
   void operator()(const event::Warning& e) const { note(paint(k_yellow, "warning: " + e.text)); }
+  void operator()(const event::AgentLimitWait& e) const {
+    // The time of day alone is enough within a day; a weekly limit needs the date.
+    const std::tm utc = fmt::gmtime(std::chrono::system_clock::to_time_t(e.resets_at));
+    const std::string when = e.wait < std::chrono::hours(20)
+                                 ? fmt::format("{:%H:%M}", utc)
+                                 : fmt::format("{:%Y-%m-%d %H:%M}", utc);
+    note(paint(k_yellow, fmt::format("{}'s usage limit is reached; waiting until {} UTC (resets "
+                                     "then, in {}) ...",
+                                     e.agent, when, short_age(e.wait))));
+  }
   void operator()(const event::Failure& e) const {
     note(paint(k_red, "error: " + e.message));
     if (view.m_options.progress) {

@@ -1,5 +1,7 @@
 #include "ralph/core/event_json.h"
 
+#include "ralph/core/time.h"
+
 #include <nlohmann/json.hpp>
 
 namespace ralph {
@@ -74,6 +76,12 @@ public:
     ms("delay_ms", e.delay);
   }
   void operator()(const event::Warning& e) { text("text", e.text); }
+  void operator()(const event::AgentLimitWait& e) {
+    text("agent", e.agent);
+    text("message", e.message);
+    m_out["resets_at"] = iso8601_utc(e.resets_at);
+    ms("wait_ms", e.wait);
+  }
   void operator()(const event::Failure& e) {
     m_out["kind"] = to_string(e.kind);
     text("message", e.message);

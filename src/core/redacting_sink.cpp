@@ -18,6 +18,7 @@ struct RedactFields {
   }
   void operator()(event::Retry& e) const { e.reason = redactor.redact(e.reason); }
   void operator()(event::Warning& e) const { e.text = redactor.redact(e.text); }
+  void operator()(event::AgentLimitWait& e) const { e.message = redactor.redact(e.message); }
   void operator()(event::Failure& e) const { e.message = redactor.redact(e.message); }
   void operator()(event::AgentFinished& e) const { e.answer = redactor.redact(e.answer); }
   void operator()(event::AttemptFinished& e) const { e.answer = redactor.redact(e.answer); }

@@ -181,8 +181,15 @@ Error map_curl_error(CURLcode code, const char* detail, const std::string& where
     return transport_error(ErrorKind::network, false, text);
   case CURLE_OUT_OF_MEMORY:
     return transport_error(ErrorKind::internal, false, text);
+  case CURLE_COULDNT_CONNECT: {
+    // Worth another try too (a server restarting), but a caller may know better: a local server
+    // that refuses is most likely not running (RetryHooks::give_up).
+    Error error = transport_error(ErrorKind::network, true, text);
+    error.refused = true;
+    return error;
+  }
   default:
-    // Refused, reset, DNS, truncated body, TLS handshake: worth another try.
+    // Reset, DNS, truncated body, TLS handshake: worth another try.
     return transport_error(ErrorKind::network, true, text);
   }
 }

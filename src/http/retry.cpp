@@ -163,7 +163,7 @@ Result<Response> send_with_retry(Transport& transport, const Request& request, c
     Error cause;
     milliseconds delay{0};
     if (!result) {
-      if (!result.error().retryable || last) {
+      if (!result.error().retryable || last || (hooks.give_up && hooks.give_up(result.error()))) {
         return result;
       }
       cause = result.error();

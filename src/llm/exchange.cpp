@@ -4,6 +4,8 @@
 
 #include "ralph/core/try.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 namespace ralph::llm {
@@ -72,6 +74,9 @@ Result<ChatResponse> exchange(const ExchangeContext& context, const http::Reques
       parsed = status_error(context.provider, response, context.secret);
       return !parsed->retryable;
     };
+    hooks.give_up = [&](const Error& error) {
+      return error.refused && !context.refused_hint.empty();
+    };
     hooks.on_retry = [&](const Error& cause, int attempt, milliseconds delay) {
       tries = attempt + 1;
       Error error = parsed && parsed->http_status == cause.http_status ? *parsed : cause;
@@ -89,6 +94,10 @@ Result<ChatResponse> exchange(const ExchangeContext& context, const http::Reques
       return outcome;
     }
     Error error = finalize(std::move(outcome.error()), context);
+    if (error.refused && !context.refused_hint.empty()) {
+      error.message += fmt::format("; {}", context.refused_hint);
+      error.retryable = false;
+    }
     // Only the readers say `parse`: a body that arrived garbled or cut short (by the server or a
     // proxy) is transient far more often than not, so it is retried like a dropped connection.
     if (error.kind == ErrorKind::parse) {

@@ -33,6 +33,9 @@ struct ExchangeContext {
   const http::RetryPolicy& policy;
   http::Transport& transport;
   Clock& clock;
+  // Added to a refused connection's error, which is then not retried: a local server that is not
+  // running needs a person, not five more tries. Empty: refused connections are retried.
+  std::string_view refused_hint = {};
 };
 
 // Sends `request` and reads the answer with `reader`, within policy.max_attempts tries in all:

@@ -33,6 +33,8 @@ OpenAiDialect OpenAiDialect::ollama() {
   dialect.default_base_url = "http://localhost:11434/v1";
   dialect.max_completion_tokens = false; // not in Ollama's request struct: silently ignored
   dialect.tool_choice = false;
+  dialect.refused_hint = "is Ollama running? start it with `ollama serve` (or give its address "
+                         "with --base-url)";
   return dialect;
 }
 
@@ -59,8 +61,12 @@ Result<ChatResponse> OpenAiProvider::chat(const ChatRequest& request, StreamObse
   http_request.connect_timeout = m_config.connect_timeout;
   http_request.idle_timeout = m_config.idle_timeout;
 
-  const ExchangeContext context{m_dialect.name, m_config.api_key, m_config.retry, m_transport,
-                                m_clock};
+  const ExchangeContext context{.provider = m_dialect.name,
+                                .secret = m_config.api_key,
+                                .policy = m_config.retry,
+                                .transport = m_transport,
+                                .clock = m_clock,
+                                .refused_hint = m_dialect.refused_hint};
   if (request.stream) {
     OpenAiStreamReader reader(m_dialect.name, m_config.api_key, observer);
     return with_usage(request, exchange(context, http_request, reader, observer, cancel));

@@ -7,6 +7,7 @@
 #include "test_progress.h"
 
 #include "ralph/core/text.h"
+#include "ralph/core/time.h"
 #include "ralph/loop/ending.h"
 #include "ralph/verify/completion_marker.h"
 #include "ralph/verify/judge_rules.h"
@@ -122,7 +123,7 @@ private:
 
     const std::size_t begin = m_conversation.size();
     const auto attempt_started = m_clock.now();
-    m_outcome = m_loop.m_agent.run(m_conversation, token, m_tracker, m_tracker);
+    m_outcome = run_agent(token);
     const verify::MarkerScan scan =
         verify::scan_completion_marker(m_outcome.answer, m_options.evidence.marker);
 
@@ -171,6 +172,68 @@ private:
     if (m_ending.status == Status::active && m_options.hold && m_options.hold()) {
       m_ending = {Status::interrupted, fmt::format("paused after attempt {}", iteration)};
     }
+  }
+
+  // The agent's work on the attempt. An agent CLI stopped by its plan's usage limit is not a
+  // failed attempt: the run waits until the limit resets and the agent goes on, as long as the
+  // reset comes within the time budget.
+  agent::AgentOutcome run_agent(const CancelToken& token) {
+    agent::AgentOutcome outcome = m_loop.m_agent.run(m_conversation, token, m_tracker, m_tracker);
+    for (int waits = 0; outcome.usage_limit; ++waits) {
+      if (!wait_for_reset(*outcome.usage_limit, waits, token, outcome)) {
+        break;
+      }
+      // What the agent is told when it goes on; an agent CLI resumes its session with it.
+      m_conversation.push_back(
+          Message{.role = Role::user,
+                  .content = "The usage limit has reset. Go on with the task where you left off."});
+      agent::AgentOutcome next = m_loop.m_agent.run(m_conversation, token, m_tracker, m_tracker);
+      next.steps += outcome.steps;
+      next.tool_calls += outcome.tool_calls;
+      next.usage += outcome.usage;
+      outcome = std::move(next);
+    }
+    return outcome;
+  }
+
+  // Waits for `limit` to reset and returns true, or returns false with `outcome`'s error saying
+  // why the run cannot wait: no reset time, a reset after the time budget, or a limit that
+  // still holds after waiting.
+  bool wait_for_reset(const agent::UsageLimit& limit, int waits, const CancelToken& token,
+                      agent::AgentOutcome& outcome) {
+    constexpr int k_max_waits = 3;
+    if (!outcome.error) {
+      outcome.error = Error{.kind = ErrorKind::provider, .message = limit.message};
+    }
+    Error& error = *outcome.error;
+    if (!limit.resets_at) {
+      error.message = fmt::format("{}'s usage limit is reached and it did not say when it resets: "
+                                  "{}",
+                                  limit.agent, limit.message);
+      return false;
+    }
+    if (waits >= k_max_waits) {
+      error.message = fmt::format("{}'s usage limit is still reached after {} waits for its "
+                                  "reset: {}",
+                                  limit.agent, waits, limit.message);
+      return false;
+    }
+    const auto wait = std::max(std::chrono::milliseconds(0),
+                               std::chrono::duration_cast<std::chrono::milliseconds>(
+                                   *limit.resets_at - m_clock.wall_now()));
+    const std::string when = iso8601_utc(*limit.resets_at);
+    if (m_budget.deadline() != Clock::time_point::max() &&
+        m_clock.now() + wait > m_budget.deadline()) {
+      error.message = fmt::format("{}'s usage limit is reached until {}, after the time budget "
+                                  "ends; not waiting: {}",
+                                  limit.agent, when, limit.message);
+      return false;
+    }
+    m_tracker.show(event::AgentLimitWait{.agent = limit.agent,
+                                         .message = limit.message,
+                                         .resets_at = *limit.resets_at,
+                                         .wait = wait});
+    return m_clock.sleep_for(wait, token);
   }
 
   // The rules stay the user's: a changed copy is not what the agent and the judge go by.

@@ -1,5 +1,6 @@
 #include "ralph/session/agents.h"
 
+#include "ralph/agent/cli_stream.h"
 #include "ralph/core/text.h"
 #include "ralph/core/try.h"
 #include "ralph/tools/builtin_tools.h"
@@ -68,6 +69,7 @@ Result<agent::CommandAgentOptions> external_options(const Config& config,
     options.name = preset->first;
     options.preset = preset->second;
   }
+  TRY(check_evidence_agent(config));
   options.model = config.agent.model;
   options.extra_args = config.agent.args;
   options.workspace = workspace;
@@ -79,6 +81,32 @@ Result<agent::CommandAgentOptions> external_options(const Config& config,
 }
 
 } // namespace
+
+Result<void> check_evidence_agent(const Config& config) {
+  if (!config.evidence.enabled || !config.evidence.require || !uses_external_agent(config)) {
+    return {};
+  }
+  CliFormat format = CliFormat::text;
+  std::string name = "an --agent-cmd program";
+  if (config.agent.command.empty()) {
+    const auto preset = config.agents.find(config.agent.cli);
+    if (preset == config.agents.end()) {
+      return {}; // an unknown agent is its own error
+    }
+    format = preset->second.format;
+    name = preset->first;
+  }
+  // Evidence is a check the agent ran with its exit code 0: a CLI that reports no exit codes
+  // could never pass, however well it worked, and would be told it never ran the check.
+  if (agent::reports_exit_codes(format)) {
+    return {};
+  }
+  return fail(ErrorKind::config,
+              fmt::format("evidence.enabled (--verifier-first): {} reports no exit codes of the "
+                          "commands it runs, so no check it ran can be evidence; verify with "
+                          "--verify-cmd CMD instead (ralph runs the check itself)",
+                          name));
+}
 
 bool uses_external_agent(const Config& config) {
   return !config.agent.cli.empty() || !config.agent.command.empty();

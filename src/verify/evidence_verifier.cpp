@@ -158,7 +158,7 @@ Verdict EvidenceVerifier::verify(const Attempt& attempt, const CancelToken&) {
                               record.command,
                               evidence.exit_code
                                   ? fmt::format("exited with code {}", *evidence.exit_code)
-                                  : std::string("did not finish"),
+                                  : std::string("has no exit code (the tool reported none)"),
                               record.excerpt));
   } else {
     out = verdict(Outcome::pass, Category::none,

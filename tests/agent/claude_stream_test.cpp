@@ -1,7 +1,12 @@
 #include "cli_stream_test_support.h"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <optional>
 
 namespace ralph::agent {
 namespace {
@@ -38,7 +43,7 @@ TEST(ClaudeStream, WholeStreamGivesSessionTextToolCallUsageAndResult) {
       ElementsAre(
           "session 8c1d claude-sonnet-4-5", "text [Running the tests.]",
           R"(started toolu_01Xy Bash {"command":"make test","description":"Run tests"})",
-          R"(finished toolu_01Xy Bash {"command":"make test","description":"Run tests"} error=true exit=none [Exit code 2)"
+          R"(finished toolu_01Xy Bash {"command":"make test","description":"Run tests"} error=true exit=2 [Exit code 2)"
           "\nFAIL parse_test]",
           "text [All 42 tests pass.]",
           "usage in=219495 out=2210 read=210334 write=9120 cost=0.1834 thread=false",
@@ -62,6 +67,59 @@ TEST(ClaudeStream, ToolResultTextBlocksAreJoined) {
   EXPECT_EQ(finished[0].output, "line one\nline two");
   EXPECT_FALSE(finished[0].is_error);
   EXPECT_FALSE(finished[0].exit_code.has_value());
+}
+
+// A Bash result as Claude Code 2.1.330 prints it: when the command failed, the text starts with
+// "Exit code N" and tool_use_result is that text after "Error: "; else tool_use_result holds the
+// command's stdout.
+std::string bash_result(std::string_view content, bool is_error, std::string_view extra = {}) {
+  const std::string use_result =
+      is_error
+          ? nlohmann::json("Error: " + std::string(content)).dump()
+          : fmt::format(R"({{"stdout":"out","stderr":"","interrupted":false,"isImage":false{}}})",
+                        extra);
+  return fmt::format(
+      R"({{"type":"user","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"toolu_01Xy","content":{},"is_error":{}}}]}},"parent_tool_use_id":null,"tool_use_result":{}}})",
+      nlohmann::json(content).dump(), is_error, use_result);
+}
+
+std::optional<int> exit_code_of(const std::string& result_line) {
+  const auto finished = events_of<CliToolFinished>(parse({k_tool_use, result_line}));
+  EXPECT_EQ(finished.size(), 1U);
+  return finished.empty() ? std::nullopt : finished[0].exit_code;
+}
+
+TEST(ClaudeStream, BashResultsGiveTheExitCodeClaudeCodeImplies) {
+  // Not an error: the command exited 0.
+  EXPECT_EQ(exit_code_of(bash_result("PASS: test_add", false)), 0);
+  // An error: the "Exit code N" line before the output (or after it).
+  EXPECT_EQ(exit_code_of(bash_result("Exit code 3\nFAIL: test_add", true)), 3);
+  EXPECT_EQ(exit_code_of(bash_result("FAIL parse_test\nExit code 2", true)), 2);
+  // grep, diff, test ... exiting 1 is no error for Claude Code; it says what 1 meant.
+  EXPECT_EQ(
+      exit_code_of(bash_result("", false, R"(,"returnCodeInterpretation":"No matches found")")), 1);
+  // An error without the line (a refused or failed spawn), an interrupted or backgrounded
+  // command: no exit code.
+  EXPECT_EQ(exit_code_of(bash_result("Error: permission denied", true)), std::nullopt);
+  EXPECT_EQ(exit_code_of(bash_result("output says Exit code 0 in the middle", true)), std::nullopt);
+  EXPECT_EQ(
+      exit_code_of(
+          R"({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01Xy","content":"partial","is_error":false}]},"tool_use_result":{"stdout":"partial","stderr":"","interrupted":true,"isImage":false}})"),
+      std::nullopt);
+  EXPECT_EQ(
+      exit_code_of(bash_result("Running in the background", false, R"(,"backgroundTaskId":"b1")")),
+      std::nullopt);
+  // Another tool's error: no exit code, whatever its text.
+  const auto read = events_of<CliToolFinished>(parse(
+      {R"({"type":"assistant","message":{"id":"m3","content":[{"type":"tool_use","id":"toolu_r","name":"Read","input":{"file_path":"x"}}]},"parent_tool_use_id":null})",
+       R"({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_r","content":"Exit code 2","is_error":true}]},"tool_use_result":"Error: Exit code 2"})"}));
+  ASSERT_EQ(read.size(), 1U);
+  EXPECT_EQ(read[0].exit_code, std::nullopt);
+  // A result that is no error but not of the Bash shape (Read's, on the Bash call): none either.
+  EXPECT_EQ(
+      exit_code_of(
+          R"({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01Xy","content":"1 hello","is_error":false}]},"tool_use_result":{"type":"text","file":{"filePath":"a.txt"}}})"),
+      std::nullopt);
 }
 
 TEST(ClaudeStream, ApiErrorReportedAsSuccessSubtypeWithIsErrorFailsTheRun) {
@@ -167,6 +225,26 @@ TEST(ClaudeStream, StreamCutBeforeTheResultGivesNoResult) {
 TEST(ClaudeStream, CrLfLineEndingsChangeNothing) {
   EXPECT_EQ(describe_all(parse(testing::with_crlf(whole_stream()))),
             describe_all(parse(whole_stream())));
+}
+
+// What Claude Code 2.1.330 printed when its server refused a request for the plan's usage limit
+// (429, anthropic-ratelimit-unified-status: rejected; shortened).
+TEST(ClaudeStream, AUsageLimitSaysWhenItResets) {
+  const auto results = events_of<CliResult>(parse(
+      {R"({"type":"rate_limit_event","rate_limit_info":{"status":"rejected","resetsAt":1795844621,"rateLimitType":"five_hour","isUsingOverage":false},"session_id":"fea6"})",
+       R"j({"type":"assistant","message":{"id":"00f1","model":"<synthetic>","role":"assistant","content":[{"type":"text","text":"You've hit your 5-hour limit · resets 5:43am (UTC)"}]},"parent_tool_use_id":null,"session_id":"fea6","error":"rate_limit","is_api_error_message":true,"api_error_status":429,"api_error":"usage_limit_reached","api_error_params":{"rate_limit_info":{"status":"rejected","resetsAt":1795844621,"rateLimitType":"five_hour","isUsingOverage":false}},"api_error_type":"rate_limit_error"})j",
+       R"j({"type":"result","subtype":"success","is_error":true,"num_turns":1,"api_error_status":429,"api_error_type":"rate_limit_error","api_error":"usage_limit_reached","result":"You've hit your 5-hour limit · resets 5:43am (UTC)","session_id":"fea6","total_cost_usd":0,"terminal_reason":"api_error"})j"}));
+  ASSERT_EQ(results.size(), 1U);
+  EXPECT_FALSE(results[0].ok);
+  EXPECT_TRUE(results[0].usage_limit);
+  EXPECT_EQ(results[0].resets_at,
+            std::chrono::system_clock::time_point(std::chrono::seconds(1795844621)));
+  EXPECT_THAT(results[0].error, ::testing::HasSubstr("You've hit your 5-hour limit"));
+  // A rate limit of an API key is no plan's limit: Claude Code retried it, then gave up.
+  const auto api = events_of<CliResult>(parse(
+      {R"({"type":"result","subtype":"success","is_error":true,"num_turns":1,"api_error_status":429,"api_error_type":"rate_limit_error","result":"API Error: Request rejected (429) · This request would exceed your account's rate limit. Please try again later."})"}));
+  ASSERT_EQ(api.size(), 1U);
+  EXPECT_FALSE(api[0].usage_limit);
 }
 
 } // namespace

@@ -3,6 +3,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <ctime>
+
 namespace ralph::agent {
 namespace {
 
@@ -125,6 +128,54 @@ TEST(CodexStream, MegabyteOutputIsReadWhole) {
 TEST(CodexStream, CrLfLineEndingsChangeNothing) {
   EXPECT_EQ(describe_all(parse(testing::with_crlf(whole_stream()))),
             describe_all(parse(whole_stream())));
+}
+
+// The local time `hour`:`minute` of the day `days` from today, as mktime reads it.
+std::chrono::system_clock::time_point local_time(int days, int hour, int minute) {
+  const std::time_t now = std::time(nullptr);
+  std::tm local{};
+  localtime_r(&now, &local);
+  local.tm_mday += days;
+  local.tm_hour = hour;
+  local.tm_min = minute;
+  local.tm_sec = 0;
+  local.tm_isdst = -1;
+  return std::chrono::system_clock::from_time_t(std::mktime(&local));
+}
+
+// Codex 0.169.0's own words on a plan's usage limit (the real CLI against a server answering 429
+// {"error":{"type":"usage_limit_reached","plan_type":"plus","resets_at":…}}).
+TEST(CodexStream, AUsageLimitSaysWhenItResetsInTheLocalTime) {
+  const auto today = events_of<CliResult>(parse(
+      {R"({"type":"turn.failed","error":{"message":"You’ve hit your usage limit. Upgrade to Pro (https://chatgpt.com/explore/pro), visit https://chatgpt.com/settings/usage to purchase more credits or try again at 5:44 PM."}})"}));
+  ASSERT_EQ(today.size(), 1U);
+  EXPECT_FALSE(today[0].ok);
+  EXPECT_TRUE(today[0].usage_limit);
+  EXPECT_EQ(today[0].resets_at, local_time(0, 17, 44));
+  EXPECT_THAT(today[0].error, ::testing::HasSubstr("hit your usage limit"));
+
+  // Another day: the date comes too; without a plan the words are shorter.
+  std::tm date{};
+  date.tm_year = 2026 - 1900;
+  date.tm_mon = 10;
+  date.tm_mday = 29;
+  date.tm_hour = 8;
+  date.tm_min = 44;
+  date.tm_isdst = -1;
+  const auto later = events_of<CliResult>(parse(
+      {R"({"type":"turn.failed","error":{"message":"You’ve hit your usage limit. Try again at Nov 29th, 2026 8:44 AM."}})"}));
+  ASSERT_EQ(later.size(), 1U);
+  EXPECT_TRUE(later[0].usage_limit);
+  EXPECT_EQ(later[0].resets_at, std::chrono::system_clock::from_time_t(std::mktime(&date)));
+
+  // No time said: a limit whose reset is unknown. Another failure: no limit at all.
+  const auto unknown = events_of<CliResult>(parse(
+      {R"({"type":"turn.failed","error":{"message":"You’ve hit your usage limit."}})",
+       R"({"type":"turn.failed","error":{"message":"stream disconnected before completion"}})"}));
+  ASSERT_EQ(unknown.size(), 2U);
+  EXPECT_TRUE(unknown[0].usage_limit);
+  EXPECT_EQ(unknown[0].resets_at, std::nullopt);
+  EXPECT_FALSE(unknown[1].usage_limit);
 }
 
 } // namespace

@@ -102,10 +102,10 @@ TEST_F(CommandAgentTest, TheStreamBecomesTheConversationTheFactsAndTheAnswer) {
   EXPECT_EQ(workspace.read("stdin.1"), "fix the parser");
 
   ASSERT_EQ(observer.tool_calls.size(), 1U);
-  // Claude reports no exit code: its Bash call is never taken for a `shell` check.
-  EXPECT_EQ(observer.tool_calls[0].call.name, "Bash");
+  // Claude's Bash result implies its exit code ("Exit code 2"): the call is a `shell` check.
+  EXPECT_EQ(observer.tool_calls[0].call.name, "shell");
   EXPECT_TRUE(observer.tool_calls[0].result.is_error);
-  EXPECT_FALSE(observer.tool_calls[0].result.exit_code);
+  EXPECT_EQ(observer.tool_calls[0].result.exit_code, 2);
   ASSERT_EQ(observer.model_calls.size(), 1U);
   EXPECT_EQ(observer.model_calls[0].model, "claude/claude-sonnet-4-5");
   EXPECT_EQ(observer.model_calls[0].usage.output_tokens, 20);

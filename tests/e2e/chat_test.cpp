@@ -233,6 +233,21 @@ TEST_F(ChatTest, ResumingAnUnknownSessionIsAUsageError) {
   EXPECT_THAT(out.err, HasSubstr("--resume nope: no session nope in this workspace"));
 }
 
+TEST_F(ChatTest, AGoalOfACliThatReportsNoExitCodesIsHeldSayingWhy) {
+  // A goal is verifier-first: with Gemini CLI, whose results carry no exit codes, it could never
+  // pass, so it does not start; the chat goes on.
+  TempDir home;
+  FakeAgentCli cli(home);
+  cli.script({FakeRun().session("g-1").say("Hi, I am gemini.")});
+  const RalphOutput out =
+      run_ralph_with_input({"chat", "--agent", "gemini"}, workspace.path(),
+                           "/goal make sh test.sh pass\nhello\n", cli.env_map());
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_THAT(out.err, HasSubstr("gemini reports no exit codes of the commands it runs"));
+  EXPECT_THAT(out.out, HasSubstr("Hi, I am gemini."));
+  EXPECT_EQ(cli.invocations().size(), 1U) << "only the ordinary turn ran the CLI";
+}
+
 TEST_F(ChatTest, AnAgentCliKeepsItsOwnSessionAcrossTurnsAndGoals) {
   TempDir home;
   FakeAgentCli cli(home);

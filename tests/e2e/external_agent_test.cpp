@@ -165,6 +165,8 @@ TEST_F(ExternalAgent, AMissingBinaryIsAFailureNamingIt) {
                                     {{"PATH", "/nonexistent"}});
   EXPECT_EQ(out.exit_code, 1) << out.err;
   EXPECT_THAT(out.err, HasSubstr("gemini could not be started"));
+  // How to install it, by its npm package.
+  EXPECT_THAT(out.err, HasSubstr("install it with `npm install -g @google/gemini-cli`"));
 }
 
 TEST_F(ExternalAgent, SilenceEndsTheAttemptAtTheIdleLimit) {
@@ -262,6 +264,23 @@ TEST_F(ExternalAgent, AnUnknownAgentIsAConfigurationErrorNamingTheKnownOnes) {
   EXPECT_EQ(out.exit_code, 2) << out.err;
   EXPECT_THAT(out.err, HasSubstr("unknown agent 'clippy'"));
   EXPECT_THAT(out.err, HasSubstr("claude, codex"));
+}
+
+TEST_F(ExternalAgent, VerifierFirstIsRefusedForACliThatReportsNoExitCodes) {
+  // Gemini CLI's tool results carry no exit code: no check it ran could ever be evidence, so the
+  // run is refused before the CLI starts or a session is recorded.
+  cli.script({FakeRun().shell("sh test.sh").say("Fixed.\n<promise>DONE</promise>")});
+  const RalphOutput out =
+      ralph({"run", "--agent", "gemini", "--verifier-first", "make the test pass"});
+  EXPECT_EQ(out.exit_code, 2) << out.err;
+  EXPECT_THAT(out.err, HasSubstr("evidence.enabled (--verifier-first): gemini reports no exit "
+                                 "codes of the commands it runs"));
+  EXPECT_THAT(out.err, HasSubstr("--verify-cmd"));
+  EXPECT_EQ(std::count(out.err.begin(), out.err.end(), '\n'), 1) << out.err;
+  EXPECT_TRUE(cli.invocations().empty());
+  const RalphOutput sessions = ralph({"sessions", "list", "--json"});
+  EXPECT_EQ(sessions.exit_code, 0) << sessions.err;
+  EXPECT_EQ(parse_output(sessions).size(), 0U) << sessions.out;
 }
 
 } // namespace

@@ -8,13 +8,17 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
+#include <ctime>
 #include <fstream>
+#include <unistd.h>
 
 namespace ralph::testing {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using json = nlohmann::json;
 
 constexpr const char* k_fix_add = "printf 'add() { echo $(($1 + $2)); }\\n' > add.sh";
@@ -29,9 +33,14 @@ protected:
     workspace.write("add.sh", k_broken_add);
   }
 
-  // ralph with the CLI's private home, the CLI found on PATH; `input` on its stdin.
-  RalphOutput ralph(std::vector<std::string> args, const std::string& input = {}) {
+  // ralph with the CLI's private home (and `more` variables), the CLI found on PATH; `input` on
+  // its stdin.
+  RalphOutput ralph(std::vector<std::string> args, const std::string& input = {},
+                    const std::map<std::string, std::string>& more = {}) {
     std::map<std::string, std::string> env = home.env();
+    for (const auto& [name, value] : more) {
+      env[name] = value;
+    }
     const char* path = std::getenv("PATH");
     env["PATH"] = agent_clis_dir().string() + ":" + (path != nullptr ? path : "/usr/bin:/bin");
     return input.empty() ? run_ralph(args, workspace.path(), env)
@@ -111,6 +120,121 @@ TEST_F(ClaudeRun, AChatGoesOnInClaudesOwnSession) {
   EXPECT_THAT(second, HasSubstr("hello there"));
   EXPECT_THAT(second, HasSubstr("Hello from Claude."));
   EXPECT_THAT(second, HasSubstr("what did I say?"));
+}
+
+TEST_F(ClaudeRun, TheCheckItRanIsTheEvidenceThoughClaudeCodeReportsNoExitCodeField) {
+  // Attempt 1 runs the failing check and claims completion anyway; attempt 2 fixes, runs the
+  // check again, and claims. Claude Code's Bash results carry is_error and "Exit code N", not an
+  // exit-code field: the codes are read from them.
+  server.push(shell_turn(AgentCli::claude, "sh test.sh"));
+  server.push(FakeTurn{.text = "Done.\n<promise>DONE</promise>"});
+  server.push(shell_turn(AgentCli::claude, k_fix_add));
+  server.push(shell_turn(AgentCli::claude, "sh test.sh"));
+  server.push(FakeTurn{.text = "Fixed; sh test.sh passes.\n<promise>DONE</promise>"});
+  const RalphOutput out =
+      ralph({"run", "--agent", "claude", "--verifier-first", "--json", "make sh test.sh pass"});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const json result = parse_output(out);
+  EXPECT_EQ(result["iterations"], 2);
+  EXPECT_EQ(result["verified"], true);
+  ASSERT_EQ(result["verdicts"].size(), 2U);
+  const json& first = result["verdicts"][0];
+  EXPECT_EQ(first["category"], "test_failed") << result.dump(1) << out.err;
+  EXPECT_EQ(first["evidence"]["exit_code"], 1);
+  EXPECT_THAT(first["feedback"].get<std::string>(), HasSubstr("`sh test.sh` exited with code 1"));
+  const json& last = result["verdicts"][1];
+  EXPECT_EQ(last["verifier"], "evidence");
+  EXPECT_EQ(last["result"], "pass");
+  EXPECT_EQ(last["evidence"]["exit_code"], 0);
+  EXPECT_THAT(last["feedback"].get<std::string>(), HasSubstr("`sh test.sh` passed"));
+  EXPECT_EQ(workspace.read("add.sh"), k_fixed_add);
+  // The agent was told its check failed, not that it never ran one.
+  EXPECT_THAT(messages_of(2), HasSubstr("exited with code 1"));
+}
+
+TEST_F(ClaudeRun, AsRootWithoutIsSandboxTheFailureSaysHowToAllowIt) {
+  if (geteuid() != 0) {
+    GTEST_SKIP() << "Claude Code refuses bypassPermissions only to root";
+  }
+  const RalphOutput out = ralph({"run", "--agent", "claude", "--json", "make sh test.sh pass"}, {},
+                                {{"IS_SANDBOX", ""}});
+  EXPECT_EQ(out.exit_code, 1) << out.err;
+  // Claude Code's own words, then what to do about them.
+  EXPECT_THAT(out.err, HasSubstr("cannot be used with root/sudo privileges"));
+  EXPECT_THAT(out.err, HasSubstr("set IS_SANDBOX=1 in ralph's environment"));
+  EXPECT_TRUE(server.requests().empty());
+}
+
+// What a server says when a plan's usage limit refuses a request (Claude Code reads the
+// anthropic-ratelimit-unified-* headers), resetting at `reset`.
+FakeTurn claude_usage_limit(std::chrono::system_clock::time_point reset) {
+  FakeTurn turn;
+  turn.fault = Fault::custom_error;
+  turn.status = 429;
+  turn.error_body =
+      R"({"type":"error","error":{"type":"rate_limit_error","message":"rate limited"}})";
+  turn.headers = {
+      {"anthropic-ratelimit-unified-status", "rejected"},
+      {"anthropic-ratelimit-unified-reset",
+       std::to_string(
+           std::chrono::duration_cast<std::chrono::seconds>(reset.time_since_epoch()).count())},
+      {"anthropic-ratelimit-unified-representative-claim", "five_hour"},
+      {"x-should-retry", "false"}};
+  return turn;
+}
+
+// Claude Code applies a plan's usage limit (and prints it) when it signs in to a gateway or to
+// claude.ai, not with an API key: a token for a gateway (a JWT whose audience is
+// "claude-gateway"; never checked by the fake server) makes it do so here.
+const std::map<std::string, std::string> k_gateway_sign_in = {
+    {"ANTHROPIC_API_KEY", ""},
+    {"ANTHROPIC_AUTH_TOKEN",
+     "eyJhbGciOiJub25lIn0.eyJhdWQiOiJjbGF1ZGUtZ2F0ZXdheSIsImV4cCI6NDEwMjQ0NDgwMH0.c2ln"}};
+
+TEST_F(ClaudeRun, AUsageLimitIsWaitedOutAndTheSessionGoesOn) {
+  // The limit reset a minute ago: the wait is over at once, and the run goes on.
+  server.push(claude_usage_limit(std::chrono::system_clock::now() - std::chrono::minutes(1)));
+  server.push(FakeTurn{.text = "Done after the reset."});
+  const std::string events = (workspace.path() / "events.ndjson").string();
+  const RalphOutput out =
+      ralph({"run", "--agent", "claude", "--events", events, "--json", "make sh test.sh pass"}, {},
+            k_gateway_sign_in);
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const json result = parse_output(out);
+  EXPECT_EQ(result["status"], "completed");
+  EXPECT_EQ(result["iterations"], 1);
+  EXPECT_EQ(result["answer"], "Done after the reset.");
+  EXPECT_THAT(out.err, HasSubstr("Claude Code's usage limit is reached; waiting until"));
+  // The event, with Claude Code's words and the reset time.
+  std::ifstream lines(events);
+  json wait;
+  for (std::string line; std::getline(lines, line);) {
+    const json event = json::parse(line);
+    if (event.value("type", "") == "agent_limit_wait") {
+      wait = event;
+    }
+  }
+  ASSERT_TRUE(wait.is_object()) << "no agent_limit_wait in " << events;
+  EXPECT_EQ(wait["agent"], "Claude Code");
+  EXPECT_THAT(wait["message"].get<std::string>(), HasSubstr("You've hit your 5-hour limit"));
+  EXPECT_TRUE(wait.contains("resets_at"));
+  // Claude's own session went on, told that the limit reset.
+  EXPECT_THAT(messages_of(1), HasSubstr("The usage limit has reset"));
+  EXPECT_THAT(messages_of(1), HasSubstr("make sh test.sh pass"));
+}
+
+TEST_F(ClaudeRun, AUsageLimitResettingAfterTheTimeBudgetEndsTheRunSayingSo) {
+  server.push(claude_usage_limit(std::chrono::system_clock::now() + std::chrono::hours(3)));
+  const RalphOutput out =
+      ralph({"run", "--agent", "claude", "--time-budget", "3600", "--json", "make sh test.sh pass"},
+            {}, k_gateway_sign_in);
+  EXPECT_EQ(out.exit_code, 1) << out.err;
+  EXPECT_EQ(parse_output(out)["status"], "failed");
+  EXPECT_THAT(out.err, HasSubstr("Claude Code's usage limit is reached until"));
+  EXPECT_THAT(out.err, HasSubstr("after the time budget ends; not waiting"));
+  EXPECT_THAT(out.err, HasSubstr("You've hit your 5-hour limit"));
+  EXPECT_THAT(out.err, Not(HasSubstr("waiting until")));
+  EXPECT_EQ(server.requests().size(), 1U);
 }
 
 TEST_F(OpencodeRun, TheCheckItRanWithItsExitCodeIsTheEvidence) {
@@ -205,6 +329,56 @@ TEST_F(CodexRun, AClaimWithoutEvidenceIsRejectedAndTheResumedThreadProvesTheFix)
     sent += static_cast<std::int64_t>(request.body.size() / 4);
   }
   EXPECT_LE(usage["input_tokens"].get<std::int64_t>(), sent + 1000);
+}
+
+// What a ChatGPT plan's usage limit answers Codex, resetting at `reset`.
+FakeTurn codex_usage_limit(std::chrono::system_clock::time_point reset) {
+  FakeTurn turn;
+  turn.fault = Fault::custom_error;
+  turn.status = 429;
+  turn.error_body =
+      json{{"error",
+            {{"type", "usage_limit_reached"},
+             {"message", "The usage limit has been reached"},
+             {"plan_type", "plus"},
+             {"resets_at",
+              std::chrono::duration_cast<std::chrono::seconds>(reset.time_since_epoch()).count()}}}}
+          .dump();
+  return turn;
+}
+
+TEST_F(CodexRun, AUsageLimitIsWaitedOutAndTheThreadGoesOn) {
+  // Codex says "try again at 5:44 AM." in local time; that time passed a minute ago.
+  server.push(codex_usage_limit(std::chrono::system_clock::now() - std::chrono::minutes(1)));
+  server.push(FakeTurn{.text = "Done after the reset."});
+  const RalphOutput out = ralph({"run", "--agent", "codex", "--json", "say done"});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const json result = parse_output(out);
+  EXPECT_EQ(result["status"], "completed");
+  EXPECT_EQ(result["iterations"], 1);
+  EXPECT_EQ(result["answer"], "Done after the reset.");
+  EXPECT_THAT(out.err, HasSubstr("Codex's usage limit is reached; waiting until"));
+  const auto requests = server.requests();
+  ASSERT_EQ(requests.size(), 2U);
+  EXPECT_THAT(requests[1].body, HasSubstr("The usage limit has reset"));
+}
+
+TEST_F(CodexRun, AUsageLimitResettingAfterTheTimeBudgetEndsTheRunSayingWhen) {
+  const auto reset = std::chrono::system_clock::now() + std::chrono::hours(3);
+  server.push(codex_usage_limit(reset));
+  const RalphOutput out =
+      ralph({"run", "--agent", "codex", "--time-budget", "3600", "--json", "say done"});
+  EXPECT_EQ(out.exit_code, 1) << out.err;
+  EXPECT_EQ(parse_output(out)["status"], "failed");
+  // Codex says the time to the minute, in local time; ralph says it in UTC.
+  const std::time_t reset_time = std::chrono::system_clock::to_time_t(reset);
+  std::tm utc{};
+  gmtime_r(&reset_time, &utc);
+  char minute[32];
+  std::strftime(minute, sizeof minute, "%Y-%m-%dT%H:%M:00", &utc);
+  EXPECT_THAT(out.err, HasSubstr(std::string("Codex's usage limit is reached until ") + minute));
+  EXPECT_THAT(out.err, HasSubstr("after the time budget ends; not waiting"));
+  EXPECT_THAT(out.err, HasSubstr("hit your usage limit"));
 }
 
 } // namespace

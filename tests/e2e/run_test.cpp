@@ -450,6 +450,18 @@ TEST_F(RunEndToEnd, OllamaModelsSpeakItsDialect) {
   EXPECT_FALSE(first.contains("max_completion_tokens"));
 }
 
+TEST_F(RunEndToEnd, OllamaNotRunningSaysHowToStartItInsteadOfRetrying) {
+  // Nothing listens on port 1: the connection is refused at once, as when Ollama is not started.
+  const auto result = run_ralph({"run", "say hi", "--model", "ollama/qwen3:8b", "--base-url",
+                                 "http://127.0.0.1:1/v1", "--workspace", workspace.path().string()},
+                                cwd.path());
+
+  EXPECT_EQ(result.exit_code, 1) << result.err;
+  EXPECT_THAT(result.err, HasSubstr("127.0.0.1:1/v1/chat/completions"));
+  EXPECT_THAT(result.err, HasSubstr("is Ollama running? start it with `ollama serve`"));
+  EXPECT_THAT(result.err, Not(HasSubstr("retry"))) << "a refused local server is not retried";
+}
+
 TEST(CommandLine, HelpListsTheCommandsAndExitCodes) {
   TempDir cwd;
   const auto top = run_ralph({"--help"}, cwd.path());

@@ -44,6 +44,8 @@ struct StubAttempt {
   // when its token's deadline passes meanwhile.
   std::chrono::milliseconds takes{0};
   bool wait_for_cancel = false; // block until the attempt is cancelled (by another thread)
+  // The agent stops here, its plan's usage limit reached (an agent CLI's report).
+  std::optional<agent::UsageLimit> usage_limit;
 };
 
 // What a real test runner printed (tests/verify/fixtures/test_runners).
@@ -114,6 +116,13 @@ public:
     }
     if (cancel.cancelled()) {
       outcome.stop = agent::AgentStop::cancelled;
+      return outcome;
+    }
+    if (attempt.usage_limit) {
+      outcome.stop = agent::AgentStop::failed;
+      outcome.error = Error{.kind = ErrorKind::provider, .message = attempt.usage_limit->message};
+      outcome.usage_limit = attempt.usage_limit;
+      conversation.push_back(Message{.role = Role::assistant, .content = attempt.answer});
       return outcome;
     }
     outcome.stop = attempt.stop;

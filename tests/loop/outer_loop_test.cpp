@@ -590,6 +590,62 @@ TEST_F(OuterLoopTest, UserCancelIsInterruptedNotABudget) {
   EXPECT_EQ(result.reason, "stopped during attempt 1");
 }
 
+// An attempt the agent CLI's plan stopped, its limit resetting `after` from now on the clock.
+StubAttempt limited(const ralph::testing::FakeClock& clock, std::chrono::milliseconds after) {
+  StubAttempt attempt = answer("You've hit your limit");
+  attempt.usage_limit = agent::UsageLimit{.agent = "Claude Code",
+                                          .message = "You've hit your 5-hour limit",
+                                          .resets_at = clock.wall_now() + after};
+  return attempt;
+}
+
+TEST_F(OuterLoopTest, AUsageLimitIsWaitedOutOnTheClockAndTheSameAttemptGoesOn) {
+  options.budget.max_time = std::chrono::hours(4);
+  verifier().then(Outcome::pass);
+  agent.push(limited(clock, std::chrono::hours(2)));
+  agent.push(answer("done after the reset"));
+  const auto result = run();
+  EXPECT_EQ(result.status, Status::completed) << result.reason;
+  EXPECT_EQ(result.answer, "done after the reset");
+  ASSERT_EQ(result.attempts.size(), 1u) << "the limit is no failed attempt";
+  EXPECT_EQ(clock.sleeps(), std::vector<std::chrono::milliseconds>{std::chrono::hours(2)});
+  const auto waits = sink.of<event::AgentLimitWait>();
+  ASSERT_EQ(waits.size(), 1u);
+  EXPECT_EQ(waits[0].agent, "Claude Code");
+  EXPECT_EQ(waits[0].wait, std::chrono::hours(2));
+  EXPECT_EQ(waits[0].resets_at, clock.wall_now());
+  // The agent went on told that the limit reset, after what it said when it stopped.
+  ASSERT_EQ(agent.seen.size(), 2u);
+  EXPECT_EQ(agent.seen[1].back().content,
+            "The usage limit has reset. Go on with the task where you left off.");
+  // The wait counts against the time budget like any other time of the attempt.
+  EXPECT_GE(result.duration_ms, std::chrono::milliseconds(std::chrono::hours(2)).count());
+}
+
+TEST_F(OuterLoopTest, AResetAfterTheTimeBudgetEndsTheRunWithoutWaiting) {
+  options.budget.max_time = std::chrono::hours(1);
+  verifier().then(Outcome::pass);
+  agent.push(limited(clock, std::chrono::hours(3)));
+  const auto result = run();
+  EXPECT_EQ(result.status, Status::failed);
+  EXPECT_THAT(result.reason, HasSubstr("Claude Code's usage limit is reached until "));
+  EXPECT_THAT(result.reason, HasSubstr("after the time budget ends; not waiting"));
+  EXPECT_TRUE(clock.sleeps().empty());
+  EXPECT_TRUE(sink.of<event::AgentLimitWait>().empty());
+}
+
+TEST_F(OuterLoopTest, AUsageLimitWithoutAResetTimeIsNotWaitedFor) {
+  verifier().then(Outcome::pass);
+  StubAttempt attempt = answer("limit");
+  attempt.usage_limit = agent::UsageLimit{
+      .agent = "Codex", .message = "You've hit your usage limit.", .resets_at = std::nullopt};
+  agent.push(attempt);
+  const auto result = run();
+  EXPECT_EQ(result.status, Status::failed);
+  EXPECT_THAT(result.reason, HasSubstr("did not say when it resets"));
+  EXPECT_TRUE(clock.sleeps().empty());
+}
+
 TEST_F(OuterLoopTest, AgentFailureEndsTheRunAsFailed) {
   verifier().then(Outcome::pass);
   // Nothing scripted: the stub agent fails.

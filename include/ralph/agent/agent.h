@@ -7,6 +7,7 @@
 #include "ralph/core/event.h"
 #include "ralph/core/message.h"
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +29,14 @@ inline const char* to_string(AgentStop stop) {
   return name_of(k_agent_stop_names, stop);
 }
 
+// The agent's plan stopped it: its usage limit is reached. Not a fault of the attempt: the loop
+// waits until `resets_at` (when the CLI said, and the time budget allows) and runs it again.
+struct UsageLimit {
+  std::string agent;   // the CLI as people call it: "Claude Code", "Codex"
+  std::string message; // the CLI's own words
+  std::optional<std::chrono::system_clock::time_point> resets_at;
+};
+
 // What one attempt produced. The conversation itself is updated in place.
 struct AgentOutcome {
   AgentStop stop = AgentStop::failed;
@@ -37,6 +46,7 @@ struct AgentOutcome {
   Usage usage;                // tokens of this attempt's model calls
   std::optional<Error> error; // set when stop is failed or cancelled
   std::string agent_session;  // an external agent CLI's own session id, when it reported one
+  std::optional<UsageLimit> usage_limit; // set (with stop failed) when the plan's limit stopped it
 };
 
 // An inner loop that works on a conversation until it has an answer. The outer loop knows

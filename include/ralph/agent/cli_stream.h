@@ -3,6 +3,7 @@
 #include "ralph/core/message.h"
 #include "ralph/core/settings.h"
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -51,10 +52,14 @@ struct CliNotice {
 };
 // The terminal event: how the run ended by the CLI's own account. `answer` is the final
 // assistant text when the format has one there; `error` says why a failed run failed.
+// `usage_limit`: the run failed because the plan's usage limit is reached, which resets at
+// `resets_at` when the CLI said.
 struct CliResult {
   bool ok = false;
   std::string answer;
   std::string error;
+  bool usage_limit = false;
+  std::optional<std::chrono::system_clock::time_point> resets_at;
 };
 using CliEvent = std::variant<CliText, CliToolStarted, CliToolFinished, CliUsage, CliSession,
                               CliNotice, CliResult>;
@@ -75,5 +80,10 @@ public:
 };
 
 std::unique_ptr<CliStreamParser> make_cli_stream_parser(CliFormat format);
+
+// True when the format's parser gives the exit codes of the commands the CLI ran (Claude Code's
+// implied by its Bash results, Codex's and opencode's as fields); Gemini CLI and goose put them
+// only in display text, aider and plain text run no tools of their own that ralph sees.
+bool reports_exit_codes(CliFormat format);
 
 } // namespace ralph::agent

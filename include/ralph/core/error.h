@@ -35,7 +35,8 @@ struct Error {
   bool retryable = false;
   int http_status = 0;                       // 0 when no HTTP status applies
   std::chrono::milliseconds retry_after{-1}; // server hint; negative when absent
-  std::string file;                          // config/input file, when the error is about one
+  bool refused = false; // no connection could be made (refused): the request never left
+  std::string file;     // config/input file, when the error is about one
   int line = 0;
 };
 

@@ -85,6 +85,16 @@ struct Warning {
   std::string text;
 };
 
+// The agent CLI stopped because its plan's usage limit is reached; the run waits until the limit
+// resets (within the time budget) and then goes on with the same attempt.
+struct AgentLimitWait {
+  static constexpr const char* k_name = "agent_limit_wait";
+  std::string agent;   // the CLI as people call it: "Claude Code", "Codex"
+  std::string message; // the CLI's own words
+  std::chrono::system_clock::time_point resets_at;
+  std::chrono::milliseconds wait{0};
+};
+
 // A failure that ends the work it happened in (a model call that failed after its retries).
 struct Failure {
   static constexpr const char* k_name = "error";
@@ -184,9 +194,9 @@ struct RunEnded {
 using EventPayload =
     std::variant<event::AttemptStarted, event::ModelStarted, event::TextDelta, event::ThinkingDelta,
                  event::ModelFinished, event::ToolStarted, event::ToolFinished, event::Retry,
-                 event::Warning, event::Failure, event::AgentFinished, event::AttemptFinished,
-                 event::VerificationSkipped, event::VerifierStarted, event::VerdictGiven,
-                 event::FeedbackGiven, event::BudgetWarning, event::RunEnded>;
+                 event::Warning, event::AgentLimitWait, event::Failure, event::AgentFinished,
+                 event::AttemptFinished, event::VerificationSkipped, event::VerifierStarted,
+                 event::VerdictGiven, event::FeedbackGiven, event::BudgetWarning, event::RunEnded>;
 
 struct Event {
   int iteration = 0; // outer-loop attempt, 1-based; 0 outside the loop

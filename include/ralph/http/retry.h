@@ -41,6 +41,9 @@ struct RetryHooks {
   // Return true to refuse retrying a response the status alone would retry (e.g. 429
   // insufficient_quota).
   std::function<bool(const Response&)> non_retryable;
+  // Return true to refuse retrying a transport error marked retryable (e.g. a refused connection
+  // to a local server that is not running).
+  std::function<bool(const Error&)> give_up;
   // Told before each wait: the error that caused it, the attempt that failed (1-based), the delay.
   std::function<void(const Error&, int, std::chrono::milliseconds)> on_retry;
 };

@@ -18,6 +18,8 @@ struct OpenAiDialect {
   bool max_completion_tokens = true; // false: the older `max_tokens` (llama.cpp, vLLM, Ollama)
   bool tool_choice = true;           // send `tool_choice:"auto"` with tools (Ollama ignores it)
   bool bearer_without_key = false;   // send `Authorization: Bearer ` even when the key is empty
+  // Said when the base URL refuses the connection (then not retried): a local server's hint.
+  std::string_view refused_hint;
 
   static OpenAiDialect openai();
   static OpenAiDialect compat();

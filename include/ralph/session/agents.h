@@ -21,6 +21,11 @@ namespace ralph::session {
 // the built-in agent.
 bool uses_external_agent(const Config& config);
 
+// A configuration error when evidence is required (verifier-first: a chat's /goal too) and the
+// external agent CLI reports no exit codes of the commands it runs: no check it ran could be
+// evidence, so such a run could never pass.
+Result<void> check_evidence_agent(const Config& config);
+
 // What works on the goal, for banners: "claude (sonnet)", "command `…`", or the model.
 std::string agent_label(const Config& config);
 

@@ -8,6 +8,7 @@
 #include "ralph/core/try.h"
 #include "ralph/loop/session_resume.h"
 #include "ralph/loop/store_journal.h"
+#include "ralph/session/agents.h"
 #include "ralph/session/record.h"
 #include "ralph/session/settings.h"
 #include "ralph/session/verifiers.h"
@@ -34,6 +35,7 @@ Result<Config> Chat::goal_config(const GoalSettings& settings) const {
     TRY(set_config_value(config, "judge.model", settings.judge, "/judge"));
   }
   TRY(apply_overrides(config, settings.budgets));
+  TRY(session::check_evidence_agent(config));
   return config;
 }
 
