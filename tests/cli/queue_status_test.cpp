@@ -1,0 +1,26 @@
+#include "cli/queue_status.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace ralph::cli {
+namespace {
+
+using ::testing::HasSubstr;
+
+TEST(QueueStatusTable, TheBreakdownByStatusHasItsOwnHeadingNotFailedsLines) {
+  store::QueueStatus status;
+  status.batch = "nightly";
+  status.done = 3;
+  status.failed = 1;
+  status.verified = 3;
+  status.statuses = {{"budget_exhausted", 1}, {"completed", 3}};
+  const std::string table = queue_status_table(status);
+  EXPECT_THAT(table, HasSubstr("  failed                 1\n  verified"));
+  EXPECT_THAT(table, HasSubstr("  finished goals by their session's status:\n"
+                               "    budget_exhausted     1\n"
+                               "    completed            3\n"));
+}
+
+} // namespace
+} // namespace ralph::cli
