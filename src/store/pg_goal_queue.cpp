@@ -104,7 +104,8 @@ public:
                                        std::chrono::milliseconds lease) override;
   Result<bool> finish(const std::string& worker, const GoalClaim& claim,
                       const GoalOutcome& outcome) override;
-  Result<bool> release(const std::string& worker, const GoalClaim& claim) override;
+  Result<bool> release(const std::string& worker, const GoalClaim& claim,
+                       const GoalSpent& spent) override;
   Result<bool> set_session(const std::string& worker, const GoalClaim& claim,
                            const std::string& session_id) override;
   Result<bool> save_checkpoint(const std::string& worker, const GoalClaim& claim,
@@ -272,14 +273,22 @@ Result<bool> PgGoalQueue::finish(const std::string& worker, const GoalClaim& cla
   });
 }
 
-Result<bool> PgGoalQueue::release(const std::string& worker, const GoalClaim& claim) {
+Result<bool> PgGoalQueue::release(const std::string& worker, const GoalClaim& claim,
+                                  const GoalSpent& spent) {
   std::lock_guard lock(m_mutex);
   return m_db->transaction("release a goal", [&](Connection& c) -> Result<bool> {
     TRY_ASSIGN(const Rows updated,
-               c.query("UPDATE queue_goals SET state = 'queued', lease_until = NULL "
+               c.query("UPDATE queue_goals SET state = 'queued', lease_until = NULL, "
+                       "tokens = $5, cost_usd = $6 "
                        "WHERE batch = $1 AND id = $2 AND tries = $3 AND worker = $4 "
                        "AND state = 'running'",
-                       Params().add(claim.batch).add(claim.id).add(claim.tries).add(worker),
+                       Params()
+                           .add(claim.batch)
+                           .add(claim.id)
+                           .add(claim.tries)
+                           .add(worker)
+                           .add(spent.tokens)
+                           .add(spent.cost_usd),
                        "release a goal"));
     return updated.affected() == 1;
   });

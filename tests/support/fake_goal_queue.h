@@ -119,13 +119,16 @@ public:
            found->second.row.result_json == outcome.result_json;
   }
 
-  Result<bool> release(const std::string& worker, const store::GoalClaim& claim) override {
+  Result<bool> release(const std::string& worker, const store::GoalClaim& claim,
+                       const store::GoalSpent& spent) override {
     const std::lock_guard lock(m_mutex);
     Goal* goal = held(worker, claim);
     if (goal == nullptr) {
       return false;
     }
     goal->row.state = store::GoalState::queued;
+    goal->row.tokens = spent.tokens;
+    goal->row.cost_usd = spent.cost_usd;
     goal->row.lease_until.clear();
     return true;
   }
@@ -246,8 +249,8 @@ private:
     const store::QueuedGoal& row = goal.row;
     switch (row.state) {
     case store::GoalState::queued:
-      ++status.queued;
-      return;
+      ++status.queued; // given back, it still counts what its session spent, as PostgreSQL's
+      break;
     case store::GoalState::running:
       ++status.running;
       ++status.running_by_worker[row.worker];

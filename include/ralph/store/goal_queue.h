@@ -81,6 +81,12 @@ struct GoalOutcome {
   double cost_usd = 0;
 };
 
+// What a goal's session has spent so far, all its runs included.
+struct GoalSpent {
+  std::int64_t tokens = 0;
+  double cost_usd = 0;
+};
+
 // A batch of the queue, its goals counted.
 struct QueueStatus {
   std::string batch;
@@ -133,8 +139,10 @@ public:
   // the same claim again with the same result is true.
   virtual Result<bool> finish(const std::string& worker, const GoalClaim& claim,
                               const GoalOutcome& outcome) = 0;
-  // Gives the goal back to the queue (its session kept, to resume); false when not held.
-  virtual Result<bool> release(const std::string& worker, const GoalClaim& claim) = 0;
+  // Gives the goal back to the queue (its session kept, to resume) with what its session spent
+  // so far, which the batch's status counts; false when not held.
+  virtual Result<bool> release(const std::string& worker, const GoalClaim& claim,
+                               const GoalSpent& spent) = 0;
   // Notes the goal's session so that whoever takes it over resumes it; false when not held.
   virtual Result<bool> set_session(const std::string& worker, const GoalClaim& claim,
                                    const std::string& session_id) = 0;

@@ -281,7 +281,9 @@ Result<void> Worker::finish(HeldGoal& held) {
   }
   if (report.status == Status::interrupted || report.status == Status::active) {
     // Stopping: the goal goes back to the queue, its session kept to resume.
-    TRY(m_queue.release(m_name, claim));
+    TRY(m_queue.release(m_name, claim,
+                        {.tokens = report.usage.input_tokens + report.usage.output_tokens,
+                         .cost_usd = report.cost_usd.value_or(0)}));
     m_observer.goal_released(held.seen());
     return {};
   }
