@@ -2,6 +2,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 namespace ralph::cli {
 namespace {
@@ -20,6 +21,18 @@ TEST(QueueStatusTable, TheBreakdownByStatusHasItsOwnHeadingNotFailedsLines) {
   EXPECT_THAT(table, HasSubstr("  finished goals by their session's status:\n"
                                "    budget_exhausted     1\n"
                                "    completed            3\n"));
+}
+
+TEST(QueueStatusTable, AnUnknownCostIsUnknownNeverZero) {
+  store::QueueStatus status;
+  status.batch = "nightly";
+  status.done = 1;
+  status.tokens = 900;
+  status.cost_known = false;
+  EXPECT_THAT(queue_status_table(status), HasSubstr("  cost" + std::string(14, ' ') + "unknown\n"));
+  EXPECT_TRUE(nlohmann::json::parse(queue_status_json(status))["cost_usd"].is_null());
+  status.cost_known = true;
+  EXPECT_EQ(nlohmann::json::parse(queue_status_json(status))["cost_usd"], 0.0);
 }
 
 } // namespace

@@ -494,6 +494,7 @@ TEST_F(WorkerEndToEnd, SigtermGivesTheRunningGoalsBackWithTheirSessions) {
       run_ralph({"batch", "status", "--queue", url, "--name", "b", "--json"}, dir.path());
   ASSERT_EQ(status.exit_code, 0) << status.err;
   EXPECT_EQ(parse_output(status)["tokens"], spent);
+  EXPECT_TRUE(parse_output(status)["cost_usd"].is_null()) << "the fake model has no price";
   model.release();
   const RalphOutput next = run_ralph(worker_args(url, 1, "60s"), dir.path());
   ASSERT_EQ(next.exit_code, 0) << next.err;

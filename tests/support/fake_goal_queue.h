@@ -109,6 +109,7 @@ public:
       row.verified = outcome.verified;
       row.tokens = outcome.tokens;
       row.cost_usd = outcome.cost_usd;
+      row.cost_known = outcome.cost_known;
       row.lease_until.clear();
       return true;
     }
@@ -129,6 +130,7 @@ public:
     goal->row.state = store::GoalState::queued;
     goal->row.tokens = spent.tokens;
     goal->row.cost_usd = spent.cost_usd;
+    goal->row.cost_known = spent.cost_known;
     goal->row.lease_until.clear();
     return true;
   }
@@ -265,6 +267,7 @@ private:
     status.verified += row.verified ? 1 : 0;
     status.tokens += row.tokens;
     status.cost_usd += row.cost_usd;
+    status.cost_known = status.cost_known && row.cost_known;
   }
 
   const Clock& m_clock;
