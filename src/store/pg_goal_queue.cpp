@@ -86,6 +86,13 @@ QueuedGoal read_goal(const Rows& rows, int row) {
                     .cost_known = rows.boolean(row, 14)};
 }
 
+// $1 to $4 of every statement a claim's holder may run: the goal and the claim's fencing token.
+Params held_by(const GoalClaim& claim, const std::string& worker) {
+  Params params;
+  params.add(claim.batch).add(claim.id).add(claim.tries).add(worker);
+  return params;
+}
+
 // Claims as one JSON array parameter: [[batch, id, tries], ...].
 std::string claims_json(const std::vector<GoalClaim>& claims) {
   nlohmann::json array = nlohmann::json::array();
@@ -248,11 +255,7 @@ Result<bool> PgGoalQueue::finish(const std::string& worker, const GoalClaim& cla
                 "lease_until = NULL, finished_at = now() "
                 "WHERE batch = $1 AND id = $2 AND tries = $3 AND worker = $4 "
                 "AND state = 'running'",
-                Params()
-                    .add(claim.batch)
-                    .add(claim.id)
-                    .add(claim.tries)
-                    .add(worker)
+                held_by(claim, worker)
                     .add(outcome.completed ? "done" : "failed")
                     .add(outcome.status)
                     .add(outcome.session_id)
@@ -266,16 +269,11 @@ Result<bool> PgGoalQueue::finish(const std::string& worker, const GoalClaim& cla
       return true;
     }
     // Run again after a fault in COMMIT: finished by this very claim is finished.
-    TRY_ASSIGN(const Rows row, c.query("SELECT 1 FROM queue_goals WHERE batch = $1 AND id = $2 "
-                                       "AND tries = $3 AND worker = $4 "
-                                       "AND state IN ('done', 'failed') AND result_json = $5",
-                                       Params()
-                                           .add(claim.batch)
-                                           .add(claim.id)
-                                           .add(claim.tries)
-                                           .add(worker)
-                                           .add(outcome.result_json),
-                                       "finish a goal"));
+    TRY_ASSIGN(const Rows row,
+               c.query("SELECT 1 FROM queue_goals WHERE batch = $1 AND id = $2 "
+                       "AND tries = $3 AND worker = $4 "
+                       "AND state IN ('done', 'failed') AND result_json = $5",
+                       held_by(claim, worker).add(outcome.result_json), "finish a goal"));
     return !row.empty();
   });
 }
@@ -284,20 +282,14 @@ Result<bool> PgGoalQueue::release(const std::string& worker, const GoalClaim& cl
                                   const GoalSpent& spent) {
   std::lock_guard lock(m_mutex);
   return m_db->transaction("release a goal", [&](Connection& c) -> Result<bool> {
-    TRY_ASSIGN(const Rows updated,
-               c.query("UPDATE queue_goals SET state = 'queued', lease_until = NULL, "
-                       "tokens = $5, cost_usd = $6, cost_known = $7 "
-                       "WHERE batch = $1 AND id = $2 AND tries = $3 AND worker = $4 "
-                       "AND state = 'running'",
-                       Params()
-                           .add(claim.batch)
-                           .add(claim.id)
-                           .add(claim.tries)
-                           .add(worker)
-                           .add(spent.tokens)
-                           .add(spent.cost_usd)
-                           .add(spent.cost_known),
-                       "release a goal"));
+    TRY_ASSIGN(
+        const Rows updated,
+        c.query("UPDATE queue_goals SET state = 'queued', lease_until = NULL, "
+                "tokens = $5, cost_usd = $6, cost_known = $7 "
+                "WHERE batch = $1 AND id = $2 AND tries = $3 AND worker = $4 "
+                "AND state = 'running'",
+                held_by(claim, worker).add(spent.tokens).add(spent.cost_usd).add(spent.cost_known),
+                "release a goal"));
     return updated.affected() == 1;
   });
 }
@@ -306,14 +298,11 @@ Result<bool> PgGoalQueue::set_session(const std::string& worker, const GoalClaim
                                       const std::string& session_id) {
   std::lock_guard lock(m_mutex);
   return m_db->transaction("note a goal's session", [&](Connection& c) -> Result<bool> {
-    TRY_ASSIGN(
-        const Rows updated,
-        c.query(
-            "UPDATE queue_goals SET session_id = $5 "
-            "WHERE batch = $1 AND id = $2 AND tries = $3 AND worker = $4 "
-            "AND state = 'running'",
-            Params().add(claim.batch).add(claim.id).add(claim.tries).add(worker).add(session_id),
-            "note a goal's session"));
+    TRY_ASSIGN(const Rows updated,
+               c.query("UPDATE queue_goals SET session_id = $5 "
+                       "WHERE batch = $1 AND id = $2 AND tries = $3 AND worker = $4 "
+                       "AND state = 'running'",
+                       held_by(claim, worker).add(session_id), "note a goal's session"));
     return updated.affected() == 1;
   });
 }
@@ -322,13 +311,11 @@ Result<bool> PgGoalQueue::save_checkpoint(const std::string& worker, const GoalC
                                           const std::string& patch) {
   std::lock_guard lock(m_mutex);
   return m_db->transaction("save a goal's checkpoint", [&](Connection& c) -> Result<bool> {
-    TRY_ASSIGN(
-        const Rows updated,
-        c.query("UPDATE queue_goals SET checkpoint = $5 "
-                "WHERE batch = $1 AND id = $2 AND tries = $3 AND worker = $4 "
-                "AND state = 'running'",
-                Params().add(claim.batch).add(claim.id).add(claim.tries).add(worker).add(patch),
-                "save a goal's checkpoint"));
+    TRY_ASSIGN(const Rows updated,
+               c.query("UPDATE queue_goals SET checkpoint = $5 "
+                       "WHERE batch = $1 AND id = $2 AND tries = $3 AND worker = $4 "
+                       "AND state = 'running'",
+                       held_by(claim, worker).add(patch), "save a goal's checkpoint"));
     return updated.affected() == 1;
   });
 }
