@@ -174,12 +174,13 @@ private:
     m_events.on_event(tool_started_event(1, started.call));
   }
   void on(CliToolFinished& finished) {
-    if (m_started.count(finished.call.id) == 0) {
-      m_events.on_event(tool_started_event(1, finished.call));
-    }
     ToolCall call = as_evidence_call(finished.call, finished);
     if (call.id.empty()) {
       call.id = fmt::format("cli_{}", m_tool_calls + 1);
+    }
+    if (m_started.count(finished.call.id) == 0) {
+      // Shown as it ends (opencode prints a call only then): one name and id from start to end.
+      m_events.on_event(tool_started_event(1, call));
     }
     ++m_tool_calls;
     tools::ToolResult result;

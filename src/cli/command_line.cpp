@@ -307,11 +307,48 @@ std::string explain_parse_error(const CLI::App& app, const CLI::ParseError& erro
 
 // Values kept as typed until parsing is done, then checked and converted by check_values.
 struct TypedValues {
-  std::string parallel_attempts; // run
-  std::string older_than;        // sessions prune
-  std::string every;             // heartbeat
-  std::string lease;             // worker
+  std::string parallel_attempts;     // run
+  std::string older_than;            // sessions prune
+  std::string every;                 // heartbeat
+  std::string lease;                 // worker
+  std::vector<std::string> statuses; // sessions list
+  std::vector<std::string> kinds;    // sessions list
+  std::string limit;                 // sessions list
 };
+
+// `sessions list --status/--kind/--limit` into the typed filter; a problem names the flag, the
+// value and what it takes.
+std::optional<std::string> check_session_filter(const std::string& words, const TypedValues& typed,
+                                                SessionFilter& filter) {
+  for (const std::string& name : typed.statuses) {
+    if (name == "stopped") {
+      filter.stopped = true;
+    } else if (name == "verified") {
+      filter.verified = true;
+    } else if (const auto status = value_of(k_status_names, name)) {
+      filter.statuses.push_back(*status);
+    } else {
+      return fmt::format("{}: --status '{}': expected one of {}", words, name,
+                         fmt::join(status_filter_names(), ", "));
+    }
+  }
+  for (const std::string& name : typed.kinds) {
+    const auto kind = value_of(store::k_session_kind_names, name);
+    if (!kind) {
+      return fmt::format("{}: --kind '{}': expected one of {}", words, name,
+                         fmt::join(kind_filter_names(), ", "));
+    }
+    filter.kinds.push_back(*kind);
+  }
+  if (!typed.limit.empty()) {
+    const std::string& text = typed.limit;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), filter.limit);
+    if (error != std::errc() || end != text.data() + text.size() || filter.limit < 1) {
+      return fmt::format("{}: --limit '{}': expected a whole number, 1 or more", words, text);
+    }
+  }
+  return std::nullopt;
+}
 
 // The command line being declared: the app, what parsing fills in, and each command's name.
 struct Parser {
@@ -356,6 +393,16 @@ std::optional<std::string> check_values(const std::string& words, const TypedVal
       parsed.heartbeat.every = *interval;
     } else if (parsed.heartbeat.ticks > 1) {
       return usage_problem(words, "--ticks needs --every (without it there is one tick)");
+    }
+  }
+  if (parsed.name == CommandName::sessions_list) {
+    if (parsed.sessions.heartbeat &&
+        (!typed.statuses.empty() || !typed.kinds.empty() || !typed.limit.empty())) {
+      return usage_problem(words, "--heartbeat lists the heartbeat ticks; --status, --kind and "
+                                  "--limit are for the list of sessions");
+    }
+    if (auto problem = check_session_filter(words, typed, parsed.sessions.filter)) {
+      return problem;
     }
   }
   if (parsed.name == CommandName::sessions_prune) {
@@ -498,6 +545,18 @@ void add_sessions(Parser& p) {
   list->add_flag("--heartbeat", parsed.sessions.heartbeat,
                  "recent `ralph heartbeat` ticks only: start, status, verified, duration, answer, "
                  "and a total");
+  list->add_option("--status", p.typed.statuses,
+                   fmt::format("only sessions with this status, repeated or comma-separated for "
+                               "several: {} (stopped: active, its process gone; verified: "
+                               "completed with a verified answer)",
+                               fmt::join(status_filter_names(), ", ")))
+      ->delimiter(',');
+  list->add_option("--kind", p.typed.kinds,
+                   fmt::format("only sessions of this kind, repeated or comma-separated for "
+                               "several: {}",
+                               fmt::join(kind_filter_names(), ", ")))
+      ->delimiter(',');
+  list->add_option("--limit", p.typed.limit, "the newest N sessions only");
   CLI::App* show =
       p.add(*sessions, "show", "every attempt, tool call, verdict and feedback of a session",
             CommandName::sessions_show);

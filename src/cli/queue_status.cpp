@@ -46,14 +46,20 @@ std::string queue_status_table(const store::QueueStatus& status) {
   }
   out += fmt::format("  {:<18}{:>6}\n", "done", status.done);
   out += fmt::format("  {:<18}{:>6}\n", "failed", status.failed);
-  for (const auto& [name, n] : status.statuses) {
-    out += fmt::format("    {:<16}{:>6}\n", name, n);
-  }
   out += fmt::format("  {:<18}{:>6}   ({:.0f}% of finished goals)\n", "verified", status.verified,
                      finished > 0 ? 100.0 * status.verified / finished : 0.0);
   out += fmt::format("  {:<18}{:>6}\n", "tokens", status.tokens);
-  if (status.cost_usd > 0) {
-    out += fmt::format("  {:<18}{:>6}\n", "cost", fmt::format("${:.2f}", status.cost_usd));
+  // As the local batch's summary says it: never $0.00 for a cost nobody could price.
+  out += fmt::format("  {:<18}{:>6}\n", "cost",
+                     status.cost_known     ? fmt::format("${:.2f}", status.cost_usd)
+                     : status.cost_usd > 0 ? fmt::format("≥${:.2f}", status.cost_usd)
+                                           : std::string("unknown"));
+  // Done and failed goals alike: under "failed" a completed one would read as a failure.
+  if (!status.statuses.empty()) {
+    out += "  finished goals by their session's status:\n";
+    for (const auto& [name, n] : status.statuses) {
+      out += fmt::format("    {:<16}{:>6}\n", name, n);
+    }
   }
   return out;
 }
@@ -75,7 +81,7 @@ std::string queue_status_json(const store::QueueStatus& status) {
       {"verified", status.verified},
       {"verified_rate", finished > 0 ? static_cast<double>(status.verified) / finished : 0.0},
       {"tokens", status.tokens},
-      {"cost_usd", status.cost_usd}}
+      {"cost_usd", status.cost_known ? nlohmann::json(status.cost_usd) : nlohmann::json()}}
       .dump();
 }
 

@@ -10,6 +10,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 namespace ralph::cli {
 namespace {
 
@@ -85,6 +87,36 @@ std::string kind_marker(const store::SessionRow& row) {
                                              : fmt::format("[{}] ", to_string(row.kind));
 }
 
+// An attempt's tool calls. A run killed during an attempt leaves the calls it made; the resumed
+// run starts the attempt over (a new start time, its calls numbered from 1 again) and the loop
+// counts only its own.
+struct AttemptTools {
+  std::vector<const store::ToolCallRow*> stopped_run; // recorded before the attempt (re)started
+  std::vector<const store::ToolCallRow*> this_run;
+};
+
+AttemptTools tools_of(const store::SessionRecord& record, const store::AttemptRow& attempt) {
+  AttemptTools out;
+  for (const store::ToolCallRow& tool : record.tool_calls) {
+    if (tool.iteration != attempt.iteration) {
+      continue;
+    }
+    // Both ISO 8601 UTC with milliseconds from the same clock: text order is time order.
+    (tool.at < attempt.started_at ? out.stopped_run : out.this_run).push_back(&tool);
+  }
+  return out;
+}
+
+// "  → shell make test · exit 2\n"
+std::string tool_line(const store::ToolCallRow& tool) {
+  const std::string outcome = tool.exit_code  ? fmt::format("exit {}", *tool.exit_code)
+                              : tool.is_error ? std::string("error")
+                                              : std::string("ok");
+  return fmt::format("  → {} {} · {}{}\n", tool.name,
+                     summarize_arguments(tool.name, tool.arguments, 80), outcome,
+                     tool.changed_workspace ? " · changed the workspace" : "");
+}
+
 json usage_json(const store::SessionRow& row) {
   json usage = {{"input_tokens", row.input_tokens}, {"output_tokens", row.output_tokens}};
   if (row.usage_estimated) {
@@ -114,6 +146,48 @@ std::string status_text(const store::SessionRow& row, const OwnerCheck& running)
     return "completed, unverified";
   }
   return shown_status(row, running);
+}
+
+std::vector<std::string> status_filter_names() {
+  std::vector<std::string> names;
+  for (const auto& [status, name] : k_status_names) {
+    names.emplace_back(name);
+  }
+  names.emplace_back("stopped");
+  names.emplace_back("verified");
+  return names;
+}
+
+std::vector<std::string> kind_filter_names() {
+  std::vector<std::string> names;
+  for (const auto& [kind, name] : store::k_session_kind_names) {
+    names.emplace_back(name);
+  }
+  return names;
+}
+
+std::vector<store::SessionRow> select_sessions(std::vector<store::SessionRow> sessions,
+                                               const SessionFilter& filter,
+                                               const OwnerCheck& running) {
+  const bool any_status = filter.statuses.empty() && !filter.stopped && !filter.verified;
+  const auto wanted = [&](const store::SessionRow& row) {
+    if (!filter.kinds.empty() &&
+        std::find(filter.kinds.begin(), filter.kinds.end(), row.kind) == filter.kinds.end()) {
+      return false;
+    }
+    if (any_status) {
+      return true;
+    }
+    const bool stopped = shown_status(row, running) == "stopped";
+    return (stopped && filter.stopped) || (filter.verified && row.verified) ||
+           (!stopped && std::find(filter.statuses.begin(), filter.statuses.end(), row.status) !=
+                            filter.statuses.end());
+  };
+  std::erase_if(sessions, [&](const store::SessionRow& row) { return !wanted(row); });
+  if (filter.limit > 0 && sessions.size() > static_cast<std::size_t>(filter.limit)) {
+    sessions.resize(static_cast<std::size_t>(filter.limit));
+  }
+  return sessions;
 }
 
 std::string render_session_list(const std::vector<store::SessionRow>& sessions,
@@ -161,21 +235,25 @@ std::string render_session(const store::SessionRecord& record, const OwnerCheck&
                      row.output_tokens, row.usage_estimated ? " (estimated)" : "", cost(row),
                      static_cast<double>(row.elapsed_ms) / 1000.0);
   for (const auto& attempt : record.attempts) {
-    out += fmt::format(
-        "\n── {} {} · {} · {} step{} · {} tool call{} · {:.1f} s{} ──\n", step, attempt.iteration,
-        attempt.started_at, attempt.steps, attempt.steps == 1 ? "" : "s", attempt.tool_calls,
-        attempt.tool_calls == 1 ? "" : "s", static_cast<double>(attempt.duration_ms) / 1000.0,
-        attempt.finished ? "" : " · did not finish");
-    for (const auto& tool : record.tool_calls) {
-      if (tool.iteration != attempt.iteration) {
-        continue;
+    const AttemptTools tools = tools_of(record, attempt);
+    // A finished attempt counts its calls as the loop did; a running or killed one, as recorded.
+    const int calls =
+        attempt.finished ? attempt.tool_calls : static_cast<int>(tools.this_run.size());
+    out += fmt::format("\n── {} {} · {} · {} step{} · {} tool call{} · {:.1f} s{} ──\n", step,
+                       attempt.iteration, attempt.started_at, attempt.steps,
+                       attempt.steps == 1 ? "" : "s", calls, calls == 1 ? "" : "s",
+                       static_cast<double>(attempt.duration_ms) / 1000.0,
+                       attempt.finished ? "" : " · did not finish");
+    if (!tools.stopped_run.empty()) {
+      out += fmt::format("  before the resume, a run of this {} that was stopped made {} tool "
+                         "call{}:\n",
+                         step, tools.stopped_run.size(), tools.stopped_run.size() == 1 ? "" : "s");
+      for (const store::ToolCallRow* tool : tools.stopped_run) {
+        out += "  " + tool_line(*tool);
       }
-      const std::string outcome = tool.exit_code  ? fmt::format("exit {}", *tool.exit_code)
-                                  : tool.is_error ? std::string("error")
-                                                  : std::string("ok");
-      out += fmt::format("  → {} {} · {}{}\n", tool.name,
-                         summarize_arguments(tool.name, tool.arguments, 80), outcome,
-                         tool.changed_workspace ? " · changed the workspace" : "");
+    }
+    for (const store::ToolCallRow* tool : tools.this_run) {
+      out += tool_line(*tool);
     }
     if (!attempt.finished) {
       continue;
@@ -241,11 +319,15 @@ std::string session_record_json(const store::SessionRecord& record, const OwnerC
   const store::SessionRow& row = record.session;
   json attempts = json::array();
   for (const auto& attempt : record.attempts) {
+    const AttemptTools of_attempt = tools_of(record, attempt);
     json tools = json::array();
-    for (const auto& tool : record.tool_calls) {
-      if (tool.iteration == attempt.iteration) {
-        tools.push_back(store::tool_call_json(tool));
-      }
+    for (const store::ToolCallRow* tool : of_attempt.stopped_run) {
+      json call = store::tool_call_json(*tool);
+      call["stopped_run"] = true;
+      tools.push_back(std::move(call));
+    }
+    for (const store::ToolCallRow* tool : of_attempt.this_run) {
+      tools.push_back(store::tool_call_json(*tool));
     }
     json verdicts = json::array();
     for (const auto& verdict : record.verdicts) {

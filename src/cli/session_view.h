@@ -19,6 +19,27 @@ using OwnerCheck = std::function<bool(const store::SessionRow& row)>;
 // resume` continues such a session.
 std::string shown_status(const store::SessionRow& row, const OwnerCheck& running);
 
+// Which sessions `ralph sessions list` shows: those of one of `kinds` (none: every kind) whose
+// status is one of `statuses`, or `stopped` as shown_status says, or completed and `verified`
+// (none of the three: every status); the newest `limit` of them (0: all).
+struct SessionFilter {
+  std::vector<store::SessionKind> kinds;
+  std::vector<Status> statuses;
+  bool stopped = false;
+  bool verified = false;
+  int limit = 0;
+};
+
+// The values `--status` takes, in order: the recorded statuses, "stopped", "verified"; and those
+// `--kind` takes.
+std::vector<std::string> status_filter_names();
+std::vector<std::string> kind_filter_names();
+
+// `sessions` (newest first) as `filter` selects them.
+std::vector<store::SessionRow> select_sessions(std::vector<store::SessionRow> sessions,
+                                               const SessionFilter& filter,
+                                               const OwnerCheck& running);
+
 // `ralph sessions list`: one line per session (id, status, attempts, tokens, cost, age, goal).
 std::string render_session_list(const std::vector<store::SessionRow>& sessions,
                                 std::chrono::system_clock::time_point now,

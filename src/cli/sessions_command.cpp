@@ -166,10 +166,17 @@ Result<int> sessions_command(const ParsedCommand& command) {
       std::fputs(text.c_str(), stdout);
       return 0;
     }
+    const std::vector<store::SessionRow> shown =
+        select_sessions(rows, sessions.filter, store::session_owned);
+    if (shown.empty() && !rows.empty() && !command.run.json) {
+      std::printf("none of the %zu sessions recorded here is of the status or kind asked for\n",
+                  rows.size());
+      return 0;
+    }
     const std::string text =
         command.run.json
-            ? session_list_json(rows, store::session_owned) + "\n"
-            : render_session_list(rows, std::chrono::system_clock::now(), store::session_owned);
+            ? session_list_json(shown, store::session_owned) + "\n"
+            : render_session_list(shown, std::chrono::system_clock::now(), store::session_owned);
     std::fputs(text.c_str(), stdout);
     return 0;
   }

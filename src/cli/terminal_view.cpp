@@ -387,6 +387,7 @@ struct TerminalView::Show {
   void operator()(const event::ModelFinished&) const {}
   void operator()(const event::VerifierStarted&) const {}
   void operator()(const event::RunEnded&) const {}
+  void operator()(const event::AttemptsRanked&) const {} // the best-of view says it in full
 };
 
 // What each event says about what runs now.

@@ -141,6 +141,13 @@ public:
     usage(e.usage);
     ms("duration_ms", e.duration);
   }
+  void operator()(const event::AttemptsRanked& e) {
+    number("winner", e.winner);
+    text("winner_session", e.winner_session);
+    number("best", e.best);
+    text("why", e.why);
+    m_out["applied"] = e.applied;
+  }
 
 private:
   nlohmann::json& m_out;

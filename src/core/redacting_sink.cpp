@@ -30,6 +30,7 @@ struct RedactFields {
   }
   void operator()(event::FeedbackGiven& e) const { e.text = redactor.redact(e.text); }
   void operator()(event::RunEnded& e) const { e.reason = redactor.redact(e.reason); }
+  void operator()(event::AttemptsRanked& e) const { e.why = redactor.redact(e.why); }
   template <typename Other> void operator()(Other&) const {}
 };
 

@@ -18,7 +18,7 @@ using pg::Connection;
 using pg::Params;
 using pg::Rows;
 
-constexpr std::array<std::string_view, 1> k_steps{
+constexpr std::array<std::string_view, 2> k_steps{
     "CREATE TABLE queue_batches ("
     " name text PRIMARY KEY,"
     " settings_json text NOT NULL,"
@@ -43,13 +43,17 @@ constexpr std::array<std::string_view, 1> k_steps{
     " checkpoint text NOT NULL DEFAULT '',"
     " PRIMARY KEY (batch, id));"
     // What claim() scans: only the goals not finished, in order.
-    "CREATE INDEX queue_goals_open ON queue_goals (seq) WHERE state IN ('queued', 'running');"};
+    "CREATE INDEX queue_goals_open ON queue_goals (seq) WHERE state IN ('queued', 'running');",
+    // A cost no model had a price for is unknown, not 0.
+    "ALTER TABLE queue_goals ADD COLUMN cost_known boolean NOT NULL DEFAULT true;"};
 
 // The columns read_goal() reads, in its order.
 constexpr std::string_view k_columns =
     "g.batch, g.id, g.seq, g.spec_json, g.state, g.worker, "
     "coalesce(to_char(g.lease_until AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'), ''), "
-    "g.tries, g.session_id, g.status, g.result_json, g.verified, g.tokens, g.cost_usd";
+    "g.tries, g.session_id, g.status, g.result_json, g.verified, g.tokens, g.cost_usd, "
+    "g.cost_known";
+constexpr int k_column_count = 15; // of k_columns: what a query selects after them comes next
 
 GoalState state_of(std::string_view text) {
   if (text == "running") {
@@ -78,7 +82,15 @@ QueuedGoal read_goal(const Rows& rows, int row) {
                     .result_json = rows.text(row, 10),
                     .verified = rows.boolean(row, 11),
                     .tokens = rows.integer(row, 12),
-                    .cost_usd = rows.real(row, 13)};
+                    .cost_usd = rows.real(row, 13),
+                    .cost_known = rows.boolean(row, 14)};
+}
+
+// $1 to $4 of every statement a claim's holder may run: the goal and the claim's fencing token.
+Params held_by(const GoalClaim& claim, const std::string& worker) {
+  Params params;
+  params.add(claim.batch).add(claim.id).add(claim.tries).add(worker);
+  return params;
 }
 
 // Claims as one JSON array parameter: [[batch, id, tries], ...].
@@ -104,7 +116,8 @@ public:
                                        std::chrono::milliseconds lease) override;
   Result<bool> finish(const std::string& worker, const GoalClaim& claim,
                       const GoalOutcome& outcome) override;
-  Result<bool> release(const std::string& worker, const GoalClaim& claim) override;
+  Result<bool> release(const std::string& worker, const GoalClaim& claim,
+                       const GoalSpent& spent) override;
   Result<bool> set_session(const std::string& worker, const GoalClaim& claim,
                            const std::string& session_id) override;
   Result<bool> save_checkpoint(const std::string& worker, const GoalClaim& claim,
@@ -191,8 +204,8 @@ Result<std::vector<QueuedGoal>> PgGoalQueue::claim(const std::string& worker, in
     std::vector<QueuedGoal> goals;
     for (int row = 0; row < rows.size(); ++row) {
       goals.push_back(read_goal(rows, row));
-      goals.back().settings_json = rows.text(row, 14);
-      goals.back().checkpoint = rows.text(row, 15);
+      goals.back().settings_json = rows.text(row, k_column_count);
+      goals.back().checkpoint = rows.text(row, k_column_count + 1);
     }
     std::sort(goals.begin(), goals.end(),
               [](const QueuedGoal& a, const QueuedGoal& b) { return a.seq < b.seq; });
@@ -235,52 +248,48 @@ Result<bool> PgGoalQueue::finish(const std::string& worker, const GoalClaim& cla
                                  const GoalOutcome& outcome) {
   std::lock_guard lock(m_mutex);
   return m_db->transaction("finish a goal", [&](Connection& c) -> Result<bool> {
-    TRY_ASSIGN(const Rows updated,
-               c.query("UPDATE queue_goals SET state = $5, status = $6, session_id = $7, "
-                       "result_json = $8, verified = $9, tokens = $10, cost_usd = $11, "
-                       "lease_until = NULL, finished_at = now() "
-                       "WHERE batch = $1 AND id = $2 AND tries = $3 AND worker = $4 "
-                       "AND state = 'running'",
-                       Params()
-                           .add(claim.batch)
-                           .add(claim.id)
-                           .add(claim.tries)
-                           .add(worker)
-                           .add(outcome.completed ? "done" : "failed")
-                           .add(outcome.status)
-                           .add(outcome.session_id)
-                           .add(outcome.result_json)
-                           .add(outcome.verified)
-                           .add(outcome.tokens)
-                           .add(outcome.cost_usd),
-                       "finish a goal"));
+    TRY_ASSIGN(
+        const Rows updated,
+        c.query("UPDATE queue_goals SET state = $5, status = $6, session_id = $7, "
+                "result_json = $8, verified = $9, tokens = $10, cost_usd = $11, cost_known = $12, "
+                "lease_until = NULL, finished_at = now() "
+                "WHERE batch = $1 AND id = $2 AND tries = $3 AND worker = $4 "
+                "AND state = 'running'",
+                held_by(claim, worker)
+                    .add(outcome.completed ? "done" : "failed")
+                    .add(outcome.status)
+                    .add(outcome.session_id)
+                    .add(outcome.result_json)
+                    .add(outcome.verified)
+                    .add(outcome.tokens)
+                    .add(outcome.cost_usd)
+                    .add(outcome.cost_known),
+                "finish a goal"));
     if (updated.affected() == 1) {
       return true;
     }
     // Run again after a fault in COMMIT: finished by this very claim is finished.
-    TRY_ASSIGN(const Rows row, c.query("SELECT 1 FROM queue_goals WHERE batch = $1 AND id = $2 "
-                                       "AND tries = $3 AND worker = $4 "
-                                       "AND state IN ('done', 'failed') AND result_json = $5",
-                                       Params()
-                                           .add(claim.batch)
-                                           .add(claim.id)
-                                           .add(claim.tries)
-                                           .add(worker)
-                                           .add(outcome.result_json),
-                                       "finish a goal"));
+    TRY_ASSIGN(const Rows row,
+               c.query("SELECT 1 FROM queue_goals WHERE batch = $1 AND id = $2 "
+                       "AND tries = $3 AND worker = $4 "
+                       "AND state IN ('done', 'failed') AND result_json = $5",
+                       held_by(claim, worker).add(outcome.result_json), "finish a goal"));
     return !row.empty();
   });
 }
 
-Result<bool> PgGoalQueue::release(const std::string& worker, const GoalClaim& claim) {
+Result<bool> PgGoalQueue::release(const std::string& worker, const GoalClaim& claim,
+                                  const GoalSpent& spent) {
   std::lock_guard lock(m_mutex);
   return m_db->transaction("release a goal", [&](Connection& c) -> Result<bool> {
-    TRY_ASSIGN(const Rows updated,
-               c.query("UPDATE queue_goals SET state = 'queued', lease_until = NULL "
-                       "WHERE batch = $1 AND id = $2 AND tries = $3 AND worker = $4 "
-                       "AND state = 'running'",
-                       Params().add(claim.batch).add(claim.id).add(claim.tries).add(worker),
-                       "release a goal"));
+    TRY_ASSIGN(
+        const Rows updated,
+        c.query("UPDATE queue_goals SET state = 'queued', lease_until = NULL, "
+                "tokens = $5, cost_usd = $6, cost_known = $7 "
+                "WHERE batch = $1 AND id = $2 AND tries = $3 AND worker = $4 "
+                "AND state = 'running'",
+                held_by(claim, worker).add(spent.tokens).add(spent.cost_usd).add(spent.cost_known),
+                "release a goal"));
     return updated.affected() == 1;
   });
 }
@@ -289,14 +298,11 @@ Result<bool> PgGoalQueue::set_session(const std::string& worker, const GoalClaim
                                       const std::string& session_id) {
   std::lock_guard lock(m_mutex);
   return m_db->transaction("note a goal's session", [&](Connection& c) -> Result<bool> {
-    TRY_ASSIGN(
-        const Rows updated,
-        c.query(
-            "UPDATE queue_goals SET session_id = $5 "
-            "WHERE batch = $1 AND id = $2 AND tries = $3 AND worker = $4 "
-            "AND state = 'running'",
-            Params().add(claim.batch).add(claim.id).add(claim.tries).add(worker).add(session_id),
-            "note a goal's session"));
+    TRY_ASSIGN(const Rows updated,
+               c.query("UPDATE queue_goals SET session_id = $5 "
+                       "WHERE batch = $1 AND id = $2 AND tries = $3 AND worker = $4 "
+                       "AND state = 'running'",
+                       held_by(claim, worker).add(session_id), "note a goal's session"));
     return updated.affected() == 1;
   });
 }
@@ -305,13 +311,11 @@ Result<bool> PgGoalQueue::save_checkpoint(const std::string& worker, const GoalC
                                           const std::string& patch) {
   std::lock_guard lock(m_mutex);
   return m_db->transaction("save a goal's checkpoint", [&](Connection& c) -> Result<bool> {
-    TRY_ASSIGN(
-        const Rows updated,
-        c.query("UPDATE queue_goals SET checkpoint = $5 "
-                "WHERE batch = $1 AND id = $2 AND tries = $3 AND worker = $4 "
-                "AND state = 'running'",
-                Params().add(claim.batch).add(claim.id).add(claim.tries).add(worker).add(patch),
-                "save a goal's checkpoint"));
+    TRY_ASSIGN(const Rows updated,
+               c.query("UPDATE queue_goals SET checkpoint = $5 "
+                       "WHERE batch = $1 AND id = $2 AND tries = $3 AND worker = $4 "
+                       "AND state = 'running'",
+                       held_by(claim, worker).add(patch), "save a goal's checkpoint"));
     return updated.affected() == 1;
   });
 }
@@ -324,7 +328,8 @@ Result<std::vector<QueueStatus>> PgGoalQueue::batches() {
                        "'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), g.state, g.worker, g.status, "
                        "count(g.id), coalesce(sum(g.verified::int), 0), "
                        "coalesce(sum(g.tokens), 0), coalesce(sum(g.cost_usd), 0), "
-                       "count(g.id) FILTER (WHERE g.lease_until < now()) "
+                       "count(g.id) FILTER (WHERE g.lease_until < now()), "
+                       "coalesce(bool_and(g.cost_known), true) "
                        "FROM queue_batches b LEFT JOIN queue_goals g ON g.batch = b.name "
                        "GROUP BY b.name, b.created_at, g.state, g.worker, g.status "
                        "ORDER BY b.created_at, b.name",
@@ -357,6 +362,7 @@ Result<std::vector<QueueStatus>> PgGoalQueue::batches() {
       status.verified += static_cast<int>(rows.integer(row, 6));
       status.tokens += rows.integer(row, 7);
       status.cost_usd += rows.real(row, 8);
+      status.cost_known = status.cost_known && rows.boolean(row, 10);
     }
     return out;
   });

@@ -272,6 +272,33 @@ TEST_F(BestOf, AmongPassingAttemptsFewerChangedLinesWin) {
   }
 }
 
+TEST_F(BestOf, TheEventsSayWhichAttemptWonAndWhy) {
+  make_repo();
+  Scripts scripts(server, {{write_add(k_commented_add), text_turn("Fixed, with a comment.")},
+                           {write_add(k_fixed_add), text_turn("Fixed.")}});
+  TempDir records;
+  const fs::path events = records.path() / "events.ndjson";
+
+  const RalphOutput out = best_of(2, {"--events", events.string()});
+
+  ASSERT_EQ(out.exit_code, 0) << out.err << out.out;
+  const json result = parse_output(out);
+  std::vector<json> ranked;
+  std::istringstream lines(slurp(events));
+  for (std::string line; std::getline(lines, line);) {
+    if (json event = json::parse(line); event["type"] == "attempts_ranked") {
+      ranked.push_back(std::move(event));
+    }
+  }
+  ASSERT_EQ(ranked.size(), 1u) << slurp(events);
+  const json& decided = ranked.front();
+  EXPECT_EQ(decided["session"], result["session_id"]);
+  EXPECT_EQ(decided["winner"], result["winner"]);
+  EXPECT_EQ(decided["winner_session"], attempt_with(result, k_fixed_add)["session_id"]);
+  EXPECT_EQ(decided["why"], "fewer changed lines: 2 vs 3");
+  EXPECT_EQ(decided["applied"], true);
+}
+
 TEST_F(BestOf, AmongEqualChangesTheLowerCostWins) {
   make_repo();
   TempDir config;

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
+#include <map>
 #include <unistd.h>
 
 namespace ralph::testing {
@@ -259,6 +260,33 @@ TEST_F(OpencodeRun, TheCheckItRanWithItsExitCodeIsTheEvidence) {
   // opencode reports its cost per step; the run counted it.
   EXPECT_GT(result["usage"]["input_tokens"].get<int>(), 0);
   EXPECT_EQ(workspace.read("add.sh"), k_fixed_add);
+}
+
+TEST_F(OpencodeRun, AToolCallHasOneNameFromStartToEnd) {
+  // opencode prints a tool call only when it ended; the start ralph shows for it is named as the
+  // end is (a command with an exit code is the `shell` tool, whatever opencode calls it).
+  server.push(shell_turn(AgentCli::opencode, "sh test.sh"));
+  server.push(FakeTurn{.text = "Ran the tests."});
+  const std::filesystem::path events = home.path() / "events.ndjson";
+  const RalphOutput out =
+      ralph({"run", "--agent", "opencode", "--events", events.string(), "run the tests"});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  std::map<std::string, std::string> started;
+  std::map<std::string, std::string> finished;
+  std::string all;
+  std::ifstream lines(events);
+  for (std::string line; std::getline(lines, line);) {
+    all += line + '\n';
+    const json event = json::parse(line);
+    if (event["type"] == "tool_started") {
+      started[event["tool_call_id"]] = event["name"];
+    } else if (event["type"] == "tool_finished") {
+      finished[event["tool_call_id"]] = event["name"];
+    }
+  }
+  ASSERT_EQ(finished.size(), 1U) << all;
+  EXPECT_EQ(finished.begin()->second, "shell");
+  EXPECT_EQ(started, finished);
 }
 
 // Codex runs every command as `bash -lc '…'` and reports the exit code: its check is evidence, and

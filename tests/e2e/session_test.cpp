@@ -115,6 +115,53 @@ TEST_F(SessionEndToEnd, ARunIsRecordedAndShownWithEveryAttemptVerdictAndFeedback
   EXPECT_EQ(record["verified"], true);
 }
 
+TEST_F(SessionEndToEnd, TheListTakesAStatusAKindAndALimit) {
+  agent->push(text_turn("Done."));
+  const auto failed = ralph(run_args({"--verify-cmd", "false", "--max-iterations", "1"}));
+  ASSERT_EQ(failed.exit_code, 3) << failed.err;
+  agent->push(text_turn("Done."));
+  const auto passed = ralph(run_args({"--verify-cmd", "true"}));
+  ASSERT_EQ(passed.exit_code, 0) << passed.err;
+  const std::string exhausted_id = json::parse(failed.out)["session_id"];
+  const std::string verified_id = json::parse(passed.out)["session_id"];
+  const auto listed = [&](std::vector<std::string> flags) {
+    std::vector<std::string> args{"sessions", "list", "--json"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    const auto out = ralph(args);
+    EXPECT_EQ(out.exit_code, 0) << out.err;
+    std::vector<std::string> ids;
+    for (const json& row : json::parse(out.out)) {
+      ids.push_back(row["id"]);
+    }
+    return ids;
+  };
+
+  EXPECT_EQ(listed({"--status", "budget_exhausted"}), std::vector<std::string>{exhausted_id});
+  EXPECT_EQ(listed({"--status", "verified"}), std::vector<std::string>{verified_id});
+  EXPECT_EQ(listed({"--status", "failed,budget_exhausted"}),
+            std::vector<std::string>{exhausted_id});
+  EXPECT_EQ(listed({"--limit", "1"}), std::vector<std::string>{verified_id}) << "the newest";
+  EXPECT_EQ(listed({"--kind", "run", "--status", "completed"}),
+            std::vector<std::string>{verified_id});
+  EXPECT_TRUE(listed({"--kind", "chat"}).empty());
+  EXPECT_THAT(ralph({"sessions", "list", "--kind", "chat"}).out,
+              HasSubstr("none of the 2 sessions recorded here is of the status or kind asked for"));
+
+  const auto bad_status = ralph({"sessions", "list", "--status", "verifed"});
+  EXPECT_EQ(bad_status.exit_code, 2);
+  EXPECT_EQ(bad_status.err,
+            "ralph sessions list: --status 'verifed': expected one of active, completed, "
+            "budget_exhausted, stalled, blocked, interrupted, failed, stopped, verified\n");
+  const auto bad_kind = ralph({"sessions", "list", "--kind", "batch"});
+  EXPECT_EQ(bad_kind.exit_code, 2);
+  EXPECT_EQ(bad_kind.err, "ralph sessions list: --kind 'batch': expected one of run, chat, goal, "
+                          "heartbeat, best_of\n");
+  const auto bad_limit = ralph({"sessions", "list", "--limit", "0"});
+  EXPECT_EQ(bad_limit.exit_code, 2);
+  EXPECT_EQ(bad_limit.err,
+            "ralph sessions list: --limit '0': expected a whole number, 1 or more\n");
+}
+
 TEST_F(SessionEndToEnd, TheRecordKeepsItselfOutOfGitButNotTheConfiguration) {
   workspace.write(".ralph/config.toml", "[agent]\nmax_steps = 5\n");
   agent->push(text_turn("Done."));
@@ -243,6 +290,38 @@ TEST_F(SessionEndToEnd, KilledDuringAToolCallResumesAtTheStartOfThatAttempt) {
   const auto restarted = json::parse(agent->requests().at(1).body)["messages"];
   EXPECT_EQ(restarted.back()["content"], "make add.sh add");
   EXPECT_EQ(show(id)["model_calls"].size(), 3u) << "the killed run's call and two new ones";
+}
+
+TEST_F(SessionEndToEnd, AResumedAttemptCountsTheToolCallsItListsAndShowsTheStoppedRunsApart) {
+  // The killed run makes one tool call that ends, then one that never does.
+  agent->push(tool_turn("shell", {{"command", "echo first > first.txt"}}));
+  agent->push(tool_turn("shell", {{"command", "echo $$ > sleeper.pid; exec sleep 600"}}));
+  run_and_kill(run_args({"--verify-cmd", "sh test.sh"}),
+               [&] { return workspace.read("sleeper.pid").find('\n') != std::string::npos; });
+  ::kill(std::stoi(workspace.read("sleeper.pid")), SIGKILL);
+  const std::string id = only_session_id();
+
+  agent->push(write_add(k_fixed_add));
+  agent->push(text_turn("Wrote add.sh."));
+  ASSERT_EQ(resume(id).exit_code, 0);
+
+  const auto shown = ralph({"sessions", "show", id});
+  ASSERT_EQ(shown.exit_code, 0) << shown.err;
+  EXPECT_THAT(shown.out, HasSubstr(" · 1 tool call · ")) << shown.out;
+  EXPECT_THAT(shown.out,
+              HasSubstr("  before the resume, a run of this attempt that was stopped "
+                        "made 1 tool call:\n    → shell echo first > first.txt · exit 0\n"))
+      << shown.out;
+  EXPECT_THAT(shown.out, HasSubstr("\n  → write_file")) << shown.out;
+  const json record = show(id);
+  const json& calls = record["attempts"][0]["tool_calls"];
+  ASSERT_EQ(calls.size(), 2u);
+  int stopped = 0;
+  for (const json& call : calls) {
+    stopped += call.value("stopped_run", false) ? 1 : 0;
+  }
+  EXPECT_EQ(stopped, 1);
+  EXPECT_EQ(record["attempts"][0]["tool_call_count"], 1);
 }
 
 TEST_F(SessionEndToEnd, KilledDuringVerificationResumesAndVerifiesAgain) {

@@ -485,6 +485,16 @@ TEST_F(WorkerEndToEnd, SigtermGivesTheRunningGoalsBackWithTheirSessions) {
     session = stop_and_expect_given_back(worker, url, "held");
     EXPECT_FALSE(session.empty());
   }
+  // The tokens its session spent before the SIGTERM are the batch's so far.
+  const json usage = session_in(url, session)["usage"];
+  const std::int64_t spent =
+      usage["input_tokens"].get<std::int64_t>() + usage["output_tokens"].get<std::int64_t>();
+  EXPECT_GT(spent, 0);
+  const RalphOutput status =
+      run_ralph({"batch", "status", "--queue", url, "--name", "b", "--json"}, dir.path());
+  ASSERT_EQ(status.exit_code, 0) << status.err;
+  EXPECT_EQ(parse_output(status)["tokens"], spent);
+  EXPECT_TRUE(parse_output(status)["cost_usd"].is_null()) << "the fake model has no price";
   model.release();
   const RalphOutput next = run_ralph(worker_args(url, 1, "60s"), dir.path());
   ASSERT_EQ(next.exit_code, 0) << next.err;

@@ -195,7 +195,7 @@ TEST_P(GoalQueueContract, AnExpiredLeaseIsTakenOverAndTheOldWorkersFinishIsRefus
   ASSERT_TRUE(lost);
   EXPECT_EQ(*lost, std::vector<GoalClaim>{claim_of((*first)[0])});
   EXPECT_FALSE(*queue->finish("old", claim_of((*first)[0]), completed("session-1")));
-  EXPECT_FALSE(*queue->release("old", claim_of((*first)[0])));
+  EXPECT_FALSE(*queue->release("old", claim_of((*first)[0]), {}));
   EXPECT_FALSE(*queue->set_session("old", claim_of((*first)[0]), "other"));
   EXPECT_FALSE(*queue->save_checkpoint("old", claim_of((*first)[0]), "patch-old"));
   // The new holder renews and finishes; a finished goal is never claimed again, and finishing
@@ -223,7 +223,11 @@ TEST_P(GoalQueueContract, AReleasedGoalIsClaimedAgainWithItsSession) {
   ASSERT_TRUE(first && first->size() == 1u);
   ASSERT_TRUE(*queue->set_session("a", claim_of((*first)[0]), "s1"));
   EXPECT_TRUE(*queue->has_work());
-  ASSERT_TRUE(*queue->release("a", claim_of((*first)[0])));
+  ASSERT_TRUE(*queue->release("a", claim_of((*first)[0]), {.tokens = 1200, .cost_usd = 0.25}));
+  const auto status = queue->status("b");
+  ASSERT_TRUE(status && *status);
+  EXPECT_EQ((*status)->tokens, 1200) << "what its session spent before it was given back";
+  EXPECT_DOUBLE_EQ((*status)->cost_usd, 0.25);
   auto again = queue->claim("b", 1, 60s);
   ASSERT_TRUE(again && again->size() == 1u);
   EXPECT_EQ((*again)[0].session_id, "s1");

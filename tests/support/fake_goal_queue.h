@@ -109,6 +109,7 @@ public:
       row.verified = outcome.verified;
       row.tokens = outcome.tokens;
       row.cost_usd = outcome.cost_usd;
+      row.cost_known = outcome.cost_known;
       row.lease_until.clear();
       return true;
     }
@@ -119,13 +120,17 @@ public:
            found->second.row.result_json == outcome.result_json;
   }
 
-  Result<bool> release(const std::string& worker, const store::GoalClaim& claim) override {
+  Result<bool> release(const std::string& worker, const store::GoalClaim& claim,
+                       const store::GoalSpent& spent) override {
     const std::lock_guard lock(m_mutex);
     Goal* goal = held(worker, claim);
     if (goal == nullptr) {
       return false;
     }
     goal->row.state = store::GoalState::queued;
+    goal->row.tokens = spent.tokens;
+    goal->row.cost_usd = spent.cost_usd;
+    goal->row.cost_known = spent.cost_known;
     goal->row.lease_until.clear();
     return true;
   }
@@ -246,8 +251,8 @@ private:
     const store::QueuedGoal& row = goal.row;
     switch (row.state) {
     case store::GoalState::queued:
-      ++status.queued;
-      return;
+      ++status.queued; // given back, it still counts what its session spent, as PostgreSQL's
+      break;
     case store::GoalState::running:
       ++status.running;
       ++status.running_by_worker[row.worker];
@@ -262,6 +267,7 @@ private:
     status.verified += row.verified ? 1 : 0;
     status.tokens += row.tokens;
     status.cost_usd += row.cost_usd;
+    status.cost_known = status.cost_known && row.cost_known;
   }
 
   const Clock& m_clock;

@@ -189,6 +189,17 @@ struct RunEnded {
   std::chrono::milliseconds duration{0};
 };
 
+// The attempts of a best-of-N run were ranked: which one won and why (`ralph run
+// --parallel-attempts N`; the best-of-N session's, after its attempts' own events).
+struct AttemptsRanked {
+  static constexpr const char* k_name = "attempts_ranked";
+  int winner = 0;             // the attempt applied or to be applied, from 1; 0: none passed
+  std::string winner_session; // its session; empty without a winner
+  int best = 0;               // first in the ranking, winner or not
+  std::string why;            // "fewer changed lines: 2 vs 3", "none passed; ranked first by ..."
+  bool applied = false;       // the winner's changes are in the workspace now
+};
+
 } // namespace event
 
 using EventPayload =
@@ -196,7 +207,8 @@ using EventPayload =
                  event::ModelFinished, event::ToolStarted, event::ToolFinished, event::Retry,
                  event::Warning, event::AgentLimitWait, event::Failure, event::AgentFinished,
                  event::AttemptFinished, event::VerificationSkipped, event::VerifierStarted,
-                 event::VerdictGiven, event::FeedbackGiven, event::BudgetWarning, event::RunEnded>;
+                 event::VerdictGiven, event::FeedbackGiven, event::BudgetWarning, event::RunEnded,
+                 event::AttemptsRanked>;
 
 struct Event {
   int iteration = 0; // outer-loop attempt, 1-based; 0 outside the loop

@@ -43,6 +43,7 @@ struct QueuedGoal {
   bool verified = false;
   std::int64_t tokens = 0;
   double cost_usd = 0;
+  bool cost_known = true; // false: some model its session used has no price
   // The patch of its workspace against its ref as last saved by a worker running it (claim
   // only): a worker taking the goal over on another machine starts from it.
   std::string checkpoint;
@@ -79,6 +80,14 @@ struct GoalOutcome {
   bool verified = false;
   std::int64_t tokens = 0;
   double cost_usd = 0;
+  bool cost_known = true; // false: some model its session used has no price
+};
+
+// What a goal's session has spent so far, all its runs included.
+struct GoalSpent {
+  std::int64_t tokens = 0;
+  double cost_usd = 0;
+  bool cost_known = true; // false: some model its session used has no price
 };
 
 // A batch of the queue, its goals counted.
@@ -93,6 +102,7 @@ struct QueueStatus {
   int verified = 0;
   std::int64_t tokens = 0;
   double cost_usd = 0;
+  bool cost_known = true; // every goal's cost had a price (cost_usd is a lower bound otherwise)
   std::map<std::string, int> running_by_worker;
   std::map<std::string, int> statuses; // finished goals by their session's status
   int goals() const { return queued + running + done + failed; }
@@ -133,8 +143,10 @@ public:
   // the same claim again with the same result is true.
   virtual Result<bool> finish(const std::string& worker, const GoalClaim& claim,
                               const GoalOutcome& outcome) = 0;
-  // Gives the goal back to the queue (its session kept, to resume); false when not held.
-  virtual Result<bool> release(const std::string& worker, const GoalClaim& claim) = 0;
+  // Gives the goal back to the queue (its session kept, to resume) with what its session spent
+  // so far, which the batch's status counts; false when not held.
+  virtual Result<bool> release(const std::string& worker, const GoalClaim& claim,
+                               const GoalSpent& spent) = 0;
   // Notes the goal's session so that whoever takes it over resumes it; false when not held.
   virtual Result<bool> set_session(const std::string& worker, const GoalClaim& claim,
                                    const std::string& session_id) = 0;

@@ -74,6 +74,7 @@ public:
 private:
   Result<void> open();
   Result<void> sort_goals();
+  Result<void> count_finished(const GoalResult& result);
   void start(Slot& slot);
   void finish(Slot& slot, session::SessionReport report);
   void append(store::JsonlJournal& journal, const nlohmann::json& line);
@@ -170,6 +171,7 @@ Result<void> Batch::sort_goals() {
   }
   for (const BatchGoal& goal : m_request.goals) {
     if (const auto result = results.find(goal.id); result != results.end()) {
+      TRY(count_finished(result->second));
       m_finished.push_back(result->second);
       continue;
     }
@@ -200,6 +202,25 @@ Result<void> Batch::sort_goals() {
     }
     m_pending.push_back(m_slots.emplace_back(std::move(slot)).get());
   }
+  return {};
+}
+
+// A goal finished by an earlier run still counts in the batch's spend: what its session
+// recorded, or, its record gone, what its results line says (a null cost there is unknown).
+Result<void> Batch::count_finished(const GoalResult& result) {
+  if (!result.session_id.empty()) {
+    TRY_ASSIGN(const auto row, m_store->find_session(result.session_id));
+    if (row) {
+      m_store->count(*row);
+      return {};
+    }
+  }
+  store::SessionRow said;
+  said.id = result.session_id.empty() ? "results line " + result.id : result.session_id;
+  said.input_tokens = result.tokens;
+  said.cost_usd = result.cost_usd.value_or(0);
+  said.cost_known = result.cost_usd.has_value();
+  m_store->count(said);
   return {};
 }
 

@@ -19,7 +19,9 @@ std::optional<GoalResult> goal_result_of(const nlohmann::json& line) {
   if (!parsed) {
     return std::nullopt;
   }
-  GoalResult result{.id = id->get<std::string>(), .status = *parsed};
+  GoalResult result{.id = id->get<std::string>(),
+                    .session_id = std::string(string_member(line, "session_id")),
+                    .status = *parsed};
   result.verified = bool_member(line, "verified", false);
   result.attempts = int_member_or(line, "iterations", 0, 0, std::numeric_limits<int>::max());
   if (const nlohmann::json* usage = member(line, "usage"); usage != nullptr) {

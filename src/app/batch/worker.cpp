@@ -279,9 +279,15 @@ Result<void> Worker::finish(HeldGoal& held) {
     m_observer.lease_lost(held.seen());
     return {};
   }
+  const std::int64_t tokens = report.usage.input_tokens + report.usage.output_tokens;
+  // A report has a cost only when it is known and above 0; tokens spent at known prices cost
+  // more than 0, so a missing cost with tokens is a price missing.
+  const bool cost_known = report.cost_usd.has_value() || tokens == 0;
   if (report.status == Status::interrupted || report.status == Status::active) {
     // Stopping: the goal goes back to the queue, its session kept to resume.
-    TRY(m_queue.release(m_name, claim));
+    TRY(m_queue.release(
+        m_name, claim,
+        {.tokens = tokens, .cost_usd = report.cost_usd.value_or(0), .cost_known = cost_known}));
     m_observer.goal_released(held.seen());
     return {};
   }
@@ -291,8 +297,9 @@ Result<void> Worker::finish(HeldGoal& held) {
       .session_id = held.session_id,
       .result_json = held.result.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
       .verified = report.verified,
-      .tokens = report.usage.input_tokens + report.usage.output_tokens,
-      .cost_usd = report.cost_usd.value_or(0)};
+      .tokens = tokens,
+      .cost_usd = report.cost_usd.value_or(0),
+      .cost_known = cost_known};
   TRY_ASSIGN(const bool recorded, m_queue.finish(m_name, claim, outcome));
   ++m_finished;
   m_observer.goal_finished(held.seen(), report, recorded);

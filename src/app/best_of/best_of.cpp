@@ -10,6 +10,7 @@
 #include "ralph/core/try.h"
 #include "ralph/engine/engine.h"
 #include "ralph/session/record.h"
+#include "ralph/store/event_log.h"
 
 #include <fmt/format.h>
 
@@ -106,6 +107,29 @@ BestOfReport rank_and_apply(tools::ProcessRunner& runner, const session::Session
   return report;
 }
 
+// The ranking as the last line of the events file, under the best-of-N session: which attempt
+// won and why, for whoever follows the file rather than the report.
+void write_ranking(const session::Outputs& outputs, const BestOfReport& report,
+                   const Redactor& redactor) {
+  if (outputs.events_file.empty()) {
+    return;
+  }
+  auto log = store::EventLog::open(outputs.events_file, report.session_id, redactor, true);
+  if (!log) {
+    return; // the attempts' own logs of this file said what is wrong with it
+  }
+  event::AttemptsRanked ranked{.winner = report.winner.value_or(0),
+                               .best = report.best,
+                               .why = report.why,
+                               .applied = report.applied};
+  for (const CandidateReport& candidate : report.candidates) {
+    if (candidate.index == ranked.winner) {
+      ranked.winner_session = candidate.session_id;
+    }
+  }
+  (*log)->on_event(Event{.payload = std::move(ranked)});
+}
+
 } // namespace
 
 Result<BestOfReport> run_best_of(session::Runtime& runtime, const BestOfRequest& request,
@@ -170,6 +194,7 @@ Result<BestOfReport> run_best_of(session::Runtime& runtime, const BestOfRequest&
   }
 
   BestOfReport report = rank_and_apply(runner, goal, attempts, candidates, redactor, cancel);
+  write_ranking(goal.outputs, report, redactor);
   finish_row(row, report, candidates, redactor,
              std::chrono::duration_cast<std::chrono::milliseconds>(clock.now() - started),
              clock.wall_now());

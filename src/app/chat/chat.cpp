@@ -58,6 +58,8 @@ Result<std::unique_ptr<Chat>> Chat::open(session::Runtime& runtime, ChatRequest 
                 "resume from the record); turn the store on to chat");
   }
   TRY(resume_id.empty() ? chat->start_new() : chat->resume(resume_id, flags));
+  chat->m_open_before = std::chrono::milliseconds(chat->m_row.elapsed_ms);
+  chat->m_opened = chat->m_io->clock().now();
   chat->save();
   return chat;
 }
@@ -129,6 +131,12 @@ std::string Chat::now() const {
   return iso8601_utc(m_io->clock().wall_now());
 }
 
+void Chat::stamp_elapsed() {
+  const auto open =
+      std::chrono::duration_cast<std::chrono::milliseconds>(m_io->clock().now() - m_opened);
+  m_row.elapsed_ms = (m_open_before + open).count();
+}
+
 void Chat::save() {
   {
     const std::scoped_lock lock(m_mutex);
@@ -153,6 +161,7 @@ void Chat::write_row() {
     m_row.owner_pid = getpid();
     m_row.owner_host = host_name();
     m_row.updated_at = now();
+    stamp_elapsed();
     written = m_store->update_session(m_row);
   }
   // Told without the lock: the observer may answer with a command that writes the row again.
@@ -282,6 +291,7 @@ void Chat::close(bool interrupted) {
   m_row.owner_pid = 0;
   m_row.owner_host.clear();
   m_row.updated_at = now();
+  stamp_elapsed();
   if (auto written = m_store->update_session(m_row); !written) {
     m_observer.on_record_failed(redacted(written.error(), m_redactor));
   }

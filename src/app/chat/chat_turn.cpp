@@ -93,6 +93,8 @@ Result<session::SessionReport> Chat::say(const std::string& text, const CancelTo
                             .prices = m_config.prices};
   RedactingSink redacted(m_observer, m_redactor);
   TurnEvents events(redacted);
+  // The turn's counters go on from the chat's time so far, so its steps record the chat's.
+  stamp_elapsed();
   loop::StoreJournal recorded(*m_store, m_row, m_redactor, nullptr, events);
   TurnJournal journal(recorded, m_row.iterations, loop::spent_of(m_row));
   loop::OuterLoop outer(*m_agent, {}, std::move(options), m_io->clock(), &journal);

@@ -177,6 +177,23 @@ TEST(Batch, EachFinishedGoalIsAResultsLineAndTheSameBatchAgainRunsNoneOfThem) {
   EXPECT_EQ(f.store()->list_sessions()->size(), 2u) << "no session was started again";
 }
 
+TEST(Batch, ARunOfAFinishedBatchReportsTheRecordedTotalsOfItsGoals) {
+  Fixture f;
+  BatchRequest request = f.request(Fixture::line("a", {{"model", f.model("right", k_right)}}));
+  RecordingObserver observer;
+  const auto first = run_batch(f.runtime, request, observer, f.clock, CancelToken());
+  ASSERT_TRUE(first) << first.error().message;
+  ASSERT_GT(first->progress.spend.tokens, 0);
+  EXPECT_FALSE(first->progress.spend.cost_known) << "the scripted model has no price";
+
+  RecordingObserver again;
+  const auto second = run_batch(f.runtime, request, again, f.clock, CancelToken());
+  ASSERT_TRUE(second) << second.error().message;
+  EXPECT_TRUE(again.goals_started.empty());
+  EXPECT_EQ(second->progress.spend.tokens, first->progress.spend.tokens);
+  EXPECT_FALSE(second->progress.spend.cost_known) << "an unknown cost stays unknown, not $0";
+}
+
 // The goals file says `wrong`; what the request holds after reading says otherwise. A library that
 // read the line again would run the wrong model and end budget_exhausted.
 TEST(Batch, GoalsRunWithTheSettingsTheyWereReadWithNewAndResumed) {

@@ -225,5 +225,25 @@ TEST(Chat, AChatIsARecordedSessionAndOpensOnlyWhatIsAChat) {
   EXPECT_THAT(nope.error().message, HasSubstr("--resume nope: no session nope in this workspace"));
 }
 
+TEST(Chat, ATwoMinuteChatRecordsTwoMinutes) {
+  ChatFixture f;
+  auto opened = f.open(f.request(text_turn("Hello!") + "," + text_turn("Still here.")));
+  ASSERT_TRUE(opened) << opened.error().message;
+  Chat& chat = **opened;
+  // Each answer takes its model half a minute; the person reads and thinks for the rest.
+  f.observer.on_each = [&](const Event& event) {
+    if (event.get<event::ModelStarted>() != nullptr) {
+      f.clock.advance(30s);
+    }
+  };
+  ASSERT_TRUE(chat.say("hello", CancelToken()));
+  f.clock.advance(30s);
+  ASSERT_TRUE(chat.say("are you there?", CancelToken()));
+  f.clock.advance(30s);
+  chat.close(false);
+
+  EXPECT_EQ(f.record(chat.id()).session.elapsed_ms, 120000);
+}
+
 } // namespace
 } // namespace ralph::app

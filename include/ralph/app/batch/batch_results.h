@@ -23,6 +23,7 @@ struct BatchSpend {
 // A finished goal as its line of results.jsonl says.
 struct GoalResult {
   std::string id;
+  std::string session_id; // empty in a line without one
   Status status = Status::failed;
   bool verified = false;
   int attempts = 0;

@@ -17,7 +17,8 @@ namespace ralph::app {
 struct BestOfRequest {
   // The goal, in the source workspace (canonical), with its configuration and outputs: each
   // attempt's session writes its traces to `outputs.trace_dir`/<k> and appends its events to
-  // `outputs.events_file` (replaced first unless `append_events`). `session_id` names the
+  // `outputs.events_file` (replaced first unless `append_events`), whose last line is the
+  // ranking (`attempts_ranked`, under the best-of-N session). `session_id` names the
   // best-of-N session (empty: a new id). Must not resume a record; `kind` and `parent_id` are
   // not used (each attempt is a run under the best-of-N session).
   session::SessionRequest session;

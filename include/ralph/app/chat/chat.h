@@ -5,6 +5,7 @@
 #include "ralph/app/chat/chat_state.h"
 #include "ralph/app/chat/chat_status.h"
 #include "ralph/core/cancel.h"
+#include "ralph/core/clock.h"
 #include "ralph/core/config.h"
 #include "ralph/core/redactor.h"
 #include "ralph/engine/io.h"
@@ -16,6 +17,7 @@
 #include "ralph/tools/registry.h"
 
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -134,6 +136,8 @@ private:
   void save();      // the chat's state recorded now, or by the work running
   void write_row(); // the chat's row with its state, as one write
   std::string now() const;
+  // m_row.elapsed_ms as of now: the chat's time open, this opening and those before.
+  void stamp_elapsed();
   // The goal not ended yet (running or held), or null; with m_mutex held.
   ChatGoal* active_goal();
   const ChatGoal* active_goal() const;
@@ -155,6 +159,10 @@ private:
   Redactor m_redactor;
   std::mutex m_row_mutex;  // m_row and its writes: the work's last and a command's may meet
   store::SessionRow m_row; // the chat's; kept current by the work, written by write_row()
+  // A chat's time is the time it is open, the person's included, not only its turns': the
+  // time recorded by earlier openings, and when this one began (by the chat's clock).
+  std::chrono::milliseconds m_open_before{0};
+  Clock::time_point m_opened;
 
   // The agent all turns and goals share, so an external CLI keeps one session.
   std::optional<session::Model> m_model;
