@@ -1,5 +1,7 @@
 #include "ralph/core/event_json.h"
 
+#include "ralph/core/json.h"
+
 #include <nlohmann/json.hpp>
 
 namespace ralph {
@@ -108,8 +110,8 @@ public:
       nlohmann::json& tests = m_out["tests"];
       tests = {{"runner", e.tests->runner},
                {"failed", e.tests->failed},
-               {"passed", e.tests->passed},
-               {"total", e.tests->total}};
+               {"passed", int_or_null(e.tests->passed)},
+               {"total", int_or_null(e.tests->total)}};
       if (e.tests->failed_before) {
         tests["failed_before"] = *e.tests->failed_before;
       }
