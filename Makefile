@@ -5,7 +5,7 @@ FUZZ_DIR ?= $(ASAN_DIR)
 FUZZ_SECONDS ?= 20
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps agent-clis build man test test-asan fuzz demo examples bench docs format lint check-layers clean
+.PHONY: all deps agent-clis test-runners build man test test-asan fuzz demo examples bench docs format lint check-layers clean
 
 all: build
 
@@ -24,6 +24,15 @@ $(AGENT_CLIS)/node_modules/.package-lock.json: $(AGENT_CLIS)/package.json $(AGEN
 	npm install --prefix $(AGENT_CLIS) --no-audit --no-fund
 	touch $@
 
+# The npm test runners whose output the end-to-end tests read through ralph (mocha;
+# tests/test_runners/package.json, exact versions), installed the same way.
+TEST_RUNNERS := tests/test_runners
+test-runners: $(TEST_RUNNERS)/node_modules/.package-lock.json
+
+$(TEST_RUNNERS)/node_modules/.package-lock.json: $(TEST_RUNNERS)/package.json $(TEST_RUNNERS)/package-lock.json | deps
+	npm install --prefix $(TEST_RUNNERS) --no-audit --no-fund
+	touch $@
+
 $(BUILD_DIR)/build.ninja:
 	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
@@ -34,7 +43,7 @@ build: deps $(BUILD_DIR)/build.ninja
 man: deps $(BUILD_DIR)/build.ninja
 	cmake --build $(BUILD_DIR) --target man
 
-test: build agent-clis
+test: build agent-clis test-runners
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
 
 # One sanitized build serves the tests and the fuzz targets: clang at -O0 with line tables, ASan
@@ -47,7 +56,7 @@ SANITIZED = -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ \
 $(ASAN_DIR)/build.ninja:
 	cmake -S . -B $(ASAN_DIR) $(SANITIZED)
 
-test-asan: deps agent-clis $(ASAN_DIR)/build.ninja
+test-asan: deps agent-clis test-runners $(ASAN_DIR)/build.ninja
 	cmake --build $(ASAN_DIR) -j $(JOBS)
 	ctest --test-dir $(ASAN_DIR) --output-on-failure -j $(JOBS)
 

@@ -12,6 +12,7 @@ packages=(
   postgresql # the tests start a throwaway server (scripts/pg-test-cluster.sh)
   clang-format clang-tidy clang libclang-rt-14-dev
   go-md2man man-db # the man page ralph(1) from docs/manual/, and its render test
+  bats perl ruby-rspec # test runners the end-to-end tests run behind --verify-cmd (prove is perl's)
 )
 
 # Node and npm install the agent CLIs the tests drive (make agent-clis). Any node already on the

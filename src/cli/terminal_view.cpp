@@ -74,12 +74,14 @@ std::string budget_words(const event::BudgetWarning& e) {
   }
 }
 
-// "failing: 3 → 2 of 6 (pytest)": the verifier's own measure of progress since its last count.
+// "failing: 3 → 2 of 6 (pytest)": the verifier's own measure of progress since its last count;
+// without "of N" when the runner did not say how many tests there were.
 std::string describe_failing(const event::TestCounts& tests) {
   const std::string count = tests.failed_before
                                 ? fmt::format("{} → {}", *tests.failed_before, tests.failed)
                                 : fmt::format("{}", tests.failed);
-  return fmt::format("    failing: {} of {} ({})", count, tests.total, tests.runner);
+  const std::string of = tests.total ? fmt::format(" of {}", *tests.total) : std::string();
+  return fmt::format("    failing: {}{} ({})", count, of, tests.runner);
 }
 
 } // namespace

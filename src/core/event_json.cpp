@@ -1,5 +1,6 @@
 #include "ralph/core/event_json.h"
 
+#include "ralph/core/json.h"
 #include "ralph/core/time.h"
 
 #include <nlohmann/json.hpp>
@@ -116,8 +117,8 @@ public:
       nlohmann::json& tests = m_out["tests"];
       tests = {{"runner", e.tests->runner},
                {"failed", e.tests->failed},
-               {"passed", e.tests->passed},
-               {"total", e.tests->total}};
+               {"passed", int_or_null(e.tests->passed)},
+               {"total", int_or_null(e.tests->total)}};
       if (e.tests->failed_before) {
         tests["failed_before"] = *e.tests->failed_before;
       }

@@ -156,4 +156,8 @@ std::span<const json> array_member(const json& value, std::string_view key) {
   return field->get_ref<const json::array_t&>();
 }
 
+json int_or_null(const std::optional<int>& value) {
+  return value ? json(*value) : json(nullptr);
+}
+
 } // namespace ralph

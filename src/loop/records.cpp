@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <limits>
 
 namespace ralph::loop {
@@ -12,6 +13,15 @@ namespace {
 // A count a damaged record may hold as anything: a non-negative int, else `fallback`.
 int count_member(const nlohmann::json& value, const char* key, int fallback) {
   return int_member_or(value, key, fallback, 0, std::numeric_limits<int>::max());
+}
+
+// A count a record may not hold (the runner did not give it, or an old record): nullopt then.
+std::optional<int> optional_count_member(const nlohmann::json& value, const char* key) {
+  const std::optional<std::int64_t> count = int_member(value, key);
+  if (!count) {
+    return std::nullopt;
+  }
+  return static_cast<int>(std::clamp<std::int64_t>(*count, 0, std::numeric_limits<int>::max()));
 }
 
 std::string text_member(const nlohmann::json& value, const char* key) {
@@ -42,8 +52,8 @@ std::vector<std::string> names_from_json(const nlohmann::json& tests, const char
 nlohmann::json tests_json(const verify::TestSummary& tests, const Redactor& redactor) {
   return {{"runner", tests.runner},
           {"failed", tests.failed},
-          {"passed", tests.passed},
-          {"total", tests.total},
+          {"passed", int_or_null(tests.passed)},
+          {"total", int_or_null(tests.total)},
           {"failing", names_json(tests.failing, redactor)},
           {"passing", names_json(tests.passing, redactor)}};
 }
@@ -55,8 +65,8 @@ std::optional<verify::TestSummary> tests_from_json(const nlohmann::json& evidenc
   const nlohmann::json& tests = evidence["tests"];
   return verify::TestSummary{.runner = text_member(tests, "runner"),
                              .failed = count_member(tests, "failed", 0),
-                             .passed = count_member(tests, "passed", 0),
-                             .total = count_member(tests, "total", 0),
+                             .passed = optional_count_member(tests, "passed"),
+                             .total = optional_count_member(tests, "total"),
                              .failing = names_from_json(tests, "failing"),
                              .passing = names_from_json(tests, "passing")};
 }

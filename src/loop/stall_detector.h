@@ -9,8 +9,10 @@
 namespace ralph::loop {
 
 // Notices attempts that stopped making progress: two in a row with the same answer and the same
-// verdicts (the same failing tests included), or `stall_after` in a row whose failing commands
-// failed the same way (same exit codes and output excerpts). Progress by the verifiers' own measure
+// verdicts (the same failing tests included; for a failing command no runner's summary was found
+// in, the same output), or `stall_after` in a row whose failing commands failed the same way (same
+// exit codes and output excerpts). Outputs are compared without the durations and addresses that
+// differ from run to run. Progress by the verifiers' own measure
 // is never a stall: an attempt with fewer failing tests than the one before
 // (verify::Verdict::tests), or a set of failing tests that shrank, starts the count afresh however
 // alike the rest looks.

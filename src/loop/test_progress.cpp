@@ -42,7 +42,10 @@ std::string describe_test_change(const verify::Verdict& verdict, const TestChang
       change.failed_before
           ? fmt::format("failing tests: {} → {}", *change.failed_before, verdict.tests->failed)
           : fmt::format("failing tests: {}", verdict.tests->failed);
-  text += fmt::format(" of {} ({})", verdict.tests->total, verdict.tests->runner);
+  if (verdict.tests->total) {
+    text += fmt::format(" of {}", *verdict.tests->total);
+  }
+  text += fmt::format(" ({})", verdict.tests->runner);
   for (std::size_t i = 0; i < change.regressions.size() && i < k_listed_regressions; ++i) {
     text += fmt::format("\nregression: {} passed in attempt {}, fails now",
                         change.regressions[i].test, change.regressions[i].passed_in);

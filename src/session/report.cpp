@@ -1,5 +1,7 @@
 #include "ralph/session/report.h"
 
+#include "ralph/core/json.h"
+
 #include <nlohmann/json.hpp>
 
 namespace ralph::session {
@@ -66,8 +68,8 @@ nlohmann::json report_json(const SessionReport& report) {
     if (verdict.tests) {
       entry["tests"] = {{"runner", verdict.tests->runner},
                         {"failed", verdict.tests->failed},
-                        {"passed", verdict.tests->passed},
-                        {"total", verdict.tests->total}};
+                        {"passed", int_or_null(verdict.tests->passed)},
+                        {"total", int_or_null(verdict.tests->total)}};
     }
     if (verdict.evidence) {
       entry["evidence"] = {{"command", verdict.evidence->command},

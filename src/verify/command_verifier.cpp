@@ -19,11 +19,15 @@
 #include <memory>
 #include <optional>
 #include <utility>
+#include <vector>
 
 namespace ralph::verify {
 namespace {
 
 using std::chrono::milliseconds;
+
+// Failing tests named in the feedback when only a JUnit report names them; the rest are counted.
+constexpr std::size_t k_listed_report_failures = 20;
 
 // Outputs up to this size are kept whole in the session record; larger ones go whole to a file
 // beside the store (Attempt::output_dir) while the runner keeps their head and tail in memory.
@@ -69,6 +73,30 @@ struct StreamedRun {
   OutputSpill spill;
   std::uint64_t bytes = 0;
 };
+
+// "Failing tests in the JUnit reports: a, b and 3 more" for the failing tests the excerpt does not
+// show (a command may print nothing and leave the names to its report); empty when it shows all.
+std::string report_failures_note(const TestSummary& tests, const std::string& excerpt) {
+  std::vector<std::string> unseen;
+  for (const std::string& name : tests.failing) {
+    if (excerpt.find(name) == std::string::npos) {
+      unseen.push_back(name);
+    }
+  }
+  if (unseen.empty()) {
+    return {};
+  }
+  const std::size_t listed = std::min(unseen.size(), k_listed_report_failures);
+  std::string note = fmt::format("\nFailing tests in the JUnit reports: {}",
+                                 fmt::join(unseen.begin(), unseen.begin() + listed, ", "));
+  // A report names at most k_max_test_names; those past it are counted, not named.
+  const int unnamed = std::max(0, tests.failed - static_cast<int>(tests.failing.size()));
+  const int more = static_cast<int>(unseen.size() - listed) + unnamed;
+  if (more > 0) {
+    note += fmt::format(" and {} more", more);
+  }
+  return note;
+}
 
 std::string with_output(std::string message, const std::string& excerpt) {
   if (excerpt.empty()) {
@@ -155,6 +183,7 @@ Verdict CommandVerifier::verify(const Attempt& attempt, const CancelToken& cance
       std::chrono::duration_cast<milliseconds>(std::chrono::steady_clock::now() - steady_start)
           .count();
   std::optional<TestSummary> tests;
+  bool tests_from_reports = false;
   std::string reports_note;
   std::string output_note;
   if (last) {
@@ -165,6 +194,7 @@ Verdict CommandVerifier::verify(const Attempt& attempt, const CancelToken& cance
         reports_note = "\nThe JUnit reports could not be read: " + reports.error().message;
       } else if (*reports) {
         tests = std::move(*reports);
+        tests_from_reports = true;
       }
     }
     evidence.exit_code = last->exit_code;
@@ -202,6 +232,7 @@ Verdict CommandVerifier::verify(const Attempt& attempt, const CancelToken& cance
                                                command, describe_exit(*last), runs_note,
                                                tests ? " (" + describe_tests(*tests) + ")" : ""),
                                    evidence.excerpt) +
+                       (tests_from_reports ? report_failures_note(*tests, evidence.excerpt) : "") +
                        output_note;
   }
   verdict.feedback += reports_note;

@@ -167,10 +167,11 @@ Result<std::string> read_report(const fs::path& path) {
   return text.str();
 }
 
+// A report's counts are always known: it lists every test case.
 void add(TestSummary& sum, const TestSummary& more) {
   sum.failed += more.failed;
-  sum.passed += more.passed;
-  sum.total += more.total;
+  sum.passed = sum.passed.value_or(0) + more.passed.value_or(0);
+  sum.total = sum.total.value_or(0) + more.total.value_or(0);
   append_test_names(sum.failing, more.failing);
   append_test_names(sum.passing, more.passing);
 }
@@ -180,19 +181,24 @@ void add(TestSummary& sum, const TestSummary& more) {
 Result<TestSummary> parse_junit_xml(std::string_view xml) {
   TestSummary summary;
   summary.runner = "JUnit XML";
+  int passed = 0;
+  int total = 0;
   bool suite_seen = false;
-  std::optional<std::string> test; // the open <testcase>'s name
+  // <testsuite>s and <testsuites> open at this point; a report that ends with one open was cut
+  // short, or is still being written (bats' formatter may write after bats exits).
+  std::vector<std::size_t> open_suites; // where each one starts
+  std::optional<std::string> test;      // the open <testcase>'s name
   bool test_failed = false;
   bool test_skipped = false;
   const auto end_test = [&] {
-    ++summary.total;
+    ++total;
     if (test_failed) {
       ++summary.failed;
       if (summary.failing.size() < k_max_test_names) {
         summary.failing.push_back(*test);
       }
     } else if (!test_skipped) {
-      ++summary.passed;
+      ++passed;
       if (summary.passing.size() < k_max_test_names) {
         summary.passing.push_back(*test);
       }
@@ -215,6 +221,11 @@ Result<TestSummary> parse_junit_xml(std::string_view xml) {
     }
     if (tag.name == "testsuite" || tag.name == "testsuites") {
       suite_seen = true;
+      if (tag.closing && !open_suites.empty()) {
+        open_suites.pop_back();
+      } else if (!tag.closing && !tag.self_closing) {
+        open_suites.push_back(at);
+      }
     } else if (tag.name == "testcase" && tag.closing) {
       if (test) {
         end_test();
@@ -244,6 +255,14 @@ Result<TestSummary> parse_junit_xml(std::string_view xml) {
   if (!suite_seen) {
     return fail(ErrorKind::parse, "no <testsuite> or <testsuites> element: not a JUnit XML report");
   }
+  if (!open_suites.empty()) {
+    return fail(ErrorKind::parse,
+                fmt::format("the report ends before the element opened at {} is closed: it was "
+                            "cut short or is still being written",
+                            line_of(xml, open_suites.back())));
+  }
+  summary.passed = passed;
+  summary.total = total;
   return summary;
 }
 

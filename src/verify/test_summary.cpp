@@ -1,20 +1,36 @@
 #include "ralph/verify/test_summary.h"
 
+#include "tap_reader.h"
+#include "test_name_list.h"
+
 #include <fmt/format.h>
 #include <re2/re2.h>
 #include <re2/set.h>
 
 #include <array>
 #include <bitset>
-#include <unordered_set>
 #include <utility>
 
 namespace ralph::verify {
 namespace {
 
-enum Runner : std::size_t { pytest, unittest, go_test, cargo, ctest, jest, vitest, k_runners };
+enum Runner : std::size_t {
+  pytest,
+  unittest,
+  go_test,
+  cargo,
+  ctest,
+  jest,
+  vitest,
+  tap,
+  prove,
+  mocha,
+  rspec,
+  k_runners
+};
 constexpr std::array<const char*, k_runners> k_runner_names = {
-    "pytest", "unittest", "go test", "cargo test", "ctest", "jest", "vitest"};
+    "pytest", "unittest", "go test", "cargo test", "ctest", "jest",
+    "vitest", "TAP",      "prove",   "mocha",      "rspec"};
 
 // The kinds of line Patterns::lines tells apart, in the order they are added to it.
 enum LineKind : unsigned {
@@ -26,6 +42,7 @@ enum LineKind : unsigned {
   unittest_failed_line,
   unittest_verbose_line,
   go_test_line,
+  go_run_line,
   go_package_line,
   cargo_result_line,
   cargo_test_line,
@@ -38,6 +55,14 @@ enum LineKind : unsigned {
   vitest_summary_line,
   vitest_failed_line,
   vitest_passed_line,
+  prove_file_line,
+  prove_failed_line,
+  prove_files_line,
+  prove_result_line,
+  mocha_passing_line,
+  mocha_other_line,
+  rspec_summary_line,
+  rspec_failed_line,
   k_line_kinds
 };
 using LineKinds = std::bitset<k_line_kinds>;
@@ -48,10 +73,12 @@ struct Patterns {
   Patterns() {
     // One pass over a line finds which patterns can match it; most lines match none.
     for (const RE2* line :
-         {&pytest_summary,  &pytest_failed,    &pytest_verbose, &unittest_ran,  &unittest_result,
-          &unittest_failed, &unittest_verbose, &go_test,        &go_package,    &cargo_result,
-          &cargo_test,      &ctest_summary,    &ctest_test,     &ctest_failed,  &jest_summary,
-          &jest_failed,     &jest_file,        &vitest_summary, &vitest_failed, &vitest_passed}) {
+         {&pytest_summary,  &pytest_failed,    &pytest_verbose, &unittest_ran,   &unittest_result,
+          &unittest_failed, &unittest_verbose, &go_test,        &go_run,         &go_package,
+          &cargo_result,    &cargo_test,       &ctest_summary,  &ctest_test,     &ctest_failed,
+          &jest_summary,    &jest_failed,      &jest_file,      &vitest_summary, &vitest_failed,
+          &vitest_passed,   &prove_file,       &prove_failed,   &prove_files,    &prove_result,
+          &mocha_passing,   &mocha_other,      &rspec_summary,  &rspec_failed}) {
       lines.Add(line->pattern(), nullptr);
     }
     lines.Compile();
@@ -83,7 +110,8 @@ struct Patterns {
   RE2 unittest_item{R"((\w[\w ]*)=(\d+))"};
   RE2 unittest_failed{R"((?:FAIL|ERROR): (\w+) \(([\w.]+)\).*)"};
   RE2 unittest_verbose{R"((\w+) \(([\w.]+)\)(?: \.\.\. | .* \.\.\. )(ok|FAIL|ERROR)\b.*)"};
-  RE2 go_test{R"(--- (FAIL|PASS): (\S+) \(.*)"};
+  RE2 go_test{R"(--- (FAIL|PASS|SKIP): (\S+) \(.*)"};
+  RE2 go_run{R"(=== RUN\s+\S+)"}; // only -v writes it, and it lists every test
   RE2 go_package{R"((ok  |FAIL)\t(\S+)(?:[\t ].*)?)"};
   RE2 cargo_result{R"(test result: \w+\. (\d+) passed; (\d+) failed; (\d+) ignored;.*)"};
   RE2 cargo_test{R"(test (.+?) \.\.\. (ok|FAILED|ignored)\b.*)"};
@@ -97,6 +125,22 @@ struct Patterns {
   RE2 vitest_summary{R"(\s*Tests\s{2,}(.+) \((\d+)\).*)"};
   RE2 vitest_failed{R"( FAIL  (.+? > .+?))"};
   RE2 vitest_passed{R"( ✓ (.+? > .+?)(?: \d+ms)?)"};
+  // prove's "Test Summary Report": "t/a.t (Wstat: 512 (exited 2) Tests: 4 Failed: 2)", then
+  // "  Failed tests:  1, 3-4"; at the end "Files=2, Tests=5, ..." and "Result: FAIL".
+  RE2 prove_file{R"((\S.*?) \(Wstat: (\d+).* Tests: (\d+) Failed: (\d+)\))"};
+  RE2 prove_failed{R"(\s+Failed tests?:\s+([0-9, -]+))"};
+  RE2 prove_item{R"((\d+)(?:-(\d+))?)"};
+  RE2 prove_files{R"(Files=\d+, Tests=(\d+), .*)"};
+  RE2 prove_result{R"(Result: (PASS|FAIL|NOTESTS))"};
+  // mocha's spec reporter: "  3 passing (64ms)", then "  1 pending" and "  3 failing".
+  RE2 mocha_passing{R"(\s+(\d+) passing \(\S+\))"};
+  RE2 mocha_other{R"(\s+(\d+) (pending|failing))"};
+  // and its tree above: suites, then "✔ title" for a passing test, "2) title" for a failing one.
+  RE2 mocha_test{R"((\s+)(✔|√|\d+\)) (.+))"};
+  // rspec: "7 examples, 3 failures, 1 pending", then "rspec ./spec/a_spec.rb:12 # suite case 1".
+  RE2 rspec_summary{R"((\d+) examples?, (\d+) failures?(?:, (\d+) pending)?)"
+                    R"((?:, (\d+) errors? occurred outside of examples)?)"};
+  RE2 rspec_failed{R"(rspec (\S+\.rb\S*)(?: # (.+))?)"};
   RE2::Set lines{RE2::DefaultOptions, RE2::ANCHOR_BOTH};
 };
 
@@ -105,29 +149,16 @@ const Patterns& patterns() {
   return compiled;
 }
 
-// Names in first-seen order without repeats, capped.
-class NameList {
-public:
-  void add(std::string name) {
-    if (m_names.size() < k_max_test_names && m_seen.insert(name).second) {
-      m_names.push_back(std::move(name));
-    }
-  }
-  std::size_t size() const { return m_names.size(); }
-  const std::vector<std::string>& names() const { return m_names; }
-
-private:
-  std::vector<std::string> m_names;
-  std::unordered_set<std::string> m_seen;
-};
-
 struct RunnerState {
   bool seen = false; // its summary was found
   int failed = 0;
   int passed = 0;
   int total = 0;
-  NameList failing;
-  NameList passing;
+  // Whether `passed` and `total` are what the output said, or only what it happened to name.
+  bool passed_known = true;
+  bool total_known = true;
+  TestNameList failing;
+  TestNameList passing;
 };
 
 int to_int(re2::StringPiece digits) {
@@ -149,10 +180,18 @@ struct TestSummaryParser::State {
   // unittest: "Ran N tests" waits for its OK / FAILED line.
   std::optional<int> unittest_ran;
   // go test: tests of the package whose "ok"/"FAIL" line comes next.
-  std::vector<std::pair<std::string, bool>> go_pending; // name, passed
+  enum class GoResult { pass, fail, skip };
+  std::vector<std::pair<std::string, GoResult>> go_pending;
+  bool go_verbose = false; // -v lists passing tests too; without it only failures are named
   // jest --verbose: the describe blocks above the current test line, by indentation.
   bool jest_tree = false;
   std::vector<std::pair<std::size_t, std::string>> jest_blocks;
+  TapReader tap_reader;
+  // prove: the file of the "Test Summary Report" entry whose failed tests come next.
+  std::string prove_file;
+  // mocha: the suites above the current line of its tree, by indentation, until its summary.
+  bool mocha_summary = false;
+  std::vector<std::pair<std::size_t, std::string>> mocha_blocks;
 
   void saw(Runner runner) {
     if (!runners[runner].seen) {
@@ -174,6 +213,8 @@ struct TestSummaryParser::State {
   void unittest_counts(std::string_view items, int ran);
   void go_package(std::string_view status, const std::string& package);
   void jest_tree_line(std::string_view text);
+  void mocha_tree_line(std::string_view text);
+  void prove_failed_tests(std::string_view list);
 };
 
 // "2 failed, 5 passed, 1 skipped in 0.1s" (pytest), "2 failed, 5 passed, 7 total" (jest),
@@ -224,11 +265,15 @@ void TestSummaryParser::State::unittest_counts(std::string_view items, int ran) 
 void TestSummaryParser::State::go_package(std::string_view status, const std::string& package) {
   RunnerState& state = runners[go_test];
   bool test_failed = false;
-  for (auto& [name, passed] : go_pending) {
+  for (auto& [name, result] : go_pending) {
+    ++state.total;
+    if (result == GoResult::skip) {
+      continue;
+    }
+    const bool passed = result == GoResult::pass;
     test_failed = test_failed || !passed;
     (passed ? state.passing : state.failing).add(package + "." + name);
     ++(passed ? state.passed : state.failed);
-    ++state.total;
   }
   go_pending.clear();
   if (status == "FAIL" && !test_failed) {
@@ -274,11 +319,68 @@ void TestSummaryParser::State::jest_tree_line(std::string_view text) {
   jest_blocks.emplace_back(first, std::string(text.substr(first)));
 }
 
+// A line of mocha's tree, before its summary. Which output is mocha's is known only at the
+// summary, so every indented line is taken for a suite title and every "✔ title" or "2) title"
+// under them for a test: the names count only if the summary comes.
+void TestSummaryParser::State::mocha_tree_line(std::string_view text) {
+  const std::size_t indent = text.find_first_not_of(' ');
+  if (indent == 0 || indent == std::string_view::npos) {
+    return;
+  }
+  const std::string_view body = text.substr(indent);
+  const bool may_be_test =
+      body.starts_with("✔") || body.starts_with("√") || (body[0] >= '0' && body[0] <= '9');
+  re2::StringPiece spaces;
+  re2::StringPiece mark;
+  re2::StringPiece title;
+  if (may_be_test && RE2::FullMatch(text, patterns().mocha_test, &spaces, &mark, &title)) {
+    std::string name;
+    for (const auto& [level, suite] : mocha_blocks) {
+      if (level < indent) {
+        name += suite + " > ";
+      }
+    }
+    std::string_view test(title.data(), title.size());
+    // A slow test's duration: "✔ case 1 (120ms)".
+    if (const std::size_t open = test.rfind(" (");
+        open != std::string_view::npos && test.ends_with("ms)")) {
+      test = test.substr(0, open);
+    }
+    name += test;
+    (mark[0] >= '0' && mark[0] <= '9' ? runners[mocha].failing : runners[mocha].passing)
+        .add(std::move(name));
+    return;
+  }
+  while (!mocha_blocks.empty() && mocha_blocks.back().first >= indent) {
+    mocha_blocks.pop_back();
+  }
+  mocha_blocks.emplace_back(indent, std::string(body));
+}
+
+// "1, 3-4": the test numbers of prove_file that failed, named "t/a.t #3".
+void TestSummaryParser::State::prove_failed_tests(std::string_view list) {
+  if (prove_file.empty()) {
+    return;
+  }
+  re2::StringPiece input(list);
+  re2::StringPiece first;
+  re2::StringPiece last;
+  while (RE2::FindAndConsume(&input, patterns().prove_item, &first, &last)) {
+    const int from = to_int(first);
+    const int to =
+        last.empty() ? from : std::min(to_int(last), from + static_cast<int>(k_max_test_names));
+    for (int n = from; n <= to; ++n) {
+      runners[prove].failing.add(fmt::format("{} #{}", prove_file, n));
+    }
+  }
+}
+
 void TestSummaryParser::State::handle(std::string_view text) {
   const Patterns& p = patterns();
   std::string a;
   std::string b;
   std::string c;
+  std::string d;
   if (jest_tree) {
     jest_tree_line(text);
     if (jest_tree) {
@@ -287,6 +389,13 @@ void TestSummaryParser::State::handle(std::string_view text) {
   }
   if (text.empty()) {
     return;
+  }
+  tap_reader.on_line(text);
+  if (tap_reader.seen()) {
+    saw(tap);
+  }
+  if (!mocha_summary) {
+    mocha_tree_line(text);
   }
   const LineKinds kinds = p.kinds(text);
   if (kinds.none()) {
@@ -311,7 +420,11 @@ void TestSummaryParser::State::handle(std::string_view text) {
     const std::string name = b.ends_with("." + a) ? b : b + "." + a;
     (c == "ok" ? runners[unittest].passing : runners[unittest].failing).add(name);
   } else if (kinds[go_test_line] && RE2::FullMatch(text, p.go_test, &a, &b)) {
-    go_pending.emplace_back(b, a == "PASS");
+    go_pending.emplace_back(b, a == "PASS"   ? GoResult::pass
+                               : a == "SKIP" ? GoResult::skip
+                                             : GoResult::fail);
+  } else if (kinds[go_run_line] && RE2::FullMatch(text, p.go_run)) {
+    go_verbose = true;
   } else if (kinds[go_package_line] && RE2::FullMatch(text, p.go_package, &a, &b)) {
     go_package(a == "FAIL" ? "FAIL" : "ok", b);
   } else if (kinds[cargo_result_line] && RE2::FullMatch(text, p.cargo_result, &a, &b, &c)) {
@@ -342,6 +455,36 @@ void TestSummaryParser::State::handle(std::string_view text) {
     runners[vitest].failing.add(a);
   } else if (kinds[vitest_passed_line] && RE2::FullMatch(text, p.vitest_passed, &a)) {
     runners[vitest].passing.add(a);
+  } else if (kinds[prove_file_line] && RE2::FullMatch(text, p.prove_file, &a, &b, &c, &d)) {
+    prove_file.clear();
+    if (to_int(d) > 0) {
+      add_counts(prove, to_int(d), 0, 0);
+      prove_file = a;
+    } else if (b != "0") {
+      // It failed without a failing test: it exited non-zero, or died, or its plan was wrong.
+      add_counts(prove, 1, 0, 0);
+      runners[prove].failing.add(a);
+    }
+  } else if (kinds[prove_failed_line] && RE2::FullMatch(text, p.prove_failed, &a)) {
+    prove_failed_tests(a);
+  } else if (kinds[prove_files_line] && RE2::FullMatch(text, p.prove_files, &a)) {
+    add_counts(prove, 0, 0, to_int(a));
+    prove_file.clear();
+  } else if (kinds[prove_result_line] && RE2::FullMatch(text, p.prove_result)) {
+    saw(prove);
+  } else if (kinds[mocha_passing_line] && RE2::FullMatch(text, p.mocha_passing, &a)) {
+    mocha_summary = true;
+    mocha_blocks.clear();
+    add_counts(mocha, 0, to_int(a), to_int(a));
+  } else if (mocha_summary && kinds[mocha_other_line] &&
+             RE2::FullMatch(text, p.mocha_other, &a, &b)) {
+    add_counts(mocha, b == "failing" ? to_int(a) : 0, 0, to_int(a));
+  } else if (kinds[rspec_summary_line] && RE2::FullMatch(text, p.rspec_summary, &a, &b, &c, &d)) {
+    const int examples = to_int(a);
+    const int failures = to_int(b);
+    add_counts(rspec, failures + to_int(d), std::max(0, examples - failures - to_int(c)), examples);
+  } else if (kinds[rspec_failed_line] && RE2::FullMatch(text, p.rspec_failed, &a, &b)) {
+    runners[rspec].failing.add(b.empty() ? a : b);
   }
 }
 
@@ -355,19 +498,44 @@ void TestSummaryParser::on_line(std::size_t /*number*/, std::string_view line) {
 std::optional<TestSummary> TestSummaryParser::finish() {
   State& state = *m_state;
   std::vector<Runner> used = state.order;
+  // ctest and prove count the programs they ran, whose output they may show (ctest
+  // --output-on-failure, prove -v): their summary stands alone.
   if (state.runners[ctest].seen) {
     used = {ctest};
+  } else if (state.runners[prove].seen) {
+    used = {prove};
   }
   if (used.empty()) {
     return std::nullopt;
   }
+  if (!state.go_verbose) {
+    state.runners[go_test].passed_known = false;
+    state.runners[go_test].total_known = false;
+  }
+  // prove's summary says how many tests ran and failed, not how many of the rest were skipped.
+  state.runners[prove].passed_known = false;
+  const TapCounts tap_counts = state.tap_reader.counts();
+  RunnerState& tap_state = state.runners[tap];
+  tap_state.failed = tap_counts.failed;
+  tap_state.passed = tap_counts.passed;
+  tap_state.total = tap_counts.total.value_or(0);
+  tap_state.total_known = tap_counts.total.has_value();
+  tap_state.failing = state.tap_reader.failing();
+  tap_state.passing = state.tap_reader.passing();
   TestSummary summary;
+  summary.passed = 0;
+  summary.total = 0;
   for (const Runner runner : used) {
     RunnerState& r = state.runners[runner];
-    summary.runner += (summary.runner.empty() ? "" : " + ") + std::string(k_runner_names[runner]);
+    const char* name = runner == tap && tap_counts.node ? "node --test" : k_runner_names[runner];
+    summary.runner += (summary.runner.empty() ? "" : " + ") + std::string(name);
     summary.failed += r.failed;
-    summary.passed += r.passed;
-    summary.total += std::max(r.total, r.failed + r.passed);
+    // A sum with one unknown part is unknown.
+    summary.passed =
+        summary.passed && r.passed_known ? *summary.passed + r.passed : std::optional<int>();
+    summary.total = summary.total && r.total_known
+                        ? *summary.total + std::max(r.total, r.failed + r.passed)
+                        : std::optional<int>();
     append_test_names(summary.failing, r.failing.names());
     append_test_names(summary.passing, r.passing.names());
   }
@@ -388,8 +556,14 @@ void append_test_names(std::vector<std::string>& names, const std::vector<std::s
 }
 
 std::string describe_tests(const TestSummary& summary) {
-  return fmt::format("{}: {} failed, {} passed, {} total", summary.runner, summary.failed,
-                     summary.passed, summary.total);
+  std::string text = fmt::format("{}: {} failed", summary.runner, summary.failed);
+  if (summary.passed) {
+    text += fmt::format(", {} passed", *summary.passed);
+  }
+  if (summary.total) {
+    text += fmt::format(", {} total", *summary.total);
+  }
+  return text;
 }
 
 } // namespace ralph::verify

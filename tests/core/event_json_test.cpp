@@ -61,6 +61,15 @@ TEST(EventJson, AVerdictCarriesItsTestCountsAndTheCountBefore) {
               .runner = "pytest", .failed = 2, .passed = 4, .total = 6, .failed_before = 3}}};
   EXPECT_EQ(event_to_json(next)["tests"]["failed_before"], 3);
 
+  // go test without -v: how many passed, and of how many, is not known.
+  Event unknown{
+      .payload = event::VerdictGiven{.verifier = "command: go test ./...",
+                                     .result = Outcome::fail,
+                                     .tests = event::TestCounts{.runner = "go test", .failed = 2}}};
+  EXPECT_EQ(event_to_json(unknown)["tests"],
+            nlohmann::json(
+                {{"runner", "go test"}, {"failed", 2}, {"passed", nullptr}, {"total", nullptr}}));
+
   Event none{.payload = event::VerdictGiven{.verifier = "judge", .result = Outcome::pass}};
   EXPECT_FALSE(event_to_json(none).contains("tests"));
 }

@@ -149,6 +149,34 @@ TEST_F(LoopEndToEnd, FewerFailingTestsAreShownAndTheRepeatedAnswerIsNotAStall) {
   EXPECT_EQ(before, (std::vector<int>{-1, 3, 2}));
 }
 
+TEST_F(LoopEndToEnd, CountsTheRunnerDoesNotGiveStayUnknown) {
+  // What real `go test ./...` runs printed: without -v it names the failing tests and says "ok"
+  // for a passing package, never how many tests passed or ran.
+  workspace.write("check.sh",
+                  "n=$(cat .round 2>/dev/null || echo 0); echo $((n + 1)) > .round\n"
+                  "set -- go_fail3 go_fail1; shift \"$n\"\n"
+                  "cat \"" RALPH_SOURCE_DIR "/tests/verify/fixtures/test_runners/$1.txt\"\n"
+                  "exit 1\n");
+  agent.push(text_turn("Fixed two."));
+  agent.push(text_turn("Fixed one more."));
+
+  const auto out = run({"--verify-cmd", "sh check.sh", "--max-iterations", "2"});
+
+  EXPECT_EQ(out.exit_code, 3) << out.err;
+  const auto result = parse_output(out);
+  EXPECT_EQ(result["verdicts"][1]["tests"],
+            json({{"runner", "go test"}, {"failed", 1}, {"passed", nullptr}, {"total", nullptr}}));
+  // Whole lines: no "of N" after the counts.
+  EXPECT_THAT(out.err, HasSubstr("    failing: 3 (go test)\n"));
+  EXPECT_THAT(out.err, HasSubstr("    failing: 3 → 1 (go test)\n"));
+  const std::string feedback = agent_messages(1).back()["content"];
+  EXPECT_THAT(feedback, HasSubstr("(go test: 3 failed)"));
+  EXPECT_THAT(feedback, Not(HasSubstr(" passed,")));
+  EXPECT_THAT(feedback, Not(HasSubstr(" total")));
+  EXPECT_THAT(result["verdicts"][1]["feedback"].get<std::string>(),
+              HasSubstr("(go test: 1 failed)"));
+}
+
 TEST_F(LoopEndToEnd, JunitReportsNamedWithTheFlagGiveTheCounts) {
   workspace.write("check.sh",
                   "mkdir -p reports\ncp \"" RALPH_SOURCE_DIR

@@ -60,6 +60,24 @@ protected:
     m_entries.push_back({std::move(*command), ErrorPolicy::fail_closed});
   }
 
+  // Adds a real command verifier whose command prints one of `lines` per attempt and fails,
+  // passing once they run out: a user's own check that no runner's summary reader knows.
+  void command_printing(const std::vector<std::string>& lines) {
+    options.workspace = m_workspace.path();
+    std::string args;
+    for (const std::string& line : lines) {
+      args += fmt::format(" '{}'", line);
+    }
+    m_workspace.write(
+        "check.sh", fmt::format("n=$(cat .round 2>/dev/null || echo 0)\necho $((n + 1)) > .round\n"
+                                "set --{}\nshift \"$n\"\n[ $# -eq 0 ] && exit 0\necho \"$1\"\n"
+                                "exit 1\n",
+                                args));
+    auto command = verify::make_command_verifier("sh check.sh", VerifySettings{}, m_runner);
+    ASSERT_TRUE(command.has_value()) << command.error().message;
+    m_entries.push_back({std::move(*command), ErrorPolicy::fail_closed});
+  }
+
   // A token budget of 100, and an attempt of 50 steps at 40 tokens each: stopped at its third.
   void push_attempt_over_100_tokens() {
     options.budget.max_tokens = 100;
@@ -294,6 +312,43 @@ TEST_F(OuterLoopTest, FewerFailingTestsIsProgressEvenWhenTheAnswerRepeats) {
   EXPECT_THAT(shown, ::testing::ElementsAre("-1->3", "3->2", "2->1", "1->0"));
   EXPECT_THAT(agent.seen.at(2).back().content, HasSubstr("failing tests: 3 → 2 of 6 (pytest)"));
   EXPECT_THAT(agent.seen.at(1).back().content, HasSubstr("(pytest: 3 failed, 3 passed, 6 total)"));
+}
+
+TEST_F(OuterLoopTest, OutputNoRunnerReadsThatChangedIsNotTheSameVerdict) {
+  options.loop.max_iterations = 10;
+  command_printing({"FAIL: 3 tests failing", "FAIL: 2 tests failing", "FAIL: 1 tests failing"});
+  for (int i = 0; i < 4; ++i) {
+    agent.push(answer("Fixed."));
+  }
+  const auto result = run();
+  EXPECT_EQ(result.status, Status::completed) << result.reason;
+  EXPECT_EQ(result.attempts.size(), 4u);
+}
+
+TEST_F(OuterLoopTest, OutputThatDiffersOnlyInDurationsIsTheSameVerdict) {
+  options.loop.max_iterations = 10;
+  command_printing({"FAIL: 2 tests failing (0.31s, object at 0x7f3a2c)",
+                    "FAIL: 2 tests failing (0.29s, object at 0x7f91d0)", "FAIL: never reached"});
+  for (int i = 0; i < 3; ++i) {
+    agent.push(answer("Fixed."));
+  }
+  const auto result = run();
+  EXPECT_EQ(result.status, Status::stalled);
+  EXPECT_EQ(result.attempts.size(), 2u);
+}
+
+TEST_F(OuterLoopTest, CommandFailuresDifferingOnlyInDurationsFailTheSameWay) {
+  options.loop.max_iterations = 10;
+  options.loop.stall_after = 3;
+  command_printing({"FAIL: check_x took 1.25 sec", "FAIL: check_x took 1.31 sec",
+                    "FAIL: check_x took 0.98 sec", "FAIL: never reached"});
+  for (int i = 0; i < 4; ++i) {
+    agent.push(answer("try " + std::to_string(i))); // different answers, same failure
+  }
+  const auto result = run();
+  EXPECT_EQ(result.status, Status::stalled);
+  EXPECT_EQ(result.attempts.size(), 3u);
+  EXPECT_THAT(result.reason, HasSubstr("same way in 3 attempts"));
 }
 
 TEST_F(OuterLoopTest, UnchangedFailingTestsWithTheSameAnswerAreStillStalled) {

@@ -271,6 +271,32 @@ TEST_F(StoreJournalTest, TestCountsAreRecordedAndARegressionIsToldAfterResuming)
   EXPECT_THAT(agent.seen.at(0).back().content, HasSubstr("failing tests: 3 → 2"));
 }
 
+TEST_F(StoreJournalTest, CountsTheRunnerDidNotGiveAreRecordedAsUnknown) {
+  // go test without -v names its failures, never how many passed.
+  verifier->then(Outcome::fail, "test_failed", runner_output("go_fail3.txt"), "exit 1");
+  agent.push(answer("one"));
+  options.loop.max_iterations = 1;
+  const auto session = new_session();
+  ASSERT_EQ(
+      run({Message{.role = Role::user, .content = options.goal}}, LoopState(), session).status,
+      Status::budget_exhausted);
+
+  auto record = load();
+  ASSERT_EQ(record.verdicts.size(), 1u);
+  const auto stored = nlohmann::json::parse(record.verdicts[0].evidence_json);
+  EXPECT_EQ(stored["tests"]["failed"], 3);
+  EXPECT_TRUE(stored["tests"]["passed"].is_null());
+  EXPECT_TRUE(stored["tests"]["total"].is_null());
+
+  const auto resumed = resume_from_record(record);
+  ASSERT_TRUE(resumed) << resumed.error().message;
+  const auto& tests = resumed->state.attempts.at(0).verdicts.at(0).tests;
+  ASSERT_TRUE(tests.has_value());
+  EXPECT_EQ(tests->failed, 3);
+  EXPECT_EQ(tests->passed, std::optional<int>());
+  EXPECT_EQ(tests->total, std::optional<int>());
+}
+
 TEST_F(StoreJournalTest, ADamagedRecordResumesWithDefaultsForWhatItCannotRead) {
   verifier->then(Outcome::fail, "test_failed", runner_output("cargo_fail3.txt"), "exit 101");
   agent.push(answer("one"));

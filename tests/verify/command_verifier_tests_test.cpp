@@ -12,6 +12,7 @@ namespace {
 
 using ralph::testing::TempDir;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 const std::string k_fixtures =
     std::string(RALPH_SOURCE_DIR) + "/tests/verify/fixtures/test_runners/";
@@ -75,6 +76,39 @@ TEST_F(CommandVerifierTests, AReportThatCannotBeReadIsSaidInTheFeedback) {
   EXPECT_FALSE(verdict.tests.has_value());
   EXPECT_THAT(verdict.feedback,
               HasSubstr("The JUnit reports could not be read: reports/x.xml: no <testsuite>"));
+}
+
+TEST_F(CommandVerifierTests, AReportCutShortIsUnreadableAndTheExitCodeDecides) {
+  // bats' JUnit formatter may still be writing its file when bats exits: the header and an
+  // open <testsuites>, no test case yet. That is not a report of no tests.
+  const Verdict verdict = run("mkdir -p reports && printf '<?xml version=\"1.0\" "
+                              "encoding=\"UTF-8\"?>\\n<testsuites time=\"0.1\">\\n' > "
+                              "reports/bats.xml; exit 1",
+                              {.junit = {"reports/*.xml"}});
+  EXPECT_EQ(verdict.result, Outcome::fail);
+  EXPECT_FALSE(verdict.tests.has_value());
+  EXPECT_THAT(verdict.feedback, HasSubstr("The JUnit reports could not be read: reports/bats.xml: "
+                                          "the report ends before the element opened at line 2"));
+  EXPECT_THAT(verdict.feedback, Not(HasSubstr("0 total")));
+}
+
+TEST_F(CommandVerifierTests, FailingTestsOnlyAReportNamesAreNamedInTheFeedback) {
+  // The command prints nothing; the report ctest wrote names t_1, t_4 and t_5.
+  const Verdict verdict =
+      run("mkdir -p reports && cp '" + k_fixtures + "junit_ctest_fail3.xml' reports/; exit 8",
+          {.junit = {"reports/*.xml"}});
+  EXPECT_EQ(verdict.result, Outcome::fail);
+  EXPECT_THAT(verdict.feedback, HasSubstr("(JUnit XML: 3 failed, 2 passed, 5 total)"));
+  EXPECT_THAT(verdict.feedback, HasSubstr("Failing tests in the JUnit reports: t_1, t_4, t_5"));
+}
+
+TEST_F(CommandVerifierTests, FailingTestsTheOutputShowsAreNotNamedAgain) {
+  // The output names the report's failing tests already (pytest's FAILED lines).
+  const Verdict verdict = run("mkdir -p reports && cp '" + k_fixtures +
+                                  "junit_pytest_mixed.xml' reports/ && echo 'FAILED "
+                                  "test_suite.Cases.test_2 and test_suite.Cases.test_4'; exit 1",
+                              {.junit = {"reports/*.xml"}});
+  EXPECT_THAT(verdict.feedback, Not(HasSubstr("Failing tests in the JUnit reports")));
 }
 
 } // namespace

@@ -57,6 +57,16 @@ TEST(JunitReport, VitestReportUnescapesNames) {
                                                      "test/suite.test.js.suite > case 2"));
 }
 
+TEST(JunitReport, BatsReportCountsEveryFile) {
+  const auto summary = parse_junit_xml(report("junit_bats_fail3.xml"));
+  ASSERT_TRUE(summary.has_value()) << summary.error().message;
+  EXPECT_EQ(summary->failed, 3);
+  EXPECT_EQ(summary->passed, 3);
+  EXPECT_EQ(summary->total, 7);
+  EXPECT_THAT(summary->failing,
+              ElementsAre("./other.bats.other 1", "./suite.bats.case 1", "./suite.bats.case 2"));
+}
+
 TEST(JunitReport, TextThatIsNotAReportIsAnErrorSayingWhere) {
   const auto html = parse_junit_xml("<html><body>hi</body></html>");
   ASSERT_FALSE(html.has_value());
@@ -66,6 +76,27 @@ TEST(JunitReport, TextThatIsNotAReportIsAnErrorSayingWhere) {
   const auto cut = parse_junit_xml(whole.substr(0, whole.find("status=\"run\"") + 3));
   ASSERT_FALSE(cut.has_value());
   EXPECT_THAT(cut.error().message, HasSubstr("line 16"));
+}
+
+TEST(JunitReport, AReportCutShortIsAnErrorNotAnEmptyReport) {
+  // A header and an unclosed <testsuites>: what a formatter still writing its file leaves.
+  const auto header = parse_junit_xml("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
+  ASSERT_FALSE(header.has_value());
+  EXPECT_THAT(header.error().message, HasSubstr("ends before the element opened at line 2"));
+
+  // Cut between two test cases, every tag whole.
+  const std::string whole = report("junit_pytest_mixed.xml");
+  const auto cut = parse_junit_xml(whole.substr(0, whole.find("<testcase", 200)));
+  ASSERT_FALSE(cut.has_value());
+  EXPECT_THAT(cut.error().message, HasSubstr("cut short"));
+
+  // Empty suites that are closed are a report of no tests.
+  const auto empty = parse_junit_xml("<testsuites><testsuite name=\"x\"></testsuite></testsuites>");
+  ASSERT_TRUE(empty.has_value()) << empty.error().message;
+  EXPECT_EQ(empty->total, 0);
+  const auto self_closed = parse_junit_xml("<testsuite name=\"x\" tests=\"0\"/>");
+  ASSERT_TRUE(self_closed.has_value()) << self_closed.error().message;
+  EXPECT_EQ(self_closed->total, 0);
 }
 
 TEST(JunitReport, OnlyReportsWrittenSinceTheRunStartedAreRead) {

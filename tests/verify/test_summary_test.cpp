@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -40,14 +41,19 @@ struct Expected {
   std::string file;
   std::string runner;
   int failed;
-  int passed;
-  int total;
+  std::optional<int> passed; // nullopt: the output does not say
+  std::optional<int> total;
   std::vector<std::string> failing;
   std::vector<std::string> passing;
 };
 
+// A count the output does not give.
+const std::optional<int> k_unknown;
+
 const std::string k_py = "test_suite.py::Cases::test_{}";
 const std::string k_unit = "test_suite.Cases.test_{}";
+const std::string k_suite = "suite > case {}";
+const std::string k_case = "case {}";
 
 std::vector<std::string> joined(std::vector<std::string> a, const std::vector<std::string>& b) {
   a.insert(a.end(), b.begin(), b.end());
@@ -75,17 +81,23 @@ std::vector<Expected> expectations() {
        names(k_unit, {1, 4, 5, 6})},
       {"unittest_mixed.txt", "unittest", 2, 3, 6, names(k_unit, {1, 2}), {}},
       {"unittest_many.txt", "unittest", 4, 246, 250, names(k_unit, {7, 77, 177, 200}), {}},
-      // Without -v go test names only failures; the package lines give the summary.
-      {"go_pass.txt", "go test", 0, 0, 0, {}, {}},
+      // Without -v go test names only failures: how many passed, and of how many, it does not say.
+      {"go_pass.txt", "go test", 0, std::nullopt, std::nullopt, {}, {}},
       {"go_fail3.txt",
        "go test",
        3,
-       0,
-       3,
+       std::nullopt,
+       std::nullopt,
        {"example.com/suite/alpha.TestCase1", "example.com/suite/alpha.TestCase2",
         "example.com/suite/beta.TestCase4"},
        {}},
-      {"go_fail1.txt", "go test", 1, 0, 1, {"example.com/suite/beta.TestCase4"}, {}},
+      {"go_fail1.txt",
+       "go test",
+       1,
+       std::nullopt,
+       std::nullopt,
+       {"example.com/suite/beta.TestCase4"},
+       {}},
       // Subtests count through their top-level test.
       {"go_verbose_fail2.txt",
        "go test",
@@ -101,8 +113,8 @@ std::vector<Expected> expectations() {
       {"go_build_failed.txt",
        "go test",
        2,
-       0,
-       2,
+       std::nullopt,
+       std::nullopt,
        {"example.com/suite/alpha.TestCase2", "example.com/suite/beta"},
        {}},
       // Unit tests, integration tests and doc tests each print a "test result" line.
@@ -154,6 +166,50 @@ std::vector<Expected> expectations() {
        {"test/suite.test.js > suite > case 4"},
        joined(names("test/suite.test.js > suite > case {}", {1, 2, 3, 5}),
               {"test/other.test.js > other 1"})},
+      // node --test off a terminal writes TAP: tests nest under their suite, whose own result is
+      // not a test; its closing "# tests 7" counts the skipped one too.
+      {"node_pass.txt",
+       "node --test",
+       0,
+       6,
+       7,
+       {},
+       joined({"other 1"}, names(k_suite, {1, 2, 3, 4, 5}))},
+      {"node_fail3.txt", "node --test", 3, 3, 7, joined({"other 1"}, names(k_suite, {1, 2})),
+       names(k_suite, {3, 4, 5})},
+      {"node_fail1.txt", "node --test", 1, 5, 7, names(k_suite, {4}),
+       joined({"other 1"}, names(k_suite, {1, 2, 3, 5}))},
+      // bats writes flat TAP, its plan the total.
+      {"bats_pass.txt", "TAP", 0, 6, 7, {}, joined({"other 1"}, names(k_case, {1, 2, 3, 4, 5}))},
+      {"bats_fail3.txt", "TAP", 3, 3, 7, joined({"other 1"}, names(k_case, {1, 2})),
+       names(k_case, {3, 4, 5})},
+      {"bats_fail1.txt", "TAP", 1, 5, 7, names(k_case, {4}),
+       joined({"other 1"}, names(k_case, {1, 2, 3, 5}))},
+      // prove says how many tests ran and which failed, by number, not how many were skipped.
+      {"prove_pass.txt", "prove", 0, std::nullopt, 7, {}, {}},
+      {"prove_fail3.txt",
+       "prove",
+       3,
+       std::nullopt,
+       7,
+       {"t/other.t #1", "t/suite.t #1", "t/suite.t #2"},
+       {}},
+      // With -v it shows the TAP of each file; its own summary stands alone over them.
+      {"prove_verbose_fail1.txt", "prove", 1, std::nullopt, 7, {"t/suite.t #4"}, {}},
+      {"mocha_pass.txt",
+       "mocha",
+       0,
+       6,
+       7,
+       {},
+       joined({"other 1"}, names(k_suite, {1, 2, 3, 4, 5}))},
+      {"mocha_fail3.txt", "mocha", 3, 3, 7, joined({"other 1"}, names(k_suite, {1, 2})),
+       names(k_suite, {3, 4, 5})},
+      {"mocha_fail1.txt", "mocha", 1, 5, 7, names(k_suite, {4}),
+       joined({"other 1"}, names(k_suite, {1, 2, 3, 5}))},
+      {"rspec_pass.txt", "rspec", 0, 6, 7, {}, {}},
+      {"rspec_fail3.txt", "rspec", 3, 3, 7, {"other 1", "suite case 1", "suite case 2"}, {}},
+      {"rspec_fail1.txt", "rspec", 1, 5, 7, {"suite case 4"}, {}},
   };
 }
 
@@ -193,9 +249,16 @@ TEST(TestSummary, SeveralRunnersAreAddedUp) {
   ASSERT_TRUE(summary.has_value());
   EXPECT_EQ(summary->runner, "pytest + go test");
   EXPECT_EQ(summary->failed, 5);
-  EXPECT_EQ(summary->passed, 4);
-  EXPECT_EQ(summary->total, 9);
+  // go test without -v does not say how many passed, so neither does the sum.
+  EXPECT_EQ(summary->passed, k_unknown);
+  EXPECT_EQ(summary->total, k_unknown);
   EXPECT_EQ(summary->failing.size(), 5u);
+
+  const auto known = parse_test_summary(fixture("pytest_fail2.txt") + fixture("jest_fail3.txt"));
+  ASSERT_TRUE(known.has_value());
+  EXPECT_EQ(known->failed, 5);
+  EXPECT_EQ(known->passed, 7);
+  EXPECT_EQ(known->total, 12);
 }
 
 TEST(TestSummary, CtestStandsAloneOverTheProgramsItRan) {
@@ -215,6 +278,37 @@ TEST(TestSummary, OutputWithoutARunnersSummaryGivesNone) {
   EXPECT_FALSE(parse_test_summary("FAIL: the README has no usage section\n").has_value());
 }
 
+TEST(TestSummary, TapIsReadOnlyWithAPlanOrVersionLine) {
+  // "ok" and a number at the start of a line is not TAP by itself.
+  EXPECT_FALSE(parse_test_summary("ok 200 files copied\nnot ok 3 times\n").has_value());
+  // Nor is a plan without a result.
+  EXPECT_FALSE(parse_test_summary("1..10\n").has_value());
+  const auto plain = parse_test_summary("1..3\nok 1 first\nnot ok 2 second\nok 3 # SKIP later\n");
+  ASSERT_TRUE(plain.has_value());
+  EXPECT_EQ(plain->runner, "TAP");
+  EXPECT_EQ(plain->failed, 1);
+  EXPECT_EQ(plain->passed, 1);
+  EXPECT_EQ(plain->total, 3);
+  EXPECT_THAT(plain->failing, ElementsAre("second"));
+  // A failing TODO test is expected to fail.
+  const auto todo = parse_test_summary("1..2\nnot ok 1 - later # TODO not yet\nok 2 - now\n");
+  ASSERT_TRUE(todo.has_value());
+  EXPECT_EQ(todo->failed, 0);
+  EXPECT_EQ(todo->passed, 1);
+}
+
+TEST(TestSummary, NestedTapWithoutNodesSummaryHasNoTotal) {
+  // The top-level plan counts the two groups, not the tests in them.
+  const auto nested = parse_test_summary("TAP version 13\n# Subtest: a\n    ok 1 - x\n    not ok 2 "
+                                         "- y\n    1..2\nnot ok 1 - a\nok 2 - b\n1..2\n");
+  ASSERT_TRUE(nested.has_value());
+  EXPECT_EQ(nested->failed, 1);
+  EXPECT_EQ(nested->passed, 2);
+  EXPECT_EQ(nested->total, k_unknown);
+  EXPECT_THAT(nested->failing, ElementsAre("a > y"));
+  EXPECT_THAT(nested->passing, ElementsAre("a > x", "b"));
+}
+
 TEST(TestSummary, LastLineWithoutNewlineCountsAndLongLinesAreCut) {
   // Cut, the long line no longer ends like a failure line: nothing of it is counted.
   std::string output = "FAILED " + std::string(100'000, 'x') + "::test_long\n";
@@ -232,6 +326,17 @@ TEST(TestSummary, DescribesTheCounts) {
   const auto summary = parse_test_summary(fixture("pytest_fail3.txt"));
   ASSERT_TRUE(summary.has_value());
   EXPECT_EQ(describe_tests(*summary), "pytest: 3 failed, 3 passed, 6 total");
+}
+
+TEST(TestSummary, GoTestWithoutVerboseSaysOnlyHowManyFailed) {
+  // `go test ./...` prints the failing tests and an "ok" line per passing package: how many
+  // tests passed, and of how many, it never says.
+  const auto summary = parse_test_summary(fixture("go_fail3.txt"));
+  ASSERT_TRUE(summary.has_value());
+  EXPECT_EQ(summary->failed, 3);
+  EXPECT_EQ(summary->passed, k_unknown);
+  EXPECT_EQ(summary->total, k_unknown);
+  EXPECT_EQ(describe_tests(*summary), "go test: 3 failed");
 }
 
 } // namespace

@@ -133,12 +133,13 @@ struct VerifierStarted {
 };
 
 // What the test runners behind a verdict counted (verify::TestSummary), and the same verifier's
-// failing count in the previous attempt that had one: "failing: 3 → 2".
+// failing count in the previous attempt that had one: "failing: 3 → 2". Counts the runner's
+// output did not give are nullopt.
 struct TestCounts {
   std::string runner;
   int failed = 0;
-  int passed = 0;
-  int total = 0;
+  std::optional<int> passed;
+  std::optional<int> total;
   std::optional<int> failed_before;
 };
 

@@ -46,4 +46,7 @@ bool bool_member(const nlohmann::json& value, std::string_view key, bool fallbac
 // The member's elements when it is an array, else none.
 std::span<const nlohmann::json> array_member(const nlohmann::json& value, std::string_view key);
 
+// A number that may be unknown, for writing: null when it is, never a made-up 0.
+nlohmann::json int_or_null(const std::optional<int>& value);
+
 } // namespace ralph

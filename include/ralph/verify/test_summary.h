@@ -13,12 +13,15 @@ namespace ralph::verify {
 
 // What the test runners in a command's output said about the tests: how many failed and passed,
 // and which. It lets the loop tell progress (fewer failures) and regressions (a test that passed
-// fails now) apart from a verdict that merely repeats.
+// fails now) apart from a verdict that merely repeats. Only what the output says is counted: a
+// runner that names its failures but not its passing tests (go test without -v) leaves `passed`
+// and `total` unknown rather than guessed.
 struct TestSummary {
-  std::string runner; // "pytest", "go test", ...; several joined by " + "
-  int failed = 0;     // failed and errored tests
-  int passed = 0;
-  int total = 0; // every test the runners counted, skipped ones included
+  std::string runner;        // "pytest", "go test", ...; several joined by " + "
+  int failed = 0;            // failed and errored tests
+  std::optional<int> passed; // nullopt: the output does not say
+  std::optional<int>
+      total; // every test the runners counted, skipped ones included; nullopt: unsaid
   // Names of failing and passing tests as the runner writes them, in output order, without
   // repeats, at most k_max_test_names each. Passing ones only where the runner lists them
   // (cargo, ctest, and verbose runs of the others).
@@ -58,7 +61,8 @@ void append_test_names(std::vector<std::string>& names, const std::vector<std::s
 // The summary of a whole output at once (see TestSummaryParser).
 std::optional<TestSummary> parse_test_summary(std::string_view output);
 
-// "pytest: 2 failed, 5 passed, 7 total" for feedback and records.
+// "pytest: 2 failed, 5 passed, 7 total" for feedback and records; only the counts that are known
+// ("go test: 2 failed").
 std::string describe_tests(const TestSummary& summary);
 
 } // namespace ralph::verify

@@ -27,7 +27,7 @@ private:
 struct LastVerdicts {
   int passing = 0;
   int total = 0;
-  int tests_passed = 0;
+  std::optional<int> tests_passed = 0; // none when a verdict's runner did not say
 };
 
 LastVerdicts last_verdicts(const session::SessionReport& report) {
@@ -42,7 +42,11 @@ LastVerdicts last_verdicts(const session::SessionReport& report) {
     }
     ++out.total;
     out.passing += verdict.result == Outcome::pass ? 1 : 0;
-    out.tests_passed += verdict.tests ? verdict.tests->passed : 0;
+    if (verdict.tests) {
+      out.tests_passed = out.tests_passed && verdict.tests->passed
+                             ? std::optional<int>(*out.tests_passed + *verdict.tests->passed)
+                             : std::nullopt;
+    }
   }
   return out;
 }

@@ -35,10 +35,12 @@ const std::vector<Rule>& rules() {
                             b.passing_verdicts);
        }},
       {[](const auto& a, const auto& b) {
-         return a.passed ? 0 : lower_first(-a.tests_passed, -b.tests_passed);
+         return a.passed || !a.tests_passed || !b.tests_passed
+                    ? 0
+                    : lower_first(-*a.tests_passed, -*b.tests_passed);
        },
        [](const auto& a, const auto& b) {
-         return fmt::format("more passing tests: {} vs {}", a.tests_passed, b.tests_passed);
+         return fmt::format("more passing tests: {} vs {}", *a.tests_passed, *b.tests_passed);
        }},
       {[](const auto& a, const auto& b) {
          constexpr int unknown = std::numeric_limits<int>::max();

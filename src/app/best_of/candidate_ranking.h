@@ -14,7 +14,8 @@ struct CandidateScore {
   int index = 0;                    // 1-based, as the attempt's folder and branch are named
   bool passed = false;              // completed and every final verdict passed
   int passing_verdicts = 0;         // in its last verified attempt
-  int tests_passed = 0;             // what the test runners behind those verdicts counted
+  std::optional<int> tests_passed;  // what the test runners behind those verdicts counted; none:
+                                    // no runner said (go test without -v names only failures)
   std::optional<int> changed_lines; // added + removed; none: not measured (never applied)
   std::optional<double> cost_usd;   // none: some model had no price
   std::int64_t tokens = 0;          // input + output
@@ -32,7 +33,8 @@ struct Ranking {
 
 // Passing candidates (with a measured change) first, by fewer changed lines, then lower cost
 // (when every candidate has one), then fewer tokens, then the lower index; the others after them,
-// by more passing verdicts, then more passing tests, then the same tie-breaks. Pure; `candidates`
+// by more passing verdicts, then more passing tests (when both are known), then the same
+// tie-breaks. Pure; `candidates`
 // must not be empty.
 Ranking rank_candidates(const std::vector<CandidateScore>& candidates);
 

@@ -15,7 +15,8 @@ CandidateScore passing(int index, int changed, std::optional<double> cost = std:
           .tokens = tokens};
 }
 
-CandidateScore failing(int index, int passing_verdicts, int changed, int tests_passed = 0) {
+CandidateScore failing(int index, int passing_verdicts, int changed,
+                       std::optional<int> tests_passed = 0) {
   return {.index = index,
           .passing_verdicts = passing_verdicts,
           .tests_passed = tests_passed,
@@ -64,6 +65,10 @@ TEST(CandidateRanking, WhenNonePassesNothingWinsAndTheClosestIsFirst) {
   const Ranking tests = rank_candidates({failing(1, 0, 0, 3), failing(2, 0, 0, 7)});
   EXPECT_EQ(tests.order.front(), 2);
   EXPECT_EQ(tests.reason, "none passed; ranked first by more passing tests: 7 vs 3");
+  // go test without -v does not say how many passed: that is not fewer than 3.
+  const Ranking unknown = rank_candidates({failing(1, 0, 20, 3), failing(2, 0, 10, std::nullopt)});
+  EXPECT_EQ(unknown.order.front(), 2);
+  EXPECT_EQ(unknown.reason, "none passed; ranked first by fewer changed lines: 10 vs 20");
 }
 
 TEST(CandidateRanking, APassingCandidateWhoseChangesWereNotMeasuredIsNeverApplied) {
