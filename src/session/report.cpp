@@ -43,7 +43,7 @@ SessionReport make_report(std::string session_id, const loop::LoopResult& result
   report.answer = redactor.redact(result.answer);
   report.notice = redactor.redact(result.notice);
   report.usage = result.usage;
-  if (result.cost_known && result.cost_usd > 0) {
+  if (result.cost_known) {
     report.cost_usd = result.cost_usd;
   }
   report.duration_ms = result.duration_ms;
@@ -121,7 +121,7 @@ SessionReport report_from_record(const store::SessionRecord& record) {
   report.usage.input_tokens = row.input_tokens;
   report.usage.output_tokens = row.output_tokens;
   report.usage.estimated = row.usage_estimated;
-  if (row.cost_known && row.cost_usd > 0) {
+  if (row.cost_known) {
     report.cost_usd = row.cost_usd;
   }
   report.duration_ms = row.elapsed_ms;

@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <unistd.h>
 #include <utility>
@@ -64,6 +65,11 @@ struct RunnerCase {
   std::string runner;     // as ralph names it
   std::string test_names; // fmt-like: "{}" is the case number
 };
+
+// gtest prints a parameter with PrintTo; without it ctest's listing shows the struct's bytes.
+void PrintTo(const RunnerCase& runner, std::ostream* out) {
+  *out << runner.test_name;
+}
 
 std::string named(const std::string& pattern, int n) {
   std::string out = pattern;

@@ -280,8 +280,7 @@ Result<void> Worker::finish(HeldGoal& held) {
     return {};
   }
   const std::int64_t tokens = report.usage.input_tokens + report.usage.output_tokens;
-  // A report has a cost only when it is known and above 0; tokens spent at known prices cost
-  // more than 0, so a missing cost with tokens is a price missing.
+  // A report has a cost when every model used has a price; no tokens spent cost nothing.
   const bool cost_known = report.cost_usd.has_value() || tokens == 0;
   if (report.status == Status::interrupted || report.status == Status::active) {
     // Stopping: the goal goes back to the queue, its session kept to resume.
