@@ -10,8 +10,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <csignal>
 #include <future>
+#include <memory>
 #include <regex>
 
 namespace ralph::testing {
@@ -279,11 +281,13 @@ TEST_F(ChatTest, AnAgentCliKeepsItsOwnSessionAcrossTurnsAndGoals) {
 class ChatTerminalTest : public ChatTest {
 protected:
   ChatTerminalTest() {
-    m_release_future = m_release.get_future().share();
-    server.set_responder([this](const RecordedRequest&) -> std::optional<FakeTurn> {
-      if (m_seen.fetch_add(1) == 0) {
-        m_release_future.wait();
-        return m_first;
+    m_held->released = m_release.get_future().share();
+    // The server's thread may still be waking from the wait when the fixture is destroyed (the
+    // server, a member of the base, outlives this class's members), so what it reads is shared.
+    server.set_responder([held = m_held](const RecordedRequest&) -> std::optional<FakeTurn> {
+      if (held->seen.fetch_add(1) == 0) {
+        held->released.wait();
+        return held->first;
       }
       return std::nullopt;
     });
@@ -291,7 +295,7 @@ protected:
   ~ChatTerminalTest() override { release(); }
 
   // The answer the held first request gets once released.
-  void first_answer(FakeTurn turn) { m_first = std::move(turn); }
+  void first_answer(FakeTurn turn) { m_held->first = std::move(turn); }
   void release() {
     if (!m_released) {
       m_released = true;
@@ -314,10 +318,13 @@ protected:
   static constexpr std::chrono::seconds k_wait{30};
 
 private:
+  struct Held {
+    std::shared_future<void> released;
+    std::atomic<int> seen{0};
+    FakeTurn first = text_turn("(late)");
+  };
   std::promise<void> m_release;
-  std::shared_future<void> m_release_future;
-  std::atomic<int> m_seen{0};
-  FakeTurn m_first = text_turn("(late)");
+  std::shared_ptr<Held> m_held = std::make_shared<Held>();
   bool m_released = false;
 };
 
