@@ -3,13 +3,12 @@
 #include "agent/cli_json_line.h"
 
 #include "ralph/core/json.h"
+#include "ralph/core/quantity.h"
 #include "ralph/core/saturating.h"
 #include "ralph/core/text.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
-
-#include <charconv>
 
 namespace ralph::agent {
 namespace {
@@ -70,16 +69,10 @@ std::string result_error(const json& line) {
 std::optional<int> exit_code_line(std::string_view line) {
   constexpr std::string_view k_prefix = "Exit code ";
   line = trim(line);
-  if (line.substr(0, k_prefix.size()) != k_prefix) {
+  if (!line.starts_with(k_prefix)) {
     return std::nullopt;
   }
-  const std::string_view digits = line.substr(k_prefix.size());
-  int code = 0;
-  const auto [rest, error] = std::from_chars(digits.data(), digits.data() + digits.size(), code);
-  if (error != std::errc() || rest != digits.data() + digits.size()) {
-    return std::nullopt;
-  }
-  return code;
+  return parse_int(line.substr(k_prefix.size()));
 }
 
 // The "Exit code N" line Claude Code puts first in a failed command's result (the last line is

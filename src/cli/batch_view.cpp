@@ -49,20 +49,18 @@ std::string tokens_text(std::int64_t tokens) {
   return std::to_string(tokens);
 }
 
-// The batch's cost: "$1.23"; "≥$1.23" when some sessions' models have no price; "unknown" when
-// none has one. Never "$0.00" for a cost nobody could price.
-std::string cost_words(const BatchSpend& spend) {
-  if (spend.cost_known) {
-    return fmt::format("${:.2f}", spend.cost_usd);
-  }
-  return spend.cost_usd > 0 ? fmt::format("≥${:.2f}", spend.cost_usd) : std::string("unknown");
-}
-
 std::string cost_text(const BatchSpend& spend) {
-  return " · cost " + cost_words(spend);
+  return " · cost " + cost_words(spend.cost_usd, spend.cost_known);
 }
 
 } // namespace
+
+std::string cost_words(double cost_usd, bool cost_known) {
+  if (cost_known) {
+    return fmt::format("${:.2f}", cost_usd);
+  }
+  return cost_usd > 0 ? fmt::format("≥${:.2f}", cost_usd) : std::string("unknown");
+}
 
 std::string short_duration(std::chrono::milliseconds duration) {
   const auto seconds = duration.count() / 1000;
@@ -132,7 +130,8 @@ std::string summary_table(const BatchProgress& progress, const BatchEnd& end) {
                      done > 0 ? static_cast<double>(counts.attempts) / done : 0.0,
                      counts.most_attempts);
   out += fmt::format("  {:<18}{:>6}\n", "tokens", tokens_text(progress.spend.tokens));
-  out += fmt::format("  {:<18}{:>6}\n", "cost", cost_words(progress.spend));
+  out += fmt::format("  {:<18}{:>6}\n", "cost",
+                     cost_words(progress.spend.cost_usd, progress.spend.cost_known));
   out += fmt::format("  {:<18}{:>6}\n", "wall time", short_duration(progress.elapsed));
   if (end.budget) {
     out += fmt::format("the batch's {} budget ran out: running goals were stopped, no new goal "

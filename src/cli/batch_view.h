@@ -17,6 +17,10 @@ std::string summary_table(const app::BatchProgress& progress, const app::BatchEn
 // The same as one JSON object (`--json`).
 std::string summary_json(const app::BatchProgress& progress, const app::BatchEnd& end);
 
+// The cost of goals: "$1.23"; "≥$1.23" when only some of their models have a price; "unknown"
+// when none has one. Never "$0.00" for a cost nobody could price.
+std::string cost_words(double cost_usd, bool cost_known);
+
 // "1m05s", "12.3 s" style durations for progress lines.
 std::string short_duration(std::chrono::milliseconds duration);
 

@@ -1,6 +1,7 @@
 // The only file that includes CLI11 (it costs seconds of compile time per file).
 #include "cli/command_line.h"
 
+#include "cli/session_view.h"
 #include "cli/usage_hint.h"
 
 #include "ralph/core/config.h"
@@ -11,7 +12,6 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include <charconv>
 #include <cstdio>
 #include <initializer_list>
 #include <optional>
@@ -319,7 +319,7 @@ struct TypedValues {
 // `sessions list --status/--kind/--limit` into the typed filter; a problem names the flag, the
 // value and what it takes.
 std::optional<std::string> check_session_filter(const std::string& words, const TypedValues& typed,
-                                                SessionFilter& filter) {
+                                                store::SessionFilter& filter) {
   for (const std::string& name : typed.statuses) {
     if (name == "stopped") {
       filter.stopped = true;
@@ -341,11 +341,12 @@ std::optional<std::string> check_session_filter(const std::string& words, const 
     filter.kinds.push_back(*kind);
   }
   if (!typed.limit.empty()) {
-    const std::string& text = typed.limit;
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), filter.limit);
-    if (error != std::errc() || end != text.data() + text.size() || filter.limit < 1) {
-      return fmt::format("{}: --limit '{}': expected a whole number, 1 or more", words, text);
+    const std::optional<int> limit = parse_int(typed.limit);
+    if (!limit || *limit < 1) {
+      return fmt::format("{}: --limit '{}': expected a whole number, 1 or more", words,
+                         typed.limit);
     }
+    filter.limit = *limit;
   }
   return std::nullopt;
 }
@@ -372,16 +373,12 @@ std::optional<std::string> check_values(const std::string& words, const TypedVal
   if (parsed.name == CommandName::run && !typed.parallel_attempts.empty()) {
     // More would mostly wait on each other: each attempt is a whole agent, its tools and its
     // verifiers, and each a worktree on disk.
-    const std::string& attempts = typed.parallel_attempts;
-    int n = 0;
-    const auto [end, error] =
-        std::from_chars(attempts.data(), attempts.data() + attempts.size(), n);
-    if (error != std::errc() || end != attempts.data() + attempts.size() || n < 1 ||
-        n > k_max_parallel_attempts) {
+    const std::optional<int> n = parse_int(typed.parallel_attempts);
+    if (!n || *n < 1 || *n > k_max_parallel_attempts) {
       return fmt::format("{}: --parallel-attempts '{}': expected a whole number from 1 to {}",
-                         words, attempts, k_max_parallel_attempts);
+                         words, typed.parallel_attempts, k_max_parallel_attempts);
     }
-    parsed.run.parallel_attempts = n;
+    parsed.run.parallel_attempts = *n;
   }
   if (parsed.name == CommandName::heartbeat) {
     if (!typed.every.empty()) {

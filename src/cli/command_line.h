@@ -1,8 +1,7 @@
 #pragma once
 
-#include "cli/session_view.h"
-
 #include "ralph/core/config.h"
+#include "ralph/store/session_filter.h"
 
 #include <chrono>
 #include <string>
@@ -105,7 +104,7 @@ struct SessionsArgs {
   std::string out_dir;                     // export
   std::chrono::milliseconds older_than{0}; // prune: sessions not updated for this long
   bool heartbeat = false;                  // list: heartbeat ticks only, with their summary
-  SessionFilter filter;                    // list: --status, --kind, --limit
+  store::SessionFilter filter;             // list: --status, --kind, --limit
   std::string copy_to;                     // copy: the store to copy to
   std::vector<std::string> ids;            // copy: the sessions (ids or prefixes); none: all
   bool replace = false;                    // copy: replace sessions already there

@@ -1,5 +1,7 @@
 #include "cli/queue_status.h"
 
+#include "cli/batch_view.h"
+
 #include "ralph/core/json.h"
 #include "ralph/core/try.h"
 #include "ralph/core/url.h"
@@ -49,11 +51,7 @@ std::string queue_status_table(const store::QueueStatus& status) {
   out += fmt::format("  {:<18}{:>6}   ({:.0f}% of finished goals)\n", "verified", status.verified,
                      finished > 0 ? 100.0 * status.verified / finished : 0.0);
   out += fmt::format("  {:<18}{:>6}\n", "tokens", status.tokens);
-  // As the local batch's summary says it: never $0.00 for a cost nobody could price.
-  out += fmt::format("  {:<18}{:>6}\n", "cost",
-                     status.cost_known     ? fmt::format("${:.2f}", status.cost_usd)
-                     : status.cost_usd > 0 ? fmt::format("≥${:.2f}", status.cost_usd)
-                                           : std::string("unknown"));
+  out += fmt::format("  {:<18}{:>6}\n", "cost", cost_words(status.cost_usd, status.cost_known));
   // Done and failed goals alike: under "failed" a completed one would read as a failure.
   if (!status.statuses.empty()) {
     out += "  finished goals by their session's status:\n";

@@ -128,12 +128,7 @@ json usage_json(const store::SessionRow& row) {
 } // namespace
 
 std::string shown_status(const store::SessionRow& row, const OwnerCheck& running) {
-  // A Stop-hook session is the agent CLI's, which no ralph process owns between its stops.
-  const bool hook = row.model.starts_with("hook/");
-  if (row.status == Status::active && !hook && (row.owner_pid <= 0 || !running(row))) {
-    return "stopped";
-  }
-  return to_string(row.status);
+  return store::session_stopped(row, running) ? "stopped" : to_string(row.status);
 }
 
 // For a person, a completed session also says whether its answer was verified: "completed"
@@ -164,30 +159,6 @@ std::vector<std::string> kind_filter_names() {
     names.emplace_back(name);
   }
   return names;
-}
-
-std::vector<store::SessionRow> select_sessions(std::vector<store::SessionRow> sessions,
-                                               const SessionFilter& filter,
-                                               const OwnerCheck& running) {
-  const bool any_status = filter.statuses.empty() && !filter.stopped && !filter.verified;
-  const auto wanted = [&](const store::SessionRow& row) {
-    if (!filter.kinds.empty() &&
-        std::find(filter.kinds.begin(), filter.kinds.end(), row.kind) == filter.kinds.end()) {
-      return false;
-    }
-    if (any_status) {
-      return true;
-    }
-    const bool stopped = shown_status(row, running) == "stopped";
-    return (stopped && filter.stopped) || (filter.verified && row.verified) ||
-           (!stopped && std::find(filter.statuses.begin(), filter.statuses.end(), row.status) !=
-                            filter.statuses.end());
-  };
-  std::erase_if(sessions, [&](const store::SessionRow& row) { return !wanted(row); });
-  if (filter.limit > 0 && sessions.size() > static_cast<std::size_t>(filter.limit)) {
-    sessions.resize(static_cast<std::size_t>(filter.limit));
-  }
-  return sessions;
 }
 
 std::string render_session_list(const std::vector<store::SessionRow>& sessions,

@@ -1,44 +1,25 @@
 #pragma once
 
+#include "ralph/store/session_owner.h"
 #include "ralph/store/session_store.h"
 
 #include <chrono>
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
 namespace ralph::cli {
 
-// Whether the process a session's row names as its owner is still running it
-// (store::session_owned; a fake in tests).
-using OwnerCheck = std::function<bool(const store::SessionRow& row)>;
+using store::OwnerCheck;
 
 // The status a person is shown: the recorded one, or "stopped" for a session recorded `active`
-// whose process is gone (killed, or ended by SIGPIPE) and so will never finish it; `sessions
-// resume` continues such a session.
+// whose process is gone (store::session_stopped); `sessions resume` continues such a session.
 std::string shown_status(const store::SessionRow& row, const OwnerCheck& running);
-
-// Which sessions `ralph sessions list` shows: those of one of `kinds` (none: every kind) whose
-// status is one of `statuses`, or `stopped` as shown_status says, or completed and `verified`
-// (none of the three: every status); the newest `limit` of them (0: all).
-struct SessionFilter {
-  std::vector<store::SessionKind> kinds;
-  std::vector<Status> statuses;
-  bool stopped = false;
-  bool verified = false;
-  int limit = 0;
-};
 
 // The values `--status` takes, in order: the recorded statuses, "stopped", "verified"; and those
 // `--kind` takes.
 std::vector<std::string> status_filter_names();
 std::vector<std::string> kind_filter_names();
-
-// `sessions` (newest first) as `filter` selects them.
-std::vector<store::SessionRow> select_sessions(std::vector<store::SessionRow> sessions,
-                                               const SessionFilter& filter,
-                                               const OwnerCheck& running);
 
 // `ralph sessions list`: one line per session (id, status, attempts, tokens, cost, age, goal).
 std::string render_session_list(const std::vector<store::SessionRow>& sessions,

@@ -167,7 +167,7 @@ Result<int> sessions_command(const ParsedCommand& command) {
       return 0;
     }
     const std::vector<store::SessionRow> shown =
-        select_sessions(rows, sessions.filter, store::session_owned);
+        store::select_sessions(rows, sessions.filter, store::session_owned);
     if (shown.empty() && !rows.empty() && !command.run.json) {
       std::printf("none of the %zu sessions recorded here is of the status or kind asked for\n",
                   rows.size());

@@ -348,8 +348,11 @@ Result<void> append_config_value(Config& config, std::string_view key, std::stri
     return set_config_value(config, key, text, source);
   }
   // Checked as a list of this one item, so an item the key refuses fails as in a file.
-  Config scratch;
-  TRY(assign(scratch, *entry, std::vector<std::string>{std::string(text)}, source, source, 0));
+  if (auto problem =
+          config_detail::check_value(*entry, std::vector<std::string>{std::string(text)})) {
+    return tl::unexpected(
+        config_error(fmt::format("{}: {}: {}", source, entry->path, *problem), source, 0));
+  }
   entry->list(config).emplace_back(text);
   return {};
 }
@@ -392,15 +395,14 @@ tl::expected<Setting, std::string> Setting::check(ConfigOverride text) {
   parsed->key = entry;
   if (text.append && entry->kind == ValueKind::string_list) {
     parsed->value = std::vector<std::string>{text.value};
-    if (Config scratch; config_detail::assign(scratch, *entry, parsed->value)) {
+    if (config_detail::check_value(*entry, parsed->value)) {
       return tl::unexpected("expected " + config_detail::expected(*entry));
     }
     return Setting(std::move(text), std::move(parsed));
   }
   auto value = config_detail::parse_text(*entry, text.value);
   // Checked against the key's kind and range now, so apply() cannot fail.
-  Config scratch;
-  if (!value || config_detail::assign(scratch, *entry, *value)) {
+  if (!value || config_detail::check_value(*entry, *value)) {
     return tl::unexpected("expected " + config_detail::expected(*entry));
   }
   parsed->value = std::move(*value);
@@ -415,7 +417,7 @@ void Setting::apply(Config& config) const {
     list.insert(list.end(), items.begin(), items.end());
     return;
   }
-  // Cannot fail: check() assigned the same value once already.
+  // Cannot fail: check() checked the same value.
   (void)config_detail::assign(config, key, m_parsed->value);
 }
 

@@ -144,6 +144,14 @@ std::optional<std::string> assign(Config& config, const Key& key, const Value& v
     }
     return assign(config, key, *parsed);
   }
+  if (auto problem = check_value(key, value)) {
+    return problem;
+  }
+  key.set(config, value);
+  return std::nullopt;
+}
+
+std::optional<std::string> check_value(const Key& key, const Value& value) {
   const bool kind_ok =
       (key.kind == ValueKind::boolean && std::holds_alternative<bool>(value)) ||
       (key.kind == ValueKind::integer && std::holds_alternative<std::int64_t>(value)) ||
@@ -172,7 +180,6 @@ std::optional<std::string> assign(Config& config, const Key& key, const Value& v
       std::find(key.choices.begin(), key.choices.end(), as_string(value)) == key.choices.end()) {
     return fmt::format("expected {}, got {}", expected(key), show(value));
   }
-  key.set(config, value);
   return std::nullopt;
 }
 

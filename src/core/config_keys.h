@@ -75,6 +75,10 @@ std::string expected(const Key& key);
 // ("expected ..., got ...").
 std::optional<std::string> assign(Config& config, const Key& key, const Value& value);
 
+// What assign would refuse in a value already of a kind (not text for a number), without setting
+// anything; nullopt when it would set it.
+std::optional<std::string> check_value(const Key& key, const Value& value);
+
 // Parses `text` as the key's kind (environment variables and flags are text); a list takes a
 // JSON array of strings or one item. Prices are set in files only: nullopt.
 std::optional<Value> parse_text(const Key& key, std::string_view text);

@@ -95,6 +95,15 @@ std::optional<std::chrono::milliseconds> parse_duration(std::string_view text) {
   return std::chrono::milliseconds(std::llround(total));
 }
 
+std::optional<int> parse_int(std::string_view text) {
+  int value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size()) {
+    return std::nullopt;
+  }
+  return value;
+}
+
 std::optional<std::int64_t> parse_count(std::string_view text) {
   const std::string_view rest = trim(text);
   const std::size_t length = number_length(rest);

@@ -261,9 +261,9 @@ Result<bool> PgGoalQueue::finish(const std::string& worker, const GoalClaim& cla
                     .add(outcome.session_id)
                     .add(outcome.result_json)
                     .add(outcome.verified)
-                    .add(outcome.tokens)
-                    .add(outcome.cost_usd)
-                    .add(outcome.cost_known),
+                    .add(outcome.spent.tokens)
+                    .add(outcome.spent.cost_usd)
+                    .add(outcome.spent.cost_known),
                 "finish a goal"));
     if (updated.affected() == 1) {
       return true;

@@ -40,6 +40,11 @@ bool session_owned(const SessionRow& row) {
   return owner_alive(row.owner_pid, row.owner_host);
 }
 
+bool session_stopped(const SessionRow& row, const OwnerCheck& owned) {
+  const bool hook = row.model.starts_with("hook/");
+  return row.status == Status::active && !hook && (row.owner_pid <= 0 || !owned(row));
+}
+
 std::string owner_text(const SessionRow& row) {
   return row.owner_host.empty()
              ? fmt::format("process {}", row.owner_pid)

@@ -1,5 +1,7 @@
 #include "tap_reader.h"
 
+#include "ralph/core/text.h"
+
 #include <charconv>
 
 namespace ralph::verify {
@@ -13,27 +15,6 @@ std::optional<std::pair<int, std::string_view>> leading_number(std::string_view 
     return std::nullopt;
   }
   return std::pair{value, text.substr(static_cast<std::size_t>(end - text.data()))};
-}
-
-std::string_view trimmed(std::string_view text) {
-  const std::size_t first = text.find_first_not_of(" \t");
-  if (first == std::string_view::npos) {
-    return {};
-  }
-  return text.substr(first, text.find_last_not_of(" \t") - first + 1);
-}
-
-// A directive's word, case-insensitively: "SKIP", "skip", "Skipped: why", "TODO".
-bool directive_is(std::string_view directive, std::string_view word) {
-  if (directive.size() < word.size()) {
-    return false;
-  }
-  for (std::size_t i = 0; i < word.size(); ++i) {
-    if ((directive[i] | 0x20) != word[i]) {
-      return false;
-    }
-  }
-  return true;
 }
 
 // node's "# tests 6": the count after `key`, when `body` is that line.
@@ -72,10 +53,7 @@ void TapReader::on_line(std::string_view text) {
   } else if (body.starts_with("TAP version ")) {
     m_marked = true;
   } else if (body.starts_with("# Subtest: ")) {
-    while (!m_subtests.empty() && m_subtests.back().first >= indent) {
-      m_subtests.pop_back();
-    }
-    m_subtests.emplace_back(indent, std::string(trimmed(body.substr(11))));
+    m_subtests.enter(indent, trim(body.substr(11)));
   } else if (indent == 0 && body.starts_with("# ")) {
     for (auto [key, count] :
          {std::pair{"tests", &m_node_tests}, std::pair{"pass", &m_node_pass},
@@ -99,25 +77,22 @@ void TapReader::result(std::size_t indent, bool ok, std::string_view rest) {
   if (parent) {
     return;
   }
-  std::string_view description = trimmed(number->second);
+  std::string_view description = trim(number->second);
   std::string_view directive;
   if (const std::size_t hash = description.starts_with("#") ? 0 : description.find(" # ");
       hash != std::string_view::npos) {
-    directive = trimmed(description.substr(description.find('#', hash) + 1));
-    description = trimmed(description.substr(0, hash));
+    directive = trim(description.substr(description.find('#', hash) + 1));
+    description = trim(description.substr(0, hash));
   }
   if (description.starts_with("- ")) {
-    description = trimmed(description.substr(2));
+    description = trim(description.substr(2));
   }
-  if (directive_is(directive, "skip") || (!ok && directive_is(directive, "todo"))) {
+  // A directive's word in any case: "SKIP", "skip", "Skipped: why", "TODO".
+  if (starts_with_ignoring_case(directive, "skip") ||
+      (!ok && starts_with_ignoring_case(directive, "todo"))) {
     return; // skipped, or an expected failure
   }
-  std::string name;
-  for (const auto& [level, subtest] : m_subtests) {
-    if (level < indent) {
-      name += subtest + " > ";
-    }
-  }
+  std::string name = m_subtests.above(indent, " > ");
   name += description.empty() ? "test " + std::to_string(number->first) : std::string(description);
   if (ok) {
     ++m_passed;

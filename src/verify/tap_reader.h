@@ -1,13 +1,12 @@
 #pragma once
 
 #include "test_name_list.h"
+#include "title_path.h"
 
 #include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <utility>
-#include <vector>
 
 namespace ralph::verify {
 
@@ -44,8 +43,8 @@ private:
   std::optional<int> m_plan;
   int m_failed = 0;
   int m_passed = 0;
-  std::optional<std::size_t> m_last_indent;                    // of the previous result
-  std::vector<std::pair<std::size_t, std::string>> m_subtests; // open `# Subtest:`s by indent
+  std::optional<std::size_t> m_last_indent; // of the previous result
+  TitlePath m_subtests;                     // the open `# Subtest:`s
   // node's summary: tests, pass, fail, cancelled; nullopt until its line is seen.
   std::optional<int> m_node_tests;
   std::optional<int> m_node_pass;

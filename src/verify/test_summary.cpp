@@ -2,6 +2,7 @@
 
 #include "tap_reader.h"
 #include "test_name_list.h"
+#include "title_path.h"
 
 #include <fmt/format.h>
 #include <re2/re2.h>
@@ -185,13 +186,13 @@ struct TestSummaryParser::State {
   bool go_verbose = false; // -v lists passing tests too; without it only failures are named
   // jest --verbose: the describe blocks above the current test line, by indentation.
   bool jest_tree = false;
-  std::vector<std::pair<std::size_t, std::string>> jest_blocks;
+  TitlePath jest_blocks;
   TapReader tap_reader;
   // prove: the file of the "Test Summary Report" entry whose failed tests come next.
   std::string prove_file;
   // mocha: the suites above the current line of its tree, by indentation, until its summary.
   bool mocha_summary = false;
-  std::vector<std::pair<std::size_t, std::string>> mocha_blocks;
+  TitlePath mocha_blocks;
 
   void saw(Runner runner) {
     if (!runners[runner].seen) {
@@ -291,14 +292,8 @@ void TestSummaryParser::State::jest_tree_line(std::string_view text) {
   re2::StringPiece mark;
   re2::StringPiece title;
   if (RE2::FullMatch(text, p.jest_tree_test, &indent, &mark, &title)) {
-    while (!jest_blocks.empty() && jest_blocks.back().first >= indent.size()) {
-      jest_blocks.pop_back();
-    }
-    std::string name;
-    for (const auto& block : jest_blocks) {
-      name += block.second + " › ";
-    }
-    name += title.as_string();
+    std::string name = jest_blocks.above(indent.size(), " › ");
+    name.append(title.data(), title.size());
     RunnerState& state = runners[jest];
     if (mark == "✓" || mark == "√") {
       state.passing.add(std::move(name));
@@ -313,10 +308,7 @@ void TestSummaryParser::State::jest_tree_line(std::string_view text) {
     jest_tree = false;
     return;
   }
-  while (!jest_blocks.empty() && jest_blocks.back().first >= first) {
-    jest_blocks.pop_back();
-  }
-  jest_blocks.emplace_back(first, std::string(text.substr(first)));
+  jest_blocks.enter(first, text.substr(first));
 }
 
 // A line of mocha's tree, before its summary. Which output is mocha's is known only at the
@@ -334,12 +326,7 @@ void TestSummaryParser::State::mocha_tree_line(std::string_view text) {
   re2::StringPiece mark;
   re2::StringPiece title;
   if (may_be_test && RE2::FullMatch(text, patterns().mocha_test, &spaces, &mark, &title)) {
-    std::string name;
-    for (const auto& [level, suite] : mocha_blocks) {
-      if (level < indent) {
-        name += suite + " > ";
-      }
-    }
+    std::string name = mocha_blocks.above(indent, " > ");
     std::string_view test(title.data(), title.size());
     // A slow test's duration: "✔ case 1 (120ms)".
     if (const std::size_t open = test.rfind(" (");
@@ -351,10 +338,7 @@ void TestSummaryParser::State::mocha_tree_line(std::string_view text) {
         .add(std::move(name));
     return;
   }
-  while (!mocha_blocks.empty() && mocha_blocks.back().first >= indent) {
-    mocha_blocks.pop_back();
-  }
-  mocha_blocks.emplace_back(indent, std::string(body));
+  mocha_blocks.enter(indent, body);
 }
 
 // "1, 3-4": the test numbers of prove_file that failed, named "t/a.t #3".

@@ -96,5 +96,14 @@ TEST(ParseUsd, AmountsWithOrWithoutTheSign) {
   }
 }
 
+TEST(ParseInt, TheWholeTextOrNothing) {
+  EXPECT_EQ(parse_int("12"), 12);
+  EXPECT_EQ(parse_int("-1"), -1);
+  EXPECT_EQ(parse_int("0"), 0);
+  for (const char* text : {"", " 12", "12 ", "1.5", "12abc", "+3", "2147483648", "1e3"}) {
+    EXPECT_EQ(parse_int(text), std::nullopt) << text;
+  }
+}
+
 } // namespace
 } // namespace ralph

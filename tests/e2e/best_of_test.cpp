@@ -285,12 +285,15 @@ TEST_F(BestOf, TheEventsSayWhichAttemptWonAndWhy) {
   const json result = parse_output(out);
   std::vector<json> ranked;
   std::istringstream lines(slurp(events));
-  for (std::string line; std::getline(lines, line);) {
+  std::string last;
+  for (std::string line; std::getline(lines, line); last = line) {
     if (json event = json::parse(line); event["type"] == "attempts_ranked") {
       ranked.push_back(std::move(event));
     }
   }
   ASSERT_EQ(ranked.size(), 1u) << slurp(events);
+  // After every attempt's own events: whoever follows the file reads the outcome last.
+  EXPECT_EQ(json::parse(last)["type"], "attempts_ranked");
   const json& decided = ranked.front();
   EXPECT_EQ(decided["session"], result["session_id"]);
   EXPECT_EQ(decided["winner"], result["winner"]);

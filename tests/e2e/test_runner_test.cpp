@@ -77,20 +77,24 @@ std::string named(const std::string& pattern, int n) {
   return out;
 }
 
+// The JavaScript suite node --test and mocha both run (node's needs its `describe` and `it`
+// required first).
+std::string js_suite() {
+  return "const assert = require('node:assert');\n"
+         "const fail = require('node:fs').readFileSync('failing', 'utf8').trim().split(',');\n"
+         "describe('suite', () => {\n"
+         "  for (const i of [1, 2, 3, 4]) {\n"
+         "    it(`case ${i}`, () => assert.ok(!fail.includes(String(i)), 'wrong'));\n"
+         "  }\n"
+         "});\n";
+}
+
 std::vector<RunnerCase> runner_cases() {
   return {
       {.test_name = "NodeTest",
        .program = "node",
        .files = {{"suite.test.js",
-                  "const { describe, it } = require('node:test');\n"
-                  "const assert = require('node:assert');\n"
-                  "const fail = require('node:fs').readFileSync('failing', 'utf8').trim()"
-                  ".split(',');\n"
-                  "describe('suite', () => {\n"
-                  "  for (const i of [1, 2, 3, 4]) {\n"
-                  "    it(`case ${i}`, () => assert.ok(!fail.includes(String(i)), 'wrong'));\n"
-                  "  }\n"
-                  "});\n"}},
+                  "const { describe, it } = require('node:test');\n" + js_suite()}},
        .arguments = "--test",
        .runner = "node --test",
        .test_names = "suite > case {}"},
@@ -116,15 +120,7 @@ std::vector<RunnerCase> runner_cases() {
       {.test_name = "Mocha",
        .program = "mocha",
        .npm = true,
-       .files = {{"test/suite.js",
-                  "const assert = require('node:assert');\n"
-                  "const fail = require('node:fs').readFileSync('failing', 'utf8').trim()"
-                  ".split(',');\n"
-                  "describe('suite', () => {\n"
-                  "  for (const i of [1, 2, 3, 4]) {\n"
-                  "    it(`case ${i}`, () => assert.ok(!fail.includes(String(i)), 'wrong'));\n"
-                  "  }\n"
-                  "});\n"}},
+       .files = {{"test/suite.js", js_suite()}},
        .runner = "mocha",
        .test_names = "suite > case {}"},
       {.test_name = "Rspec",

@@ -33,8 +33,7 @@ GoalOutcome completed(const std::string& session) {
                      .session_id = session,
                      .result_json = R"({"status":"completed"})",
                      .verified = true,
-                     .tokens = 10,
-                     .cost_usd = 0.5};
+                     .spent = {.tokens = 10, .cost_usd = 0.5}};
 }
 
 // The contract of GoalQueue, one suite run against each implementation: a fresh database on the
@@ -242,10 +241,11 @@ TEST_P(GoalQueueContract, StatusCountsGoalsByStateWorkerAndOutcome) {
   auto b = queue->claim("b", 1, 60s);
   ASSERT_TRUE(a && b && a->size() == 3u && b->size() == 1u);
   ASSERT_TRUE(*queue->finish("a", claim_of((*a)[0]), completed("s0")));
-  ASSERT_TRUE(*queue->finish(
-      "a", claim_of((*a)[1]),
-      GoalOutcome{
-          .completed = false, .status = "budget_exhausted", .result_json = "{}", .tokens = 5}));
+  ASSERT_TRUE(*queue->finish("a", claim_of((*a)[1]),
+                             GoalOutcome{.completed = false,
+                                         .status = "budget_exhausted",
+                                         .result_json = "{}",
+                                         .spent = {.tokens = 5}}));
   auto status = queue->status("b");
   ASSERT_TRUE(status && *status) << (status ? "" : status.error().message);
   EXPECT_EQ((*status)->goals(), 6);

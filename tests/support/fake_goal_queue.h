@@ -107,10 +107,8 @@ public:
       row.session_id = outcome.session_id;
       row.result_json = outcome.result_json;
       row.verified = outcome.verified;
-      row.tokens = outcome.tokens;
-      row.cost_usd = outcome.cost_usd;
-      row.cost_known = outcome.cost_known;
       row.lease_until.clear();
+      spend(row, outcome.spent);
       return true;
     }
     // Finished by this very claim already (a retried call): still one result.
@@ -128,10 +126,8 @@ public:
       return false;
     }
     goal->row.state = store::GoalState::queued;
-    goal->row.tokens = spent.tokens;
-    goal->row.cost_usd = spent.cost_usd;
-    goal->row.cost_known = spent.cost_known;
     goal->row.lease_until.clear();
+    spend(goal->row, spent);
     return true;
   }
 
@@ -225,6 +221,11 @@ private:
     std::string checkpoint;
   };
 
+  static void spend(store::QueuedGoal& row, const store::GoalSpent& spent) {
+    row.tokens = spent.tokens;
+    row.cost_usd = spent.cost_usd;
+    row.cost_known = spent.cost_known;
+  }
   static bool finished(const Goal& goal) {
     return goal.row.state == store::GoalState::done || goal.row.state == store::GoalState::failed;
   }

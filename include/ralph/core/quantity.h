@@ -25,6 +25,10 @@ std::optional<std::chrono::milliseconds> parse_duration(std::string_view text);
 // has a sign, or does not fit in 63 bits.
 std::optional<std::int64_t> parse_count(std::string_view text);
 
+// The whole of `text` as an int: digits, with a leading '-' for a negative one ("12", "-1");
+// nullopt for anything else (spaces, "1.5", "12abc") or a number past int.
+std::optional<int> parse_int(std::string_view text);
+
 // A non-negative amount of US dollars: "5", "0.50", "$2".
 std::optional<double> parse_usd(std::string_view text);
 

@@ -71,6 +71,13 @@ struct EnqueueOutcome {
   std::vector<std::string> conflicts;
 };
 
+// What a goal's session has spent so far, all its runs included.
+struct GoalSpent {
+  std::int64_t tokens = 0;
+  double cost_usd = 0;
+  bool cost_known = true; // false: some model its session used has no price
+};
+
 // How a finished goal ended.
 struct GoalOutcome {
   bool completed = false; // `done`; otherwise `failed`
@@ -78,16 +85,7 @@ struct GoalOutcome {
   std::string session_id;
   std::string result_json;
   bool verified = false;
-  std::int64_t tokens = 0;
-  double cost_usd = 0;
-  bool cost_known = true; // false: some model its session used has no price
-};
-
-// What a goal's session has spent so far, all its runs included.
-struct GoalSpent {
-  std::int64_t tokens = 0;
-  double cost_usd = 0;
-  bool cost_known = true; // false: some model its session used has no price
+  GoalSpent spent;
 };
 
 // A batch of the queue, its goals counted.

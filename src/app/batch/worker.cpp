@@ -281,12 +281,12 @@ Result<void> Worker::finish(HeldGoal& held) {
   }
   const std::int64_t tokens = report.usage.input_tokens + report.usage.output_tokens;
   // A report has a cost when every model used has a price; no tokens spent cost nothing.
-  const bool cost_known = report.cost_usd.has_value() || tokens == 0;
+  const store::GoalSpent spent{.tokens = tokens,
+                               .cost_usd = report.cost_usd.value_or(0),
+                               .cost_known = report.cost_usd.has_value() || tokens == 0};
   if (report.status == Status::interrupted || report.status == Status::active) {
     // Stopping: the goal goes back to the queue, its session kept to resume.
-    TRY(m_queue.release(
-        m_name, claim,
-        {.tokens = tokens, .cost_usd = report.cost_usd.value_or(0), .cost_known = cost_known}));
+    TRY(m_queue.release(m_name, claim, spent));
     m_observer.goal_released(held.seen());
     return {};
   }
@@ -296,9 +296,7 @@ Result<void> Worker::finish(HeldGoal& held) {
       .session_id = held.session_id,
       .result_json = held.result.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
       .verified = report.verified,
-      .tokens = tokens,
-      .cost_usd = report.cost_usd.value_or(0),
-      .cost_known = cost_known};
+      .spent = spent};
   TRY_ASSIGN(const bool recorded, m_queue.finish(m_name, claim, outcome));
   ++m_finished;
   m_observer.goal_finished(held.seen(), report, recorded);

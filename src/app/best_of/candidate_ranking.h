@@ -34,8 +34,7 @@ struct Ranking {
 // Passing candidates (with a measured change) first, by fewer changed lines, then lower cost
 // (when every candidate has one), then fewer tokens, then the lower index; the others after them,
 // by more passing verdicts, then more passing tests (when both are known), then the same
-// tie-breaks. Pure; `candidates`
-// must not be empty.
+// tie-breaks. Pure; `candidates` must not be empty.
 Ranking rank_candidates(const std::vector<CandidateScore>& candidates);
 
 } // namespace ralph::app
