@@ -60,6 +60,7 @@ export class Stream {
       } else {
         // Closed for good (e.g. 503 too_many_streams or 401): back off and open again.
         this.onState('disconnected');
+        source.close();
         this.source = null;
         const delay = Math.min(30000, 1000 * 2 ** this.attempts++);
         this.retryTimer = setTimeout(() => this.open(false), delay);

@@ -1,0 +1,228 @@
+// The web UI of `ralph serve` in a real browser, end to end: the fake provider server plays the
+// model, the real `ralph serve --port 0` serves a temporary git workspace, and each browser test
+// of tests/web/ (node --test, Debian's chromium driven by playwright-core, pinned in
+// tests/web/package.json, `make web-tests`) drives its pages. A missing node, chromium or
+// playwright-core skips, or fails when RALPH_REQUIRE_AGENT_CLIS=1 (CI).
+#include "agent_cli_env.h"
+#include "e2e_support.h"
+#include "fake_provider/fake_provider_server.h"
+#include "ralph_process.h"
+#include "support/temp_dir.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <cctype>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+
+namespace ralph::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+// The model of every goal whose text carries a marker `[model:NAME]`, `[model:NAME:held]` or
+// `[model:NAME:lazy]`, by the count of calls for NAME: call 1 answers without making NAME.txt
+// (so `test -f NAME.txt` fails the first attempt), call 2 writes it, call 3 says so. `lazy`
+// never writes it. `held`: call K is answered only once a request for /control/NAME/K reached the
+// server, so a browser test decides when the run moves on and watches each state on the page.
+class ScriptedModel {
+public:
+  explicit ScriptedModel(FakeProviderServer& server) : m_server(server) {
+    server.set_responder([this](const RecordedRequest& request) { return answer(request); });
+  }
+  ~ScriptedModel() {
+    m_stop = true;
+    m_server.set_responder({});
+  }
+  ScriptedModel(const ScriptedModel&) = delete;
+  ScriptedModel& operator=(const ScriptedModel&) = delete;
+
+private:
+  std::optional<FakeTurn> answer(const RecordedRequest& request) {
+    static const std::regex marker(R"(\[model:([A-Za-z0-9_-]+)((?::[a-z]+)*)\])");
+    std::smatch found;
+    if (!std::regex_search(request.body, found, marker)) {
+      return text_turn("Done.");
+    }
+    const std::string name = found[1].str();
+    const std::string flags = found[2].str();
+    int call = 0;
+    {
+      std::lock_guard lock(m_mutex);
+      call = ++m_calls[name];
+    }
+    if (flags.find(":held") != std::string::npos &&
+        !released("/control/" + name + "/" + std::to_string(call))) {
+      return text_turn("Stopped waiting.");
+    }
+    if (flags.find(":lazy") != std::string::npos || call == 1 || call > 3) {
+      return text_turn("Done: I looked at the workspace and think nothing needs to change.");
+    }
+    if (call == 2) {
+      return tool_turn("write_file", {{"path", name + ".txt"}, {"content", "done\n"}});
+    }
+    return text_turn("Wrote " + name + ".txt, which the check looks for.");
+  }
+
+  // Waits (bounded) until a request for `path` arrived; false when the test ended first.
+  bool released(const std::string& path) const {
+    const auto deadline = std::chrono::steady_clock::now() + 90s;
+    std::size_t seen = 0;
+    while (!m_stop && std::chrono::steady_clock::now() < deadline) {
+      const auto requests = m_server.requests();
+      for (std::size_t i = seen; i < requests.size(); ++i) {
+        if (requests[i].path == path) {
+          return true;
+        }
+      }
+      seen = requests.size();
+      m_server.wait_for_requests(seen + 1, 200ms);
+    }
+    return false;
+  }
+
+  FakeProviderServer& m_server;
+  std::atomic<bool> m_stop = false;
+  std::mutex m_mutex;
+  std::map<std::string, int> m_calls;
+};
+
+fs::path web_tests_dir() {
+  return fs::path(RALPH_SOURCE_DIR) / "tests" / "web";
+}
+
+fs::path chromium_path() {
+  const char* set = std::getenv("WEB_TEST_CHROMIUM");
+  return set != nullptr && *set != '\0' ? fs::path(set) : fs::path("/usr/bin/chromium");
+}
+
+// Where the pictures of the pages go: $WEB_TEST_SCREENSHOTS (scripts/web-screenshots.sh gives
+// docs/images), else beside the binary as an artifact of the run.
+std::string screenshots_dir() {
+  const char* set = std::getenv("WEB_TEST_SCREENSHOTS");
+  return set != nullptr && *set != '\0'
+             ? std::string(set)
+             : (fs::path(RALPH_BINARY).parent_path() / "web-screenshots").string();
+}
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+class ServeUi : public ::testing::TestWithParam<std::string> {
+protected:
+  void SetUp() override {
+    std::string why;
+    if (auto found = on_path("node")) {
+      m_node = *found;
+    } else {
+      why = "node is not on the PATH (scripts/install-deps.sh installs it)";
+    }
+    if (why.empty() && ::access(chromium_path().c_str(), X_OK) != 0) {
+      why = chromium_path().string() +
+            " is missing (scripts/install-deps.sh installs chromium; WEB_TEST_CHROMIUM names another)";
+    }
+    if (why.empty() &&
+        !fs::exists(web_tests_dir() / "node_modules" / "playwright-core" / "package.json")) {
+      why = "playwright-core is not installed in " + web_tests_dir().string() +
+            " (run `make web-tests`)";
+    }
+    if (why.empty()) {
+      return;
+    }
+    if (agent_clis_required()) {
+      FAIL() << why << "; RALPH_REQUIRE_AGENT_CLIS=1 makes this an error";
+    }
+    GTEST_SKIP() << why;
+  }
+
+  // A git repository, so the server keeps snapshots and the diff routes answer.
+  void make_git_repo() const {
+    workspace.write("README.md", "the project the goals change\n");
+    const std::string dir = workspace.path().string();
+    ASSERT_EQ(std::system(("cd '" + dir +
+                           "' && git init -q . && git -c user.email=t@t -c user.name=t add -A && "
+                           "git -c user.email=t@t -c user.name=t commit -qm start")
+                              .c_str()),
+              0);
+  }
+
+  FakeProviderServer model_server;
+  TempDir workspace;
+  fs::path m_node;
+};
+
+TEST_P(ServeUi, BrowserTestPasses) {
+  make_git_repo();
+  ScriptedModel model(model_server);
+  RalphProcess serve({"serve", "--port", "0"}, workspace.path(),
+                     {{"RALPH_MODEL", "openai-compat/agent-model"},
+                      {"RALPH_BASE_URL", model_server.base_url() + "/v1"}},
+                     Streams::terminal);
+  ASSERT_TRUE(serve.read_until("/login?code=", 60s)) << serve.live();
+  const std::size_t at = serve.live().find("/login?code=");
+  ASSERT_TRUE(serve.read_until("\n", 10s, at)) << serve.live();
+  static const std::regex link(R"((http://[^\s/]+)/login\?code=[^\s\x1b]+)");
+  std::smatch found;
+  const std::string printed = serve.live();
+  ASSERT_TRUE(std::regex_search(printed, found, link)) << printed;
+  const std::string login_url = found[0].str();
+  const std::string base_url = found[1].str();
+  std::string token = read_file(workspace.path() / ".ralph" / "serve" / "token");
+  while (!token.empty() && std::isspace(static_cast<unsigned char>(token.back())) != 0) {
+    token.pop_back();
+  }
+  ASSERT_FALSE(token.empty()) << "no token in .ralph/serve/token";
+
+  RalphProcess browser_test({"--test", "--test-reporter=spec", GetParam() + ".test.mjs"},
+                            web_tests_dir(),
+                            {{"WEB_TEST_BASE_URL", base_url},
+                             {"WEB_TEST_LOGIN_URL", login_url},
+                             {"WEB_TEST_TOKEN", token},
+                             {"WEB_TEST_MODEL_URL", model_server.base_url()},
+                             {"WEB_TEST_WORKSPACE", workspace.path().string()},
+                             {"WEB_TEST_CHROMIUM", chromium_path().string()},
+                             {"WEB_TEST_SCREENSHOTS", screenshots_dir()}},
+                            Streams::files, nullptr, m_node.string());
+  const RalphOutput out = browser_test.wait();
+  serve.signal(SIGINT);
+  const RalphOutput served = serve.wait();
+  EXPECT_EQ(out.exit_code, 0) << out.out << out.err << "\n--- ralph serve:\n" << served.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(Pages, ServeUi,
+                         ::testing::Values("live_goal", "reload", "two_tabs", "batch", "auth",
+                                           "screenshots"),
+                         [](const ::testing::TestParamInfo<std::string>& param) {
+                           // live_goal -> LiveGoal: gtest names take no underscore.
+                           std::string name;
+                           bool upper = true;
+                           for (const char c : param.param) {
+                             if (c == '_') {
+                               upper = true;
+                             } else {
+                               name += upper ? static_cast<char>(std::toupper(c)) : c;
+                               upper = false;
+                             }
+                           }
+                           return name;
+                         });
+
+} // namespace
+} // namespace ralph::testing

@@ -1,0 +1,66 @@
+// A goal started from the sessions page's form, watched live on its page: attempt 1 answers
+// without making the file the verifier checks (fail), attempt 2 makes it (pass).
+import assert from 'node:assert/strict';
+import {after, before, test} from 'node:test';
+import {launch, pageErrors, release, sessionState, signedIn} from './harness.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+test('a goal started from the UI is watched live through a failing then a passing verifier', async () => {
+  const {page} = await signedIn(browser);
+  const posts = [];
+  page.on('request', (r) => {
+    if (r.method() === 'POST') posts.push({url: r.url(), key: r.headers()['idempotency-key'], body: r.postDataJSON()});
+  });
+  await page.waitForSelector('[data-page="sessions"][data-loaded="true"]');
+  await page.click('[data-testid="start-form"] summary');
+  await page.fill('[data-testid="start-goal"]', 'Create the file the check wants [model:live:held]');
+  await page.fill('[data-testid="start-verify"]', 'test -f live.txt');
+  await page.fill('[data-testid="start-max-iterations"]', '3');
+  await page.click('[data-testid="start-submit"]');
+
+  await page.waitForURL(/\/sessions\/[^/]+$/);
+  const id = decodeURIComponent(new URL(page.url()).pathname.split('/')[2]);
+  assert.equal(posts.length, 1);
+  assert.match(posts[0].url, /\/api\/v1\/sessions$/);
+  assert.ok(posts[0].key, 'the POST carries an Idempotency-Key');
+  assert.deepEqual(posts[0].body, {goal: 'Create the file the check wants [model:live:held]', verify: 'test -f live.txt', max_iterations: 3});
+
+  // Attempt 1 waits for the model: the page shows the session running, no verdict yet.
+  await sessionState(page, id, 'running');
+  assert.equal(await page.locator('[data-testid="verdict-matrix"]').count(), 0);
+  await page.waitForSelector('[data-testid="session-goal"]:has-text("Create the file the check wants")');
+
+  await release('live', 1); // "Done." without the file: the verifier fails
+  await page.waitForSelector('[data-testid="verdict-matrix"] td[data-iteration="1"][data-verdict="fail"]');
+  // Seen while it runs (attempt 2's model call is held), not after the end.
+  assert.equal(await page.getAttribute('[data-page="session"]', 'data-status'), 'running');
+  await page.waitForSelector('[data-testid="attempt"][data-iteration="1"][data-outcome="fail"]');
+
+  await release('live', 2, 3); // write live.txt, then answer
+  await page.waitForSelector(`[data-page="session"][data-session-id="${id}"][data-status="completed"][data-verified="true"]`);
+  await page.waitForSelector('[data-testid="verdict-matrix"] td[data-iteration="2"][data-verdict="pass"]');
+  await page.waitForSelector('[data-testid="attempt"][data-iteration="2"][data-outcome="pass"]');
+  assert.equal(await page.locator('[data-testid="attempt"]').count(), 2);
+  assert.equal(await page.locator('[data-testid="session-status"]').getAttribute('data-status'), 'completed');
+  assert.equal(await page.locator('[data-testid="budgets"] [data-budget="attempts"]').getAttribute('data-used'), '2');
+
+  // Attempt 1's feedback (what attempt 2 was told) and its tool-free transcript.
+  await page.click('[data-testid="attempt"][data-iteration="1"] > summary');
+  const feedback = page.locator('[data-testid="attempt"][data-iteration="1"] [data-testid="feedback"]');
+  await feedback.waitFor();
+  assert.match(await feedback.innerText(), /live\.txt/);
+
+  // Attempt 2's tool call, its whole result fetched when opened.
+  const tool = page.locator('[data-testid="attempt"][data-iteration="2"] [data-testid="tool-call"]').first();
+  await tool.locator('summary').click();
+  await page.waitForSelector('[data-testid="attempt"][data-iteration="2"] [data-testid="tool-call"][data-loaded="true"]');
+
+  // One stream at a time in this tab: the sessions page's, then the session page's.
+  const streams = await page.evaluate(() => window.__streams);
+  assert.equal(streams.most, 1, JSON.stringify(streams));
+  assert.equal(new URL(streams.urls.at(-1), 'http://x').searchParams.get('topics'), `session:${id}`);
+  assert.deepEqual(pageErrors, []);
+});

@@ -1,0 +1,66 @@
+// Pictures of each page for the manual (docs/images/, 1280x800), from a real server: a session
+// retried once, a batch with a failing goal, workers, configuration. Run with
+// WEB_TEST_SCREENSHOTS=DIR (scripts/web-screenshots.sh sets docs/images); the pages are checked
+// whether or not pictures are kept.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import {after, before, test} from 'node:test';
+import {api, launch, pageErrors, server, signedIn} from './harness.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+async function shot(page, name) {
+  if (!server.screenshots) return;
+  fs.mkdirSync(server.screenshots, {recursive: true});
+  await page.evaluate(() => document.activeElement?.blur());
+  await page.screenshot({path: path.join(server.screenshots, `serve-${name}.png`)});
+}
+
+test('every page renders a real session and batch', async () => {
+  const retried = await api('POST', '/api/v1/sessions', {
+    goal: 'Add a CHANGELOG entry for the new --dry-run flag [model:shot]', verify: 'test -f shot.txt', max_iterations: 3});
+  assert.equal(retried.status, 201, retried.text);
+  const goals = ['parser', 'docs', 'lint'].map((id) => {
+    const workspace = path.join(server.workspace, 'goals', id);
+    fs.mkdirSync(workspace, {recursive: true});
+    return {id, goal: `Make the ${id} check pass [model:${id}${id === 'lint' ? ':lazy' : ''}]`,
+            verify: `test -f ${id}.txt`, workspace, max_iterations: 2};
+  });
+  const batch = await api('POST', '/api/v1/batches', {goals, concurrency: 2, cost_budget: 1});
+  assert.equal(batch.status, 201, batch.text);
+
+  const {page} = await signedIn(browser);
+  await page.goto(`${server.base}/sessions/${encodeURIComponent(retried.json.id)}`);
+  await page.waitForSelector(`[data-page="session"][data-status="completed"]`);
+  await page.waitForSelector('[data-testid="attempt"][data-iteration="2"][data-outcome="pass"]');
+  await page.click('[data-testid="attempt"][data-iteration="1"] > summary');
+  await page.click('[data-testid="attempt"][data-iteration="2"] > summary'); // fold the last one
+  await page.waitForSelector('[data-testid="attempt"][data-iteration="1"] [data-testid="feedback"]');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await shot(page, 'session');
+  await page.evaluate(() => document.querySelector('[data-testid="timeline"]').scrollIntoView());
+  await shot(page, 'session-attempt');
+
+  await page.goto(`${server.base}/batches/${encodeURIComponent(batch.json.id)}`);
+  await page.waitForSelector('[data-page="batch"][data-state="finished"]');
+  await page.waitForSelector('[data-testid="failing-verifiers"] li');
+  await shot(page, 'batch');
+
+  await page.goto(`${server.base}/`);
+  await page.waitForSelector('[data-page="sessions"][data-loaded="true"]');
+  assert.ok(await page.locator('[data-testid="session-row"]').count() >= 4);
+  await shot(page, 'sessions');
+
+  await page.goto(`${server.base}/workers`);
+  await page.waitForSelector('[data-page="workers"][data-loaded="true"]');
+  await shot(page, 'workers');
+
+  await page.goto(`${server.base}/config`);
+  await page.waitForSelector('[data-page="config"][data-loaded="true"]');
+  assert.ok(await page.locator('[data-testid="config-body"] tr').count() > 5);
+  await shot(page, 'config');
+  assert.deepEqual(pageErrors, []);
+});
