@@ -8,6 +8,7 @@
 #include "cli/queue_enqueue.h"
 #include "cli/queue_status.h"
 #include "cli/run_command.h"
+#include "cli/serve_command.h"
 #include "cli/sessions_command.h"
 #include "cli/worker_command.h"
 
@@ -56,6 +57,8 @@ Result<int> run(const ParsedCommand& command) {
     return queue_export_command(command.batch);
   case CommandName::worker:
     return worker_command(command.run, command.worker);
+  case CommandName::serve:
+    return serve_command(command.run, command.serve);
   case CommandName::none:
     break;
   }

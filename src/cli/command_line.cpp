@@ -821,6 +821,41 @@ void add_worker(Parser& p) {
   worker->add_flag("--quiet,-q", parsed.run.quiet, "no progress on stderr");
 }
 
+void add_serve(Parser& p) {
+  ParsedCommand& parsed = p.parsed;
+  CLI::App* serve = p.add(p.app, "serve",
+                          "an HTTP API, live events and a web UI over the sessions, batches and "
+                          "workers of this workspace's store; runs goals started there",
+                          CommandName::serve);
+  serve->footer(
+      "Prints a sign-in link that works once; API clients send Authorization: Bearer TOKEN (the "
+      "token is in .ralph/serve/token, or RALPH_SERVE_TOKEN, or --token-file). See man ralph "
+      "(docs/manual/serve.md; the API: docs/reference/api.md).\nExit codes: 0 stopped by SIGINT "
+      "or SIGTERM (the sessions it ran end interrupted, resumable); 1 the port or the store could "
+      "not be opened; 2 usage or configuration error.");
+  serve->add_option("--port", parsed.serve.port, "the port to listen on (0: a free one)")
+      ->type_name("N")
+      ->check(CLI::Range(0, 65535));
+  serve
+      ->add_option("--bind", parsed.serve.bind,
+                   "the address to listen on (default 127.0.0.1; any other needs a token)")
+      ->type_name("ADDR");
+  serve
+      ->add_option("--allow-host", parsed.serve.allow_hosts,
+                   "a host name the server answers to besides loopback's (repeatable)")
+      ->type_name("NAME");
+  serve
+      ->add_option("--token-file", parsed.serve.token_file,
+                   "a file holding the API token (default RALPH_SERVE_TOKEN, else a new one in "
+                   ".ralph/serve/token)")
+      ->type_name("FILE")
+      ->check(CLI::ExistingFile);
+  serve->add_flag("--read-only", parsed.serve.read_only,
+                  "refuse every request that would start, stop or change anything");
+  add_agent_options(*serve, parsed.run);
+  add_loop_options(*serve, parsed.run);
+}
+
 } // namespace
 
 ParsedCommand parse_command_line(int argc, char** argv) {
@@ -837,7 +872,7 @@ ParsedCommand parse_command_line(int argc, char** argv) {
   Parser parser{.app = app, .parsed = parsed, .typed = {}, .commands = {}};
   // In the order `ralph --help` lists them.
   for (void (*add)(Parser&) : {add_run, add_chat, add_documents_and_demo, add_sessions, add_hook,
-                               add_heartbeat, add_batch, add_worker}) {
+                               add_heartbeat, add_batch, add_worker, add_serve}) {
     add(parser);
   }
 

@@ -49,6 +49,7 @@ enum class CommandName {
   batch_status,
   batch_export,
   worker,
+  serve,
 };
 
 // Options of `ralph batch` besides those of a run (which every goal starts from).
@@ -75,6 +76,15 @@ struct WorkerArgs {
   std::string push;    // --push REMOTE: each result branch pushed there
   std::chrono::milliseconds lease{std::chrono::seconds(60)}; // renewed every third of it
   bool exit_when_empty = false; // exit once no goal is queued or running
+};
+
+// Options of `ralph serve`.
+struct ServeArgs {
+  std::string bind = "127.0.0.1";
+  int port = 8321;
+  std::vector<std::string> allow_hosts;
+  std::string token_file; // a file holding the API token (else RALPH_SERVE_TOKEN, else a new one)
+  bool read_only = false;
 };
 
 // Options of `ralph chat` besides those of a run.
@@ -119,6 +129,7 @@ struct ParsedCommand {
   HeartbeatArgs heartbeat;
   BatchArgs batch;
   WorkerArgs worker;
+  ServeArgs serve;
   // Set when parsing already decided the outcome (help printed: 0; bad usage, its one line
   // printed: 2).
   int exit_code = -1;

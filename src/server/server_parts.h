@@ -1,0 +1,49 @@
+#pragma once
+
+#include "server/access.h"
+#include "server/event_bus.h"
+#include "server/http_server.h"
+#include "server/idempotency.h"
+#include "server/session_host.h"
+
+#include "ralph/server/serve.h"
+#include "ralph/session/runtime.h"
+#include "ralph/store/session_store.h"
+
+#include <atomic>
+#include <functional>
+#include <string>
+
+namespace ralph::server {
+
+class Batches;
+
+// What the routes share: the parts of one running server.
+struct ServerParts {
+  session::Runtime& runtime;
+  const ServeRequest& request;
+  store::SessionStore& store;
+  bool postgres = false;
+  EventBus& bus;
+  Access& access;
+  SessionHost& host;
+  Batches& batches;
+  Idempotency& idempotency;
+  // Tells the summary publisher a session changed (its row is read and sent to the lists).
+  std::function<void(const std::string&)> changed;
+  std::atomic<int> streams{0};
+};
+
+void add_session_routes(HttpServer& server, ServerParts& parts);
+void add_batch_routes(HttpServer& server, ServerParts& parts);
+void add_stream_route(HttpServer& server, ServerParts& parts);
+void add_web_routes(HttpServer& server, ServerParts& parts);
+
+// The JSON body of `value` as an answer.
+HttpResponse json_response(int status, const nlohmann::json& value);
+
+// A POST's answer through the idempotency cache: `run` makes it unless the key was seen.
+HttpResponse idempotent(ServerParts& parts, const HttpRequest& request,
+                        const std::function<HttpResponse()>& run);
+
+} // namespace ralph::server
