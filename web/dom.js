@@ -116,8 +116,12 @@ export function verifiedBadge(verified) {
     : h('span', {class: 'badge tone-outline', dataset: {verified: 'false'}}, 'not verified');
 }
 
+// Session ids start with their date (20261128-065523-4e6920f7d34d): the tail tells them apart.
 export function shortId(id) {
-  return id && id.length > 14 ? id.slice(0, 14) + '…' : id;
+  if (!id) return '';
+  const dated = id.match(/^\d{8}-\d{6}-([0-9a-f]+)$/);
+  if (dated) return dated[1];
+  return id.length > 24 ? `${id.slice(0, 8)}…${id.slice(-12)}` : id;
 }
 
 // A link the router handles without reloading the page.

@@ -24,15 +24,26 @@ export function mount(root, _params, {subscribe, app}) {
       h('thead', {}, h('tr', {}, h('th', {}, 'Key'), h('th', {}, 'Value'))), tbody)));
   const show = () => {
     const q = filter.value.trim().toLowerCase();
-    replace(tbody, rows.filter(([k]) => !q || k.toLowerCase().includes(q)).map(([k, v]) =>
-      h('tr', {dataset: {key: k}}, h('td', {class: 'mono'}, k),
+    const out = [];
+    let section = null;
+    for (const [k, v] of rows.filter(([key]) => !q || key.toLowerCase().includes(q))) {
+      const head = k.includes('.') ? k.slice(0, k.indexOf('.')) : '(top level)';
+      if (head !== section) {
+        section = head;
+        out.push(h('tr', {class: 'section'}, h('th', {colspan: 2}, head)));
+      }
+      out.push(h('tr', {dataset: {key: k}}, h('td', {class: 'mono'}, k),
         h('td', {class: 'mono'}, v === null ? h('span', {class: 'sub'}, 'unset')
-          : typeof v === 'string' ? v : JSON.stringify(v)))));
+          : v === '' ? h('span', {class: 'sub'}, '""')
+          : typeof v === 'string' ? v : JSON.stringify(v))));
+    }
+    replace(tbody, out);
   };
   filter.addEventListener('input', show);
   subscribe(['sessions']); // keeps the tab's stream (and its connection state) as other pages have it
   get('/api/v1/config').then((c) => {
-    rows = flatten(c.config ?? c, '', []);
+    // Top-level keys first, then each section's keys together.
+    rows = flatten(c.config ?? c, '', []).sort(([a], [b]) => (a.includes('.') - b.includes('.')) || a.localeCompare(b));
     show();
     root.dataset.loaded = 'true';
   }).catch((err) => app.toast(`Could not load the configuration: ${err.message}`, 'bad'));

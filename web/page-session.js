@@ -298,8 +298,12 @@ function timeline(attempts, s, state, base) {
 
 function attemptOutcome(a) {
   if (!a.finished) return 'running';
-  if (a.verified || a.passed) return 'pass';
-  if ((a.verdicts ?? []).length === 0) return a.skip_reason ? 'skipped' : 'unverified';
+  const verdicts = a.verdicts ?? [];
+  // A red verdict makes the attempt red whatever else says otherwise; `verified` on an attempt
+  // says its verifiers ran, not that they passed.
+  if (verdicts.some((v) => v.result !== 'pass')) return 'fail';
+  if (a.passed) return 'pass';
+  if (verdicts.length === 0) return a.skip_reason ? 'skipped' : 'unverified';
   return 'fail';
 }
 
@@ -313,7 +317,7 @@ function attempt(a, isLast, state, base) {
     h('summary', {},
       h('span', {class: 'attempt-title'}, `Attempt ${a.iteration}`), ' ',
       statusBadge(outcome === 'pass' ? 'pass' : outcome === 'fail' ? 'fail' : outcome === 'running' ? 'running' : outcome),
-      h('span', {class: 'sub'}, ` · ${fmtInt(a.steps)} steps · ${fmtDuration(a.duration_ms)} · ` +
+      h('span', {class: 'sub'}, ` · ${fmtInt(a.steps)} step${a.steps === 1 ? '' : 's'} · ${fmtDuration(a.duration_ms)} · ` +
         `${fmtTokens((usage.input_tokens ?? 0) + (usage.output_tokens ?? 0))} tokens` + (a.stop ? ` · ${a.stop}` : ''))),
     attemptBody(a, state, base));
   details.addEventListener('toggle', () => {

@@ -33,9 +33,10 @@ export function row(s) {
   const state = sessionState(s);
   return h('tr', {class: 'session-row', dataset: {sessionId: s.id, status: state, verified: String(!!s.verified),
                                                    testid: 'session-row'}},
-    h('td', {class: 'mono'}, link(`/sessions/${encodeURIComponent(s.id)}`, shortId(s.id))),
+    h('td', {class: 'mono', title: s.id}, link(`/sessions/${encodeURIComponent(s.id)}`, shortId(s.id))),
     h('td', {class: 'goal', title: s.goal}, link(`/sessions/${encodeURIComponent(s.id)}`, truncate(s.goal, 90)),
-      s.reason ? h('div', {class: 'sub'}, truncate(s.reason, 120)) : null),
+      s.reason ? h('div', {class: 'sub'}, truncate(s.reason, 120)) : null,
+      s.batch ? h('div', {class: 'sub', title: s.batch}, 'batch ', link(`/batches/${encodeURIComponent(s.batch)}`, shortId(s.batch))) : null),
     h('td', {}, statusBadge(state), ' ', s.verified ? verifiedBadge(true) : null),
     h('td', {class: 'num', dataset: {iterations: s.iterations}},
       `${s.iterations ?? 0}/${s.max_iterations ? s.max_iterations : '∞'}`),
@@ -43,8 +44,7 @@ export function row(s) {
     h('td', {class: 'num'}, fmtCost(s.cost_usd)),
     h('td', {class: 'num'}, fmtDuration(s.elapsed_ms)),
     h('td', {class: 'sub nowrap', title: s.updated_at || s.created_at}, fmtAge(s.updated_at || s.created_at)),
-    h('td', {class: 'sub'}, s.agent || s.model || '—',
-      s.batch ? h('div', {}, link(`/batches/${encodeURIComponent(s.batch)}`, s.batch)) : null));
+    h('td', {class: 'sub nowrap', title: s.agent || s.model}, s.agent ? `${s.agent} (CLI)` : (s.model || '—').replace(/^[^/]+\//, '')));
 }
 
 export function mount(root, _params, {app, subscribe}) {
@@ -91,7 +91,7 @@ export function mount(root, _params, {app, subscribe}) {
     h('div', {class: 'table-wrap'},
       h('table', {class: 'data', 'data-testid': 'sessions-table'},
         h('thead', {}, h('tr', {}, ['Id', 'Goal', 'Status', 'Attempts', 'Tokens', 'Cost', 'Time',
-                                    'Updated', 'Agent / batch'].map((t) => h('th', {}, t)))),
+                                    'Updated', 'Model'].map((t) => h('th', {}, t)))),
         tbody)),
     empty, more);
 

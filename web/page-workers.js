@@ -43,7 +43,13 @@ export function mount(root, _params, {subscribe, app}) {
       const w = await get('/api/v1/workers');
       if (!disposed) render(w);
     } catch (err) {
-      app.toast(`Could not load the workers: ${err.message}`, 'bad');
+      if (disposed) return;
+      // An older server has no workers view: say so instead of an empty page.
+      replace(body, h('section', {class: 'card', 'data-testid': 'workers-unavailable'},
+        h('p', {class: 'empty'}, err.status === 404 ? 'This server has no workers view (GET /api/v1/workers).'
+          : `Could not load the workers: ${err.message}`)));
+      root.dataset.loaded = 'true';
+      root.dataset.available = 'false';
     }
   }
   subscribe(['workers']);

@@ -72,6 +72,12 @@ export class Stream {
   }
 
   dispatch(type, e) {
+    // resync carries no id of its own (EventSource repeats the last one): never a duplicate.
+    if (type === 'resync') {
+      this.seen.clear();
+      this.handler?.(type, {}, '');
+      return;
+    }
     if (e.lastEventId) {
       if (this.seen.has(e.lastEventId)) return;
       this.seen.add(e.lastEventId);
@@ -85,7 +91,6 @@ export class Stream {
     } catch {
       return;
     }
-    if (type === 'resync') this.seen.clear();
     this.handler?.(type, data, e.lastEventId);
   }
 

@@ -34,7 +34,7 @@ namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
 // The model of every goal whose text carries a marker `[model:NAME]`, `[model:NAME:held]` or
-// `[model:NAME:lazy]`, by the count of calls for NAME: call 1 answers without making NAME.txt
+// `[model:NAME:lazy]` (or worded "in the file NAME.txt"), by the count of calls for NAME: call 1 answers without making NAME.txt
 // (so `test -f NAME.txt` fails the first attempt), call 2 writes it, call 3 says so. `lazy`
 // never writes it. `held`: call K is answered only once a request for /control/NAME/K reached the
 // server, so a browser test decides when the run moves on and watches each state on the page.
@@ -53,12 +53,19 @@ public:
 private:
   std::optional<FakeTurn> answer(const RecordedRequest& request) {
     static const std::regex marker(R"(\[model:([A-Za-z0-9_-]+)((?::[a-z]+)*)\])");
+    // Goals worded for the manual's pictures: "... in the file NAME.txt" acts as [model:NAME].
+    static const std::regex worded(R"(in the file ([A-Za-z0-9_-]+)\.txt)");
     std::smatch found;
-    if (!std::regex_search(request.body, found, marker)) {
+    std::string name;
+    std::string flags;
+    if (std::regex_search(request.body, found, marker)) {
+      name = found[1].str();
+      flags = found[2].str();
+    } else if (std::regex_search(request.body, found, worded)) {
+      name = found[1].str();
+    } else {
       return text_turn("Done.");
     }
-    const std::string name = found[1].str();
-    const std::string flags = found[2].str();
     int call = 0;
     {
       std::lock_guard lock(m_mutex);
@@ -161,6 +168,9 @@ protected:
                            "git -c user.email=t@t -c user.name=t commit -qm start")
                               .c_str()),
               0);
+    // A price, so costs show as dollars and a batch may have a cost budget.
+    workspace.write(".ralph/config.toml",
+                    "[prices.\"openai-compat/agent-model\"]\ninput = 3.0\noutput = 15.0\n");
   }
 
   FakeProviderServer model_server;

@@ -1,20 +1,16 @@
 // A batch page while the batch runs: the goal grid follows each goal, spend and the verifiers
 // that fail most show, and re-running the failed goals becomes possible at the end.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import {after, before, test} from 'node:test';
-import {api, launch, pageErrors, release, server, signedIn} from './harness.mjs';
+import {api, explain, launch, pageErrors, release, server, signedIn} from './harness.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
+// Each goal works in a git worktree of the server's workspace of its own.
 function goal(id, marker) {
-  const workspace = path.join(server.workspace, 'goals', id);
-  fs.mkdirSync(workspace, {recursive: true});
-  return {id, goal: `Create the file the check wants [model:${marker}]`, verify: `test -f ${id}.txt`,
-          workspace, max_iterations: 2};
+  return {id, goal: `Create the file the check wants [model:${marker}]`, verify: `test -f ${id}.txt`, max_iterations: 2};
 }
 
 test('the batch page follows a running batch to its end', async () => {
@@ -30,7 +26,8 @@ test('the batch page follows a running batch to its end', async () => {
   assert.equal(await page.locator('[data-testid="goal-card"]').count(), 3);
   assert.equal(await page.locator('[data-testid="batch-stop"]').isEnabled(), true);
   // The goals that need no gate end while the held one still runs.
-  await page.waitForSelector('[data-testid="goal-card"][data-goal-id="bfast"][data-state="done"][data-verified="true"]');
+  await page.waitForSelector('[data-testid="goal-card"][data-goal-id="bfast"][data-state="done"][data-verified="true"]')
+    .catch(explain(`/api/v1/batches/${id}`));
   await page.waitForSelector('[data-testid="goal-card"][data-goal-id="blazy"]:is([data-state="failed"], [data-state="done"][data-verified="false"])');
   assert.equal(await page.getAttribute('[data-page="batch"]', 'data-state'), 'running');
 

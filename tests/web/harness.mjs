@@ -109,3 +109,12 @@ export function rawRequest(path, headers) {
 export async function sessionState(page, id, state) {
   await page.waitForSelector(`[data-page="session"][data-session-id="${id}"][data-status="${state}"]`);
 }
+
+// For a failed wait: what the API said at that moment, printed before the error goes on.
+export function explain(path) {
+  return async (err) => {
+    const answer = await api('GET', path).catch((e) => ({text: String(e)}));
+    console.log(`${path} when the wait failed:\n${answer.json ? JSON.stringify(answer.json, null, 1) : answer.text}`);
+    throw err;
+  };
+}

@@ -2,7 +2,7 @@
 // without making the file the verifier checks (fail), attempt 2 makes it (pass).
 import assert from 'node:assert/strict';
 import {after, before, test} from 'node:test';
-import {launch, pageErrors, release, sessionState, signedIn} from './harness.mjs';
+import {explain, launch, pageErrors, release, sessionState, signedIn} from './harness.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -37,7 +37,8 @@ test('a goal started from the UI is watched live through a failing then a passin
   await page.waitForSelector('[data-testid="verdict-matrix"] td[data-iteration="1"][data-verdict="fail"]');
   // Seen while it runs (attempt 2's model call is held), not after the end.
   assert.equal(await page.getAttribute('[data-page="session"]', 'data-status'), 'running');
-  await page.waitForSelector('[data-testid="attempt"][data-iteration="1"][data-outcome="fail"]');
+  await page.waitForSelector('[data-testid="attempt"][data-iteration="1"][data-outcome="fail"]')
+    .catch(explain(`/api/v1/sessions/${id}`));
 
   await release('live', 2, 3); // write live.txt, then answer
   await page.waitForSelector(`[data-page="session"][data-session-id="${id}"][data-status="completed"][data-verified="true"]`);

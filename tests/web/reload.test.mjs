@@ -19,7 +19,7 @@ test('a reload mid-run resumes the stream and shows every event once', async () 
   await sessionState(page, id, 'running');
   await release('reload', 1);
   await page.waitForSelector('[data-testid="verdict-matrix"] td[data-iteration="1"][data-verdict="fail"]');
-  await page.waitForSelector('[data-testid="events-list"] [data-type="verdict"]');
+  await page.waitForSelector('[data-testid="events-list"] [data-type="verdict"]', {state: 'attached'});
 
   const streamUrls = [];
   page.on('request', (r) => { if (r.url().includes('/api/v1/stream')) streamUrls.push(r.url()); });
@@ -33,7 +33,7 @@ test('a reload mid-run resumes the stream and shows every event once', async () 
   await sessionState(page, id, 'completed');
   await page.waitForSelector('[data-testid="verdict-matrix"] td[data-iteration="2"][data-verdict="pass"]');
   // The events list catches up to the session's end: its last status event.
-  await page.waitForSelector('[data-testid="events-list"] [data-type="status"]');
+  await page.waitForSelector('[data-testid="events-list"] [data-type="status"]', {state: 'attached'});
   const rows = await page.$$eval('[data-testid="events-list"] [data-n]', (els) => els.map((e) => [e.dataset.n, e.dataset.type]));
   const ns = rows.map(([n]) => n);
   assert.equal(new Set(ns).size, ns.length, `an event listed twice: ${ns.join(',')}`);

@@ -21,14 +21,16 @@ async function shot(page, name) {
 
 test('every page renders a real session and batch', async () => {
   const retried = await api('POST', '/api/v1/sessions', {
-    goal: 'Add a CHANGELOG entry for the new --dry-run flag [model:shot]', verify: 'test -f shot.txt', max_iterations: 3});
+    goal: 'Add a CHANGELOG entry for the new --dry-run flag and note it in the file changelog.txt',
+    verify: 'test -f changelog.txt', max_iterations: 3});
   assert.equal(retried.status, 201, retried.text);
-  const goals = ['parser', 'docs', 'lint'].map((id) => {
-    const workspace = path.join(server.workspace, 'goals', id);
-    fs.mkdirSync(workspace, {recursive: true});
-    return {id, goal: `Make the ${id} check pass [model:${id}${id === 'lint' ? ':lazy' : ''}]`,
-            verify: `test -f ${id}.txt`, workspace, max_iterations: 2};
-  });
+  // The scripted model writes the file each goal names on its second attempt; lint's check wants
+  // another file, so that goal fails.
+  const goals = [
+    {id: 'parser', goal: 'Split the parser into modules and list them in the file parser.txt', verify: 'test -f parser.txt'},
+    {id: 'docs', goal: 'Document the cache options and index them in the file docs.txt', verify: 'test -f docs.txt'},
+    {id: 'lint', goal: 'Fix every lint warning and report it in the file lint.txt', verify: 'test -f lint-clean.txt'},
+  ].map((g) => ({...g, max_iterations: 2}));
   const batch = await api('POST', '/api/v1/batches', {goals, concurrency: 2, cost_budget: 1});
   assert.equal(batch.status, 201, batch.text);
 
