@@ -35,8 +35,12 @@ std::string route(const std::string& pattern) {
 // The field a goals-line problem names ("request: 'max_iterations' x: ..." names max_iterations).
 std::string field_of(const std::string& message) {
   static const std::regex k_quoted("'([A-Za-z0-9_.]+)'");
+  static const std::regex k_leading("^request: ([a-z_.]+) ");
   std::smatch match;
-  return std::regex_search(message, match, k_quoted) ? match[1].str() : std::string();
+  if (std::regex_search(message, match, k_quoted) || std::regex_search(message, match, k_leading)) {
+    return match[1].str();
+  }
+  return {};
 }
 
 HttpResponse error_of(const Error& error) {
