@@ -167,6 +167,48 @@ TEST_F(ServeTest, AGoalStartedThroughTheApiIsRetriedUntilItsVerifierPasses) {
   EXPECT_TRUE(server->get_json("/api/v1/sessions?status=failed")["sessions"].empty());
 }
 
+TEST_F(ServeTest, EachAttemptsDiffIsKeptWithoutTouchingTheRepository) {
+  const auto sh = [&](const std::string& command) {
+    return std::system(("cd '" + workspace.path().string() + "' && " + command).c_str());
+  };
+  ASSERT_EQ(sh("git init -q && git -c user.name=t -c user.email=t@t commit -q --allow-empty -m "
+               "base"),
+            0);
+  const std::string head = workspace.read(".git/HEAD");
+  push_retried_goal();
+  auto server = start();
+  auto posted = server->post("/api/v1/sessions", {{"goal", "g"}, {"verify", "test -f done.txt"}});
+  ASSERT_EQ(posted->status, 201) << posted->body;
+  const std::string id = json::parse(posted->body)["id"];
+  wait_for_end(*server, id);
+
+  auto first = server->get("/api/v1/sessions/" + id + "/diff?attempt=1");
+  ASSERT_EQ(first->status, 200) << first->body;
+  EXPECT_NE(first->body.find("+++ b/notes.txt"), std::string::npos) << first->body;
+  EXPECT_EQ(first->body.find("done.txt"), std::string::npos) << first->body;
+  auto second = server->get("/api/v1/sessions/" + id + "/diff?attempt=2");
+  EXPECT_NE(second->body.find("+++ b/done.txt"), std::string::npos) << second->body;
+  EXPECT_EQ(second->body.find("notes.txt"), std::string::npos) << second->body;
+  auto whole = server->get("/api/v1/sessions/" + id + "/diff");
+  EXPECT_NE(whole->body.find("notes.txt"), std::string::npos);
+  EXPECT_NE(whole->body.find("done.txt"), std::string::npos);
+  EXPECT_EQ(whole->body.find(".ralph/"), std::string::npos) << "ralph's own files are not work";
+  EXPECT_EQ(server->get("/api/v1/sessions/" + id + "/diff?attempt=7")->status, 404);
+  // The repository is as it was: same HEAD, nothing staged, the agent's files untracked.
+  EXPECT_EQ(workspace.read(".git/HEAD"), head);
+  EXPECT_EQ(sh("git diff --cached --quiet"), 0);
+  EXPECT_EQ(sh("git log --oneline | wc -l | grep -qx 1"), 0);
+}
+
+TEST_F(ServeTest, ASessionOutsideGitHasNoDiff) {
+  push_retried_goal();
+  auto server = start();
+  auto posted = server->post("/api/v1/sessions", {{"goal", "g"}, {"verify", "test -f done.txt"}});
+  const std::string id = json::parse(posted->body)["id"];
+  wait_for_end(*server, id);
+  EXPECT_EQ(server->get("/api/v1/sessions/" + id + "/diff")->status, 404);
+}
+
 TEST_F(ServeTest, BadRequestsAreRefusedNamingTheFieldAndRecordNothing) {
   auto server = start();
   const std::vector<std::pair<json, std::string>> cases = {
