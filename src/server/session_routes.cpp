@@ -35,8 +35,12 @@ std::string route(const std::string& pattern) {
 // The field a goals-line problem names ("request: 'max_iterations' x: ..." names max_iterations).
 std::string field_of(const std::string& message) {
   static const std::regex k_quoted("'([A-Za-z0-9_.]+)'");
+  static const std::regex k_leading("^request: ([a-z_.]+) ");
   std::smatch match;
-  return std::regex_search(message, match, k_quoted) ? match[1].str() : std::string();
+  if (std::regex_search(message, match, k_quoted) || std::regex_search(message, match, k_leading)) {
+    return match[1].str();
+  }
+  return {};
 }
 
 HttpResponse error_of(const Error& error) {
@@ -245,6 +249,69 @@ HttpResponse show_events(ServerParts& parts, const HttpRequest& request, bool do
   return json_response(200, {{"events", std::move(events)}, {"next_cursor", next}});
 }
 
+// The diff of attempt N (its start and end snapshots), or of the whole session (the first
+// attempt's start to the last snapshot): `git diff` in the session's workspace.
+HttpResponse show_diff(ServerParts& parts, const HttpRequest& request) {
+  auto found = record_of(parts, request.params[0]);
+  if (std::holds_alternative<HttpResponse>(found)) {
+    return std::get<HttpResponse>(found);
+  }
+  const store::SessionRecord& record = std::get<store::SessionRecord>(found);
+  const std::string prefix = "refs/ralph/snapshots/" + record.session.id + "/";
+  std::string from;
+  std::string to;
+  if (request.has_query("attempt")) {
+    const int attempt = int_param(request, "attempt", 0, 100000);
+    if (attempt <= 0) {
+      return error_response(400, "bad_request", "attempt: a whole number from 1", "attempt");
+    }
+    from = prefix + std::to_string(attempt) + "-start";
+    to = prefix + std::to_string(attempt) + "-end";
+  } else {
+    from = prefix + "1-start";
+    to = prefix + std::to_string(std::max(1, record.session.iterations)) + "-end";
+  }
+  engine::BlockingIo io;
+  const CancelToken cancel;
+  const std::string dir = record.session.workspace;
+  auto run = [&](std::vector<std::string> args) {
+    std::vector<std::string> argv = {"git", "-C", dir};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return io.runner().run({.argv = argv,
+                            .timeout = std::chrono::seconds(60),
+                            .output_limit = 64 * 1024 * 1024,
+                            .merge_stderr = false},
+                           cancel);
+  };
+  // Without the end of the last attempt (it runs, or was cut short): against the work tree now.
+  auto has = [&](const std::string& ref) {
+    auto result = run({"rev-parse", "--verify", "--quiet", ref});
+    return result && result->exit_code == 0;
+  };
+  if (!has(from)) {
+    return error_response(404, "not_found",
+                          "no snapshots of this session's workspace: only sessions this server "
+                          "ran in a git repository have them");
+  }
+  std::vector<std::string> args = {"diff", "--no-renames", "--binary", from};
+  if (has(to)) {
+    args.push_back(to);
+  } else if (request.has_query("attempt")) {
+    return error_response(404, "not_found",
+                          "attempt " + request.query_value("attempt") +
+                              " has no snapshot of its end");
+  }
+  args.insert(args.end(), {"--", ".", ":(exclude,glob)**/.ralph/**"});
+  auto diff = run(args);
+  if (!diff || diff->exit_code != 0) {
+    return error_response(500, "internal", "git diff failed in " + dir);
+  }
+  HttpResponse response;
+  response.content_type = "text/x-diff; charset=utf-8";
+  response.body = parts.runtime.redactor().redact(diff->output);
+  return response;
+}
+
 // A goals-file line as a session of this server.
 Result<session::SessionRequest> request_of(ServerParts& parts, const std::string& body) {
   nlohmann::json line = nlohmann::json::parse(body, nullptr, false);
@@ -439,6 +506,8 @@ void add_session_routes(HttpServer& server, ServerParts& parts) {
                [&parts](const HttpRequest& request) { return show_events(parts, request, false); });
   server.route("GET", route("/api/v1/sessions/{id}/events.ndjson"),
                [&parts](const HttpRequest& request) { return show_events(parts, request, true); });
+  server.route("GET", route("/api/v1/sessions/{id}/diff"),
+               [&parts](const HttpRequest& request) { return show_diff(parts, request); });
   server.route("POST", route("/api/v1/sessions/{id}/(stop|resume|rerun|verify)"),
                [&parts](const HttpRequest& request) {
                  return idempotent(parts, request, [&] { return act(parts, request); });

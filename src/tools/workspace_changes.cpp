@@ -13,6 +13,7 @@
 #include <set>
 #include <sstream>
 #include <system_error>
+#include <unistd.h>
 
 namespace ralph::tools {
 namespace {
@@ -117,6 +118,43 @@ Result<std::string> worktree_patch(ProcessRunner& runner, const IsolatedWorkspac
                         .env = env,
                         .trim = false},
              cancel);
+}
+
+Result<std::string> snapshot_worktree(ProcessRunner& runner, const fs::path& dir,
+                                      const std::string& ref, const std::string& message,
+                                      const CancelToken& cancel) {
+  TRY_ASSIGN(const std::string index,
+             git(runner, dir, {"rev-parse", "--git-path", "ralph-snapshot.index"}, cancel));
+  fs::path index_path = fs::path(index).is_absolute() ? fs::path(index) : dir / index;
+  index_path += "." + std::to_string(::getpid()) + "." + ref.substr(ref.rfind('/') + 1);
+  struct Remove {
+    fs::path path;
+    ~Remove() {
+      std::error_code ec;
+      fs::remove(path, ec);
+    }
+  } remove{index_path};
+  const std::vector<std::pair<std::string, std::string>> env{
+      {"GIT_INDEX_FILE", index_path.string()}};
+  const auto head = git(runner, dir, {"rev-parse", "--verify", "--quiet", "HEAD"}, cancel);
+  if (head) {
+    TRY(git(runner, dir, GitCommand{.args = {"read-tree", *head}, .env = env}, cancel));
+  }
+  TRY(git(runner, dir,
+          GitCommand{.args = {"-c", "core.fsmonitor=false", "add", "-A", "--", ".",
+                              ":(exclude,glob)**/.ralph/**"},
+                     .env = env},
+          cancel));
+  TRY_ASSIGN(const std::string tree,
+             git(runner, dir, GitCommand{.args = {"write-tree"}, .env = env}, cancel));
+  std::vector<std::string> args = k_ralph_identity;
+  args.insert(args.end(), {"commit-tree", tree, "-m", message});
+  if (head) {
+    args.insert(args.end(), {"-p", *head});
+  }
+  TRY_ASSIGN(const std::string commit, git(runner, dir, std::move(args), cancel));
+  TRY(git(runner, dir, {"update-ref", ref, commit}, cancel));
+  return commit;
 }
 
 Result<WorkspaceChanges> changes_between_commits(ProcessRunner& runner, const fs::path& dir,

@@ -35,6 +35,15 @@ Result<std::string> commit_worktree(ProcessRunner& runner, const IsolatedWorkspa
 Result<std::string> worktree_patch(ProcessRunner& runner, const IsolatedWorkspace& workspace,
                                    const std::string& from, const CancelToken& cancel);
 
+// A commit of the files of the git work tree at `dir` as they are now (untracked files included,
+// ignored ones and ralph's `.ralph` folders left out), on top of HEAD (none in a repository
+// without commits), kept under `ref` so that git's garbage collection leaves it. Made with a
+// scratch index: HEAD, the index, the files and the branches are left as they are, and no hook
+// or fsmonitor of the repository runs. Returns the commit id.
+Result<std::string> snapshot_worktree(ProcessRunner& runner, const std::filesystem::path& dir,
+                                      const std::string& ref, const std::string& message,
+                                      const CancelToken& cancel);
+
 // The changes from commit `from` to commit `to` of the repository at `dir` (renames as a
 // deletion and an addition).
 Result<WorkspaceChanges> changes_between_commits(ProcessRunner& runner,
