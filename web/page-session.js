@@ -364,7 +364,7 @@ function attemptBody(a, state, base) {
         a.skip_reason ? h('p', {class: 'sub'}, `verification skipped: ${a.skip_reason}`) : null,
         a.feedback ? h('div', {class: 'feedback', 'data-testid': 'feedback'},
           h('h3', {}, `Feedback sent to attempt ${a.iteration + 1}`), h('pre', {class: 'quote'}, a.feedback)) : null,
-        a.diff ? attemptDiff(a, state, base) : null)));
+        a.finished ? attemptDiff(a, state, base) : null)));
 }
 
 function toolCall(a, t, state, base) {
@@ -405,11 +405,13 @@ function oneLine(text) {
 }
 
 function attemptDiff(a, state, base) {
-  const files = a.diff.files ?? [];
+  // The changed files when the API lists them; the diff itself is fetched when opened.
+  const files = a.diff?.files;
   return h('div', {class: 'diff-block', 'data-testid': 'attempt-diff'},
     h('h3', {}, 'Changes in this attempt'),
-    files.length ? h('ul', {class: 'files'}, files.map((f) => h('li', {class: 'mono'},
-      h('span', {class: 'added'}, `+${f.added ?? '?'}`), ' ', h('span', {class: 'removed'}, `−${f.removed ?? '?'}`), ' ', f.path)))
+    files === undefined ? null
+      : files.length ? h('ul', {class: 'files'}, files.map((f) => h('li', {class: 'mono'},
+        h('span', {class: 'added'}, `+${f.added ?? '?'}`), ' ', h('span', {class: 'removed'}, `−${f.removed ?? '?'}`), ' ', f.path)))
       : h('p', {class: 'sub'}, 'no file changed'),
     diffView(state, `diff:${a.iteration}`, `${base}/diff?attempt=${a.iteration}`, 'diff'));
 }

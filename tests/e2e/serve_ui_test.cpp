@@ -34,10 +34,11 @@ namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
 // The model of every goal whose text carries a marker `[model:NAME]`, `[model:NAME:held]` or
-// `[model:NAME:lazy]` (or worded "in the file NAME.txt"), by the count of calls for NAME: call 1 answers without making NAME.txt
-// (so `test -f NAME.txt` fails the first attempt), call 2 writes it, call 3 says so. `lazy`
-// never writes it. `held`: call K is answered only once a request for /control/NAME/K reached the
-// server, so a browser test decides when the run moves on and watches each state on the page.
+// `[model:NAME:lazy]` (or worded "in the file NAME.txt"), by the count of calls for NAME: call 1
+// answers without making NAME.txt (so `test -f NAME.txt` fails the first attempt), call 2 writes
+// it, call 3 says so. `lazy` never writes it. `held`: call K is answered only once a request for
+// /control/NAME/K reached the server, so a browser test decides when the run moves on and watches
+// each state on the page.
 class ScriptedModel {
 public:
   explicit ScriptedModel(FakeProviderServer& server) : m_server(server) {
@@ -142,8 +143,8 @@ protected:
       why = "node is not on the PATH (scripts/install-deps.sh installs it)";
     }
     if (why.empty() && ::access(chromium_path().c_str(), X_OK) != 0) {
-      why = chromium_path().string() +
-            " is missing (scripts/install-deps.sh installs chromium; WEB_TEST_CHROMIUM names another)";
+      why = chromium_path().string() + " is missing (scripts/install-deps.sh installs chromium; "
+                                       "WEB_TEST_CHROMIUM names another)";
     }
     if (why.empty() &&
         !fs::exists(web_tests_dir() / "node_modules" / "playwright-core" / "package.json")) {

@@ -59,6 +59,17 @@ test('a goal started from the UI is watched live through a failing then a passin
   await tool.locator('summary').click();
   await page.waitForSelector('[data-testid="attempt"][data-iteration="2"] [data-testid="tool-call"][data-loaded="true"]');
 
+  // The diff of attempt 2 (it made live.txt) and of the whole session, fetched when opened.
+  const attempt2 = '[data-testid="attempt"][data-iteration="2"] [data-testid="attempt-diff"] details';
+  await page.click(`${attempt2} > summary`);
+  await page.waitForSelector(`${attempt2}[data-loaded="true"]`);
+  assert.equal(await page.getAttribute(attempt2, 'data-available'), 'true');
+  assert.match(await page.locator(attempt2).innerText(), /\+\+\+ b\/live\.txt[\s\S]*\+done/);
+  const whole = '[data-testid="whole-diff"] details';
+  await page.click(`${whole} > summary`);
+  await page.waitForSelector(`${whole}[data-loaded="true"]`);
+  assert.match(await page.locator(whole).innerText(), /live\.txt/);
+
   // One stream at a time in this tab: the sessions page's, then the session page's.
   const streams = await page.evaluate(() => window.__streams);
   assert.equal(streams.most, 1, JSON.stringify(streams));
