@@ -123,12 +123,18 @@ HttpResponse list_sessions(ServerParts& parts, const HttpRequest& request) {
            (!text.empty() && !contains_ignoring_case(row.goal, text) &&
             row.id.find(text) == std::string::npos);
   });
-  // The cursor is the last id of the page before: the list is newest first, ids sort by time.
+  // The cursor is the last id of the page before (the list is newest first).
   const std::string cursor = request.query_value("cursor");
   auto begin = selected.begin();
   if (!cursor.empty()) {
-    begin = std::find_if(selected.begin(), selected.end(),
-                         [&](const store::SessionRow& row) { return row.id < cursor; });
+    const auto at_cursor =
+        std::find_if(selected.begin(), selected.end(),
+                     [&](const store::SessionRow& row) { return row.id == cursor; });
+    // A cursor whose session went meanwhile: the sessions made before it (ids begin with the time).
+    begin = at_cursor != selected.end()
+                ? std::next(at_cursor)
+                : std::find_if(selected.begin(), selected.end(),
+                               [&](const store::SessionRow& row) { return row.id < cursor; });
   }
   nlohmann::json list = nlohmann::json::array();
   auto at = begin;

@@ -37,20 +37,24 @@ protected:
     provider.push(text_turn("done.txt is written."));
   }
 
-  static bool ended(const std::vector<SseEvent>& events, const std::string& id) {
+  // Whether `events` show session `id` ended with `status`.
+  static bool ended(const std::vector<SseEvent>& events, const std::string& id,
+                    const std::string& status) {
     return std::any_of(events.begin(), events.end(), [&](const SseEvent& e) {
       return e.type == "session" && e.data["session"]["id"] == id &&
-             e.data["session"]["status"] != "active" && !e.data["session"]["running"];
+             e.data["session"]["status"] == status && !e.data["session"]["running"];
     });
   }
 
-  // Waits for session `id` to end, through the list's live stream.
-  void wait_for_end(const ServeProcess& server, const std::string& id) {
+  // Waits for session `id` to end with `status`, through its live stream (from the server's
+  // first event: it may have ended before the stream opened).
+  void wait_for_end(const ServeProcess& server, const std::string& id,
+                    const std::string& status = "completed") {
     const auto events = read_events(
         server, "/api/v1/stream?topics=session:" + id,
-        [&](const std::vector<SseEvent>& seen) { return ended(seen, id); },
-        std::chrono::seconds(60));
-    ASSERT_TRUE(ended(events, id)) << "session " << id << " did not end";
+        [&](const std::vector<SseEvent>& seen) { return ended(seen, id, status); },
+        std::chrono::seconds(60), "0");
+    ASSERT_TRUE(ended(events, id, status)) << "session " << id << " did not end " << status;
   }
 
   FakeProviderServer provider;
@@ -161,9 +165,39 @@ TEST_F(ServeTest, AGoalStartedThroughTheApiIsRetriedUntilItsVerifierPasses) {
             std::string::npos);
   EXPECT_NE(download->body.find("\"type\":\"verdict\""), std::string::npos);
 
+  // Verified again now, as the workspace is: passes; with the file gone, fails; nothing recorded.
+  auto verified = server->post("/api/v1/sessions/" + id + "/verify", json::object());
+  ASSERT_EQ(verified->status, 200) << verified->body;
+  EXPECT_EQ(json::parse(verified->body)["passed"], true);
+  std::filesystem::remove(workspace.path() / "done.txt");
+  auto failing = server->post("/api/v1/sessions/" + id + "/verify", json::object());
+  EXPECT_EQ(json::parse(failing->body)["passed"], false) << failing->body;
+  EXPECT_EQ(json::parse(failing->body)["verdicts"][0]["result"], "fail");
+  EXPECT_EQ(server->get_json("/api/v1/sessions/" + id)["attempts"].size(), 2U);
+
+  // Run again: a new session with the same goal and configuration.
+  provider.push(tool_turn("write_file", {{"path", "done.txt"}, {"content", "again\n"}}));
+  provider.push(text_turn("written again"));
+  auto again = server->post("/api/v1/sessions/" + id + "/rerun", json::object());
+  ASSERT_EQ(again->status, 201) << again->body;
+  const std::string second = json::parse(again->body)["id"];
+  EXPECT_NE(second, id);
+  wait_for_end(*server, second);
+  const json rerun = server->get_json("/api/v1/sessions/" + second);
+  EXPECT_EQ(rerun["session"]["goal"], "write done.txt");
+  EXPECT_EQ(rerun["session"]["status"], "completed");
+  EXPECT_EQ(rerun["attempts"].size(), 1U);
+
   const json list = server->get_json("/api/v1/sessions?status=completed&q=DONE.TXT");
-  ASSERT_EQ(list["sessions"].size(), 1U);
-  EXPECT_EQ(list["sessions"][0]["id"], id);
+  ASSERT_EQ(list["sessions"].size(), 2U);
+  EXPECT_EQ(list["sessions"][0]["id"], second) << "newest first";
+  const json page = server->get_json("/api/v1/sessions?limit=1");
+  ASSERT_EQ(page["sessions"].size(), 1U);
+  const json next =
+      server->get_json("/api/v1/sessions?limit=1&cursor=" + page["next_cursor"].get<std::string>());
+  ASSERT_EQ(next["sessions"].size(), 1U);
+  EXPECT_EQ(next["sessions"][0]["id"], id);
+  EXPECT_TRUE(next["next_cursor"].is_null());
   EXPECT_TRUE(server->get_json("/api/v1/sessions?status=failed")["sessions"].empty());
 }
 
@@ -269,9 +303,10 @@ TEST_F(ServeTest, TheStreamResumesAfterTheLastEventItSaw) {
   const std::string id = json::parse(posted->body)["id"];
   const std::string topic = "/api/v1/stream?topics=session:" + id;
   const auto all = read_events(
-      *server, topic, [&](const std::vector<SseEvent>& seen) { return ended(seen, id); },
+      *server, topic,
+      [&](const std::vector<SseEvent>& seen) { return ended(seen, id, "completed"); },
       std::chrono::seconds(60), "0");
-  ASSERT_TRUE(ended(all, id));
+  ASSERT_TRUE(ended(all, id, "completed"));
   ASSERT_GT(all.size(), 6U);
   // A reader that saw the first few comes back and gets exactly the rest, in order.
   const std::size_t seen = 3;
@@ -304,7 +339,7 @@ TEST_F(ServeTest, StopEndsAHostedSessionInterruptedAndResumeFinishesIt) {
     EXPECT_EQ(server->get_json("/api/v1/sessions/" + id)["session"]["hosted"], true);
     auto stopped = server->post("/api/v1/sessions/" + id + "/stop", json::object());
     EXPECT_EQ(stopped->status, 202);
-    wait_for_end(*server, id);
+    wait_for_end(*server, id, "interrupted");
   }
   EXPECT_EQ(server->get_json("/api/v1/sessions/" + id)["session"]["status"], "interrupted");
   EXPECT_EQ(server->post("/api/v1/sessions/" + id + "/stop", json::object())->status, 409);
@@ -341,6 +376,29 @@ TEST_F(ServeTest, ASessionOfAServerKilledMidRunIsShownStoppedAndResumes) {
   provider.push(text_turn("done"));
   auto resumed = server->post("/api/v1/sessions/" + id + "/resume", json::object());
   ASSERT_EQ(resumed->status, 202) << resumed->body;
+  wait_for_end(*server, id);
+  EXPECT_EQ(server->get_json("/api/v1/sessions/" + id)["session"]["status"], "completed");
+}
+
+TEST_F(ServeTest, AServerStoppedMidRunEndsItsSessionsInterruptedAndResumable) {
+  std::string id;
+  {
+    HeldAnswers held(provider, "held");
+    auto server = start();
+    auto posted = server->post("/api/v1/sessions", {{"goal", "g"}, {"verify", "test -f done.txt"}});
+    ASSERT_EQ(posted->status, 201);
+    id = json::parse(posted->body)["id"];
+    ASSERT_TRUE(provider.wait_for_requests(1, std::chrono::seconds(30)));
+    const RalphOutput out = server->stop();
+    EXPECT_EQ(out.exit_code, 0) << out.err;
+  }
+  auto server = start();
+  const json shown = server->get_json("/api/v1/sessions/" + id);
+  EXPECT_EQ(shown["session"]["status"], "interrupted");
+  EXPECT_EQ(shown["session"]["running"], false);
+  provider.push(tool_turn("write_file", {{"path", "done.txt"}, {"content", "done\n"}}));
+  provider.push(text_turn("done"));
+  ASSERT_EQ(server->post("/api/v1/sessions/" + id + "/resume", json::object())->status, 202);
   wait_for_end(*server, id);
   EXPECT_EQ(server->get_json("/api/v1/sessions/" + id)["session"]["status"], "completed");
 }
