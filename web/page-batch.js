@@ -92,9 +92,17 @@ export function mount(root, [id], {subscribe, app}) {
   load();
   return {
     onEvent(type, d) {
-      if (type === 'batch' && d.batch && data) {
+      if (type === 'batch' && d.batch && typeof d.batch === 'object' && data) {
         data = {...data, ...d.batch};
         render();
+      } else if (type === 'batch_state' && data && d.state) {
+        data = {...data, state: d.state};
+        render();
+        clearTimeout(timer);
+        timer = setTimeout(load, 300);
+      } else if (type === 'progress' && data) {
+        // About four a second while it runs: the counts come with the next whole fetch.
+        if (!timer) timer = setTimeout(() => { timer = null; load(); }, 800);
       } else if (type === 'goal' && data) {
         const goal = d.goal ?? d;
         const list = data.goal_list ?? [];
@@ -103,7 +111,7 @@ export function mount(root, [id], {subscribe, app}) {
         data.goal_list = list;
         render();
         clearTimeout(timer);
-        timer = setTimeout(load, 800); // the failing-verifier counts come with the whole batch
+        timer = setTimeout(() => { timer = null; load(); }, 800); // the failing-verifier counts come with the whole batch
       } else if (type === 'resync') load();
     },
     dispose() { disposed = true; clearTimeout(timer); },

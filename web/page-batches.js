@@ -46,12 +46,12 @@ export function mount(root, _params, {subscribe, app}) {
       app.toast(`Could not load the batches: ${err.message}`, 'bad');
     }
   }
-  subscribe(['sessions']);
+  subscribe(['sessions', 'batches']);
   load();
   return {
     onEvent(type, data) {
-      // A batch's goals are sessions: a change to one of them may change its batch's counts.
-      if (type === 'resync' || (type === 'session' && data.session?.batch)) {
+      // A batch starts or ends (batch_state), or one of its goals, a session, changed.
+      if (type === 'resync' || type === 'batch_state' || (type === 'session' && data.session?.batch)) {
         clearTimeout(timer);
         timer = setTimeout(load, 500);
       }

@@ -59,6 +59,8 @@ export function mount(root, [id], {app, subscribe}) {
 
   function render() {
     const {session: s} = state.data;
+    // An attempt open on screen (the last one opens by itself) stays open when the next arrives.
+    for (const el of body.querySelectorAll('details.attempt[open]')) state.open.add(`attempt:${el.dataset.iteration}`);
     root.dataset.status = sessionState(s);
     root.dataset.verified = String(!!s.verified);
     root.dataset.iterations = String(s.iterations ?? 0);
@@ -200,9 +202,10 @@ function budgets(b) {
 function verifyResult(v) {
   return h('section', {class: `card summary ${v.passed ? 'tone-good-border' : 'tone-bad-border'}`,
                        'data-testid': 'verify-result', dataset: {passed: String(!!v.passed)}},
-    h('h2', {}, 'Re-verify (the workspace now, not recorded)'),
+    h('h2', {}, `Re-verify: ${v.passed ? 'every verifier passed' : 'failing'} (the workspace now, not recorded)`),
     h('ul', {}, (v.verdicts ?? []).map((x) => h('li', {dataset: {verdict: x.result}},
-      h('strong', {}, x.verifier), ' ', statusBadge(x.result), ' ', h('span', {class: 'sub'}, x.feedback ? truncate(x.feedback, 200) : '')))));
+      h('strong', {}, x.verifier), ' ', statusBadge(x.result), ' ', h('span', {class: 'sub'}, x.feedback ? truncate(x.feedback, 200) : '')))),
+    v.feedback && !v.passed ? h('pre', {class: 'quote'}, truncate(v.feedback, 2000)) : null);
 }
 
 // Verifier × attempt. A red cell is red whatever the session's status says.
@@ -271,17 +274,21 @@ function lazyText(state, key, label, url, head, bytes) {
 function candidates(data) {
   const list = data.candidates ?? [];
   if (list.length === 0) return null;
-  const ranking = data.ranking ?? data.session?.ranking;
+  // Why the winner won is the best-of session's reason.
+  const winner = list.find((c) => c.winner);
+  const why = data.session?.reason;
   return h('section', {class: 'card', 'data-testid': 'candidates'},
     h('h2', {}, `Best of ${list.length}`),
-    ranking?.why ? h('p', {class: 'why', 'data-testid': 'ranking-why'},
-      `Attempt ${ranking.winner} won: ${ranking.why}`) : null,
+    why ? h('p', {class: 'why', 'data-testid': 'ranking-why'},
+      winner ? `Candidate ${winner.attempt} won: ${why}` : why) : null,
     h('div', {class: 'candidates'}, list.map((c) => h('div', {
       class: `candidate ${c.winner ? 'winner' : ''}`, dataset: {candidate: c.attempt, winner: String(!!c.winner)}},
       h('div', {class: 'candidate-head'}, h('strong', {}, `Candidate ${c.attempt}`),
-        c.winner ? h('span', {class: 'badge tone-good'}, '★ winner') : h('span', {class: 'sub'}, `rank ${c.rank ?? '—'}`)),
+        c.winner ? h('span', {class: 'badge tone-good'}, '★ winner') : null),
       h('div', {}, statusBadge(c.status), ' ', verifiedBadge(c.verified)),
-      h('dl', {class: 'facts small'}, fact('Cost', fmtCost(c.cost_usd)), fact('Tokens', fmtTokens(c.tokens))),
+      h('dl', {class: 'facts small'}, fact('Attempts', fmtInt(c.iterations)), fact('Cost', fmtCost(c.cost_usd)),
+        fact('Tokens', fmtTokens(c.tokens))),
+      c.answer ? h('div', {class: 'quote'}, truncate(c.answer, 300)) : null,
       c.session_id ? link(`/sessions/${encodeURIComponent(c.session_id)}`, 'open session') : null))));
 }
 

@@ -3,7 +3,7 @@
 // already seen (by their SSE id) are dropped, so a replay never shows anything twice.
 
 const EVENT_TYPES = [
-  'session', 'batch', 'goal', 'workers', 'resync',
+  'session', 'batch', 'goal', 'progress', 'batch_state', 'workers', 'resync',
   'attempt_started', 'model_started', 'model_finished', 'text_delta', 'thinking_delta',
   'tool_started', 'tool_finished', 'retry', 'warning', 'error', 'rate_limited', 'agent_finished',
   'attempt_finished', 'verification_skipped', 'verifier_started', 'verdict', 'feedback',

@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <regex>
@@ -41,18 +42,29 @@ using namespace std::chrono_literals;
 // each state on the page.
 class ScriptedModel {
 public:
-  explicit ScriptedModel(FakeProviderServer& server) : m_server(server) {
-    server.set_responder([this](const RecordedRequest& request) { return answer(request); });
+  explicit ScriptedModel(FakeProviderServer& server) : m_state(std::make_shared<State>(server)) {
+    // The handler threads keep the state alive: a call still held when the test ends (a session
+    // stopped while it waits) returns after the destructor, reading only what it shares.
+    server.set_responder(
+        [state = m_state](const RecordedRequest& request) { return answer(*state, request); });
   }
   ~ScriptedModel() {
-    m_stop = true;
-    m_server.set_responder({});
+    m_state->stop = true;
+    m_state->server.set_responder({});
   }
   ScriptedModel(const ScriptedModel&) = delete;
   ScriptedModel& operator=(const ScriptedModel&) = delete;
 
 private:
-  std::optional<FakeTurn> answer(const RecordedRequest& request) {
+  struct State {
+    explicit State(FakeProviderServer& s) : server(s) {}
+    FakeProviderServer& server; // outlives every handler: its destruction joins them
+    std::atomic<bool> stop = false;
+    std::mutex mutex;
+    std::map<std::string, int> calls;
+  };
+
+  static std::optional<FakeTurn> answer(State& state, const RecordedRequest& request) {
     static const std::regex marker(R"(\[model:([A-Za-z0-9_-]+)((?::[a-z]+)*)\])");
     // Goals worded for the manual's pictures: "... in the file NAME.txt" acts as [model:NAME].
     static const std::regex worded(R"(in the file ([A-Za-z0-9_-]+)\.txt)");
@@ -69,11 +81,11 @@ private:
     }
     int call = 0;
     {
-      std::lock_guard lock(m_mutex);
-      call = ++m_calls[name];
+      std::lock_guard lock(state.mutex);
+      call = ++state.calls[name];
     }
     if (flags.find(":held") != std::string::npos &&
-        !released("/control/" + name + "/" + std::to_string(call))) {
+        !released(state, "/control/" + name + "/" + std::to_string(call))) {
       return text_turn("Stopped waiting.");
     }
     if (flags.find(":lazy") != std::string::npos || call == 1 || call > 3) {
@@ -86,26 +98,23 @@ private:
   }
 
   // Waits (bounded) until a request for `path` arrived; false when the test ended first.
-  bool released(const std::string& path) const {
+  static bool released(const State& state, const std::string& path) {
     const auto deadline = std::chrono::steady_clock::now() + 90s;
     std::size_t seen = 0;
-    while (!m_stop && std::chrono::steady_clock::now() < deadline) {
-      const auto requests = m_server.requests();
+    while (!state.stop && std::chrono::steady_clock::now() < deadline) {
+      const auto requests = state.server.requests();
       for (std::size_t i = seen; i < requests.size(); ++i) {
         if (requests[i].path == path) {
           return true;
         }
       }
       seen = requests.size();
-      m_server.wait_for_requests(seen + 1, 200ms);
+      state.server.wait_for_requests(seen + 1, 200ms);
     }
     return false;
   }
 
-  FakeProviderServer& m_server;
-  std::atomic<bool> m_stop = false;
-  std::mutex m_mutex;
-  std::map<std::string, int> m_calls;
+  std::shared_ptr<State> m_state;
 };
 
 fs::path web_tests_dir() {

@@ -118,3 +118,10 @@ export function explain(path) {
     throw err;
   };
 }
+
+// Opens a <details> (a click on its summary) unless it is open already.
+export async function openDetails(page, selector) {
+  const details = page.locator(selector);
+  if (!(await details.evaluate((el) => el.open))) await details.locator(':scope > summary').click();
+  await page.waitForSelector(`${selector}[open]`);
+}

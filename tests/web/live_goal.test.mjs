@@ -2,7 +2,7 @@
 // without making the file the verifier checks (fail), attempt 2 makes it (pass).
 import assert from 'node:assert/strict';
 import {after, before, test} from 'node:test';
-import {explain, launch, pageErrors, release, sessionState, signedIn} from './harness.mjs';
+import {explain, launch, openDetails, pageErrors, release, sessionState, signedIn} from './harness.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -49,7 +49,7 @@ test('a goal started from the UI is watched live through a failing then a passin
   assert.equal(await page.locator('[data-testid="budgets"] [data-budget="attempts"]').getAttribute('data-used'), '2');
 
   // Attempt 1's feedback (what attempt 2 was told) and its tool-free transcript.
-  await page.click('[data-testid="attempt"][data-iteration="1"] > summary');
+  await openDetails(page, '[data-testid="attempt"][data-iteration="1"]');
   const feedback = page.locator('[data-testid="attempt"][data-iteration="1"] [data-testid="feedback"]');
   await feedback.waitFor();
   assert.match(await feedback.innerText(), /live\.txt/);
@@ -61,18 +61,35 @@ test('a goal started from the UI is watched live through a failing then a passin
 
   // The diff of attempt 2 (it made live.txt) and of the whole session, fetched when opened.
   const attempt2 = '[data-testid="attempt"][data-iteration="2"] [data-testid="attempt-diff"] details';
-  await page.click(`${attempt2} > summary`);
+  await openDetails(page, attempt2);
   await page.waitForSelector(`${attempt2}[data-loaded="true"]`);
   assert.equal(await page.getAttribute(attempt2, 'data-available'), 'true');
   assert.match(await page.locator(attempt2).innerText(), /\+\+\+ b\/live\.txt[\s\S]*\+done/);
   const whole = '[data-testid="whole-diff"] details';
-  await page.click(`${whole} > summary`);
+  await openDetails(page, whole);
   await page.waitForSelector(`${whole}[data-loaded="true"]`);
   assert.match(await page.locator(whole).innerText(), /live\.txt/);
+
+  // Re-verify: the verifiers on the workspace now (live.txt is there), the answer shown.
+  await page.click('[data-testid="action-verify"]');
+  await page.waitForSelector('[data-testid="verify-result"][data-passed="true"]');
+
+  // Re-run: a new session of the same goal, whose page opens; Stop ends it interrupted.
+  await page.click('[data-testid="action-rerun"]');
+  await page.waitForURL((url) => url.pathname.startsWith('/sessions/') && !url.pathname.endsWith(encodeURIComponent(id)));
+  const rerun = decodeURIComponent(new URL(page.url()).pathname.split('/')[2]);
+  await sessionState(page, rerun, 'running');
+  await page.waitForSelector('[data-testid="session-goal"]:has-text("Create the file the check wants")');
+  await page.click('[data-testid="action-stop"]');
+  await sessionState(page, rerun, 'interrupted');
+  for (const action of ['verify', 'rerun', 'stop']) {
+    const sent = posts.find((p) => p.url.endsWith(`/${action}`));
+    assert.ok(sent?.key, `${action} carries an Idempotency-Key`);
+  }
 
   // One stream at a time in this tab: the sessions page's, then the session page's.
   const streams = await page.evaluate(() => window.__streams);
   assert.equal(streams.most, 1, JSON.stringify(streams));
-  assert.equal(new URL(streams.urls.at(-1), 'http://x').searchParams.get('topics'), `session:${id}`);
+  assert.equal(new URL(streams.urls.at(-1), 'http://x').searchParams.get("topics"), `session:${rerun}`);
   assert.deepEqual(pageErrors, []);
 });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import {after, before, test} from 'node:test';
-import {api, launch, pageErrors, server, signedIn} from './harness.mjs';
+import {api, launch, openDetails, pageErrors, server, signedIn} from './harness.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -38,8 +38,9 @@ test('every page renders a real session and batch', async () => {
   await page.goto(`${server.base}/sessions/${encodeURIComponent(retried.json.id)}`);
   await page.waitForSelector(`[data-page="session"][data-status="completed"]`);
   await page.waitForSelector('[data-testid="attempt"][data-iteration="2"][data-outcome="pass"]');
-  await page.click('[data-testid="attempt"][data-iteration="1"] > summary');
-  await page.click('[data-testid="attempt"][data-iteration="2"] > summary'); // fold the last one
+  await openDetails(page, '[data-testid="attempt"][data-iteration="1"]');
+  // Fold the last attempt, so the picture shows the first one's feedback.
+  await page.locator('[data-testid="attempt"][data-iteration="2"]').evaluate((el) => { el.open = false; });
   await page.waitForSelector('[data-testid="attempt"][data-iteration="1"] [data-testid="feedback"]');
   await page.evaluate(() => window.scrollTo(0, 0));
   await shot(page, 'session');
