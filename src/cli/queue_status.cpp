@@ -83,6 +83,26 @@ std::string queue_status_json(const store::QueueStatus& status) {
       .dump();
 }
 
+std::string queue_workers_table(const std::vector<store::WorkerStatus>& workers) {
+  if (workers.empty()) {
+    return {};
+  }
+  std::string out =
+      "workers (heartbeat: the last claim or lease renewal, on the server's clock):\n";
+  for (const store::WorkerStatus& worker : workers) {
+    const std::string heartbeat =
+        worker.heartbeat_age_ms
+            ? fmt::format("heartbeat {:.1f} s ago",
+                          static_cast<double>(*worker.heartbeat_age_ms) / 1000.0)
+            : std::string("heartbeat unknown");
+    const int stale = worker.stale();
+    out +=
+        fmt::format("  {:<16}{:>6} goal(s)   {}{}\n", worker.name, worker.goals.size(), heartbeat,
+                    stale > 0 ? fmt::format("   ({} with a lease run out)", stale) : std::string());
+  }
+  return out;
+}
+
 Result<int> queue_status_command(const RunArgs& args, const BatchArgs& batch) {
   TRY_ASSIGN(auto queue, open_queue(batch.queue));
   std::vector<store::QueueStatus> shown;
@@ -108,6 +128,16 @@ Result<int> queue_status_command(const RunArgs& args, const BatchArgs& batch) {
   for (const store::QueueStatus& status : shown) {
     std::fputs(queue_status_table(status).c_str(), stdout);
   }
+  TRY_ASSIGN(auto workers, queue->workers());
+  if (!batch.name.empty()) {
+    // Only what they hold of the batch shown.
+    for (store::WorkerStatus& worker : workers) {
+      std::erase_if(worker.goals,
+                    [&](const store::HeldGoal& goal) { return goal.batch != batch.name; });
+    }
+    std::erase_if(workers, [](const store::WorkerStatus& worker) { return worker.goals.empty(); });
+  }
+  std::fputs(queue_workers_table(workers).c_str(), stdout);
   return 0;
 }
 

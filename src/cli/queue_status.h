@@ -6,6 +6,7 @@
 #include "ralph/store/goal_queue.h"
 
 #include <string>
+#include <vector>
 
 namespace ralph::cli {
 
@@ -21,5 +22,8 @@ Result<int> queue_export_command(const BatchArgs& batch);
 std::string queue_status_table(const store::QueueStatus& status);
 // The same as one JSON object.
 std::string queue_status_json(const store::QueueStatus& status);
+// The workers holding goals, each with its goals, the stale ones and its heartbeat's age; empty
+// when there are none.
+std::string queue_workers_table(const std::vector<store::WorkerStatus>& workers);
 
 } // namespace ralph::cli

@@ -1,5 +1,7 @@
 #include "ralph/store/goal_queue.h"
 
+#include <algorithm>
+
 namespace ralph::store {
 
 std::string_view to_string(GoalState state) {
@@ -14,6 +16,11 @@ std::string_view to_string(GoalState state) {
     return "failed";
   }
   return "queued";
+}
+
+int WorkerStatus::stale() const {
+  return static_cast<int>(
+      std::count_if(goals.begin(), goals.end(), [](const HeldGoal& goal) { return goal.stale; }));
 }
 
 GoalClaim claim_of(const QueuedGoal& goal) {

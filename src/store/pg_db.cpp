@@ -268,11 +268,71 @@ Result<Rows> Connection::query(std::string_view sql, const Params& params, std::
 }
 
 Result<void> Connection::begin(std::string_view what, Commit commit) {
+  m_notify.clear();
   if (commit == Commit::flushed) {
     TRY(query("BEGIN", what));
     return {};
   }
   return exec("BEGIN; SET LOCAL synchronous_commit = off", what);
+}
+
+void Connection::notify(std::string payload) {
+  if (std::find(m_notify.begin(), m_notify.end(), payload) == m_notify.end()) {
+    m_notify.push_back(std::move(payload));
+  }
+}
+
+Result<void> Connection::commit_notifying(std::string_view what) {
+  if (m_notify.empty()) {
+    TRY(query("COMMIT", what));
+    return {};
+  }
+  if (m_conn == nullptr || PQstatus(m_conn) != CONNECTION_OK) {
+    return fail(error(what, not_connected(), true));
+  }
+  // pg_notify and COMMIT in one simple-query message: one round trip, as COMMIT alone.
+  std::string sql = "SELECT ";
+  for (const std::string& payload : m_notify) {
+    char* literal = PQescapeLiteral(m_conn, payload.data(), payload.size());
+    if (literal == nullptr) {
+      return fail(error(what, one_line(PQerrorMessage(m_conn))));
+    }
+    sql += fmt::format("{}pg_notify('{}', {})", sql.size() > 7 ? ", " : "", k_changes_channel,
+                       literal);
+    PQfreemem(literal);
+  }
+  sql += "; COMMIT";
+  m_notify.clear();
+  auto committed = exec(sql, what);
+  // A failed pg_notify leaves the transaction open and aborted, COMMIT unsent.
+  if (!committed && m_conn != nullptr && PQtransactionStatus(m_conn) == PQTRANS_INERROR) {
+    PQclear(PQexec(m_conn, "ROLLBACK"));
+  }
+  return committed;
+}
+
+Result<void> Connection::listen() {
+  return exec(fmt::format("LISTEN {}", k_changes_channel), "listen for changes");
+}
+
+int Connection::socket() const {
+  return m_conn == nullptr ? -1 : PQsocket(m_conn);
+}
+
+Result<std::vector<std::string>> Connection::received() {
+  if (m_conn == nullptr || PQstatus(m_conn) != CONNECTION_OK) {
+    return fail(error("listen for changes", not_connected(), true));
+  }
+  if (PQconsumeInput(m_conn) == 0 || PQstatus(m_conn) != CONNECTION_OK) {
+    const std::string message = one_line(PQerrorMessage(m_conn));
+    return fail(error("listen for changes", message.empty() ? "connection lost" : message, true));
+  }
+  std::vector<std::string> payloads;
+  while (PGnotify* note = PQnotifies(m_conn)) {
+    payloads.emplace_back(note->extra);
+    PQfreemem(note);
+  }
+  return payloads;
 }
 
 Result<void> Connection::exec(const std::string& sql, std::string_view what) {

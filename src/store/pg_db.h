@@ -21,6 +21,11 @@ struct pg_result;
 
 namespace ralph::store::pg {
 
+// The channel every write of the session store and the goal queue is announced on when it
+// commits (Connection::notify), and that a ChangeFeed listens on. Payloads: `session:<id>`,
+// `batch:<name>`, `workers`.
+inline constexpr std::string_view k_changes_channel = "ralph_changes";
+
 // How long connection faults (a server restart, a network drop) are retried before the
 // operation fails: the first retry after `first_pause`, each pause doubling up to `max_pause`.
 struct RetryPolicy {
@@ -118,6 +123,21 @@ public:
     }
   }
 
+  // Announces `payload` on k_changes_channel when the transaction `work` runs in commits: sent
+  // with the COMMIT, in its round trip, so listeners hear of a write exactly when it is visible
+  // and never of one rolled back. The same payload is sent once per transaction; a run of `work`
+  // again after a fault starts with none.
+  void notify(std::string payload);
+
+  // A listening connection (ChangeFeed): LISTEN on k_changes_channel (again after each
+  // reconnect(), which forgets it), the socket to poll() for the server's messages, and the
+  // payloads that have arrived, read without blocking. A broken connection is a retryable error.
+  Result<void> listen();
+  int socket() const;
+  Result<std::vector<std::string>> received();
+  // One attempt to remake the connection (for a caller that paces its own retries).
+  Result<void> reconnect() { return connect(); }
+
   const std::string& shown_url() const { return m_shown; }
   const RetryPolicy& retry() const { return m_retry; }
   // "<shown url>: <what>: <message>".
@@ -147,18 +167,21 @@ private:
       (void)query("ROLLBACK", what);
       return done;
     }
-    if (auto committed = query("COMMIT", what); !committed) {
+    if (auto committed = commit_notifying(what); !committed) {
       return tl::unexpected(committed.error());
     }
     return done;
   }
+  // COMMIT, with the transaction's notifications (notify()) in the same message.
+  Result<void> commit_notifying(std::string_view what);
 
   std::string m_url;
   std::string m_shown;
   RetryPolicy m_retry;
   pg_conn* m_conn = nullptr;
   std::unordered_map<std::string, std::string> m_prepared; // SQL text -> statement name
-  std::string m_connect_failure; // why the last reconnect failed, for "not connected" errors
+  std::string m_connect_failure;     // why the last reconnect failed, for "not connected" errors
+  std::vector<std::string> m_notify; // payloads the open transaction announces on commit
 };
 
 // Brings the schema of `track` (one set of tables, such as "sessions") to the last of `steps`

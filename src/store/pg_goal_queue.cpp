@@ -1,4 +1,5 @@
 #include "store/pg_db.h"
+#include "store/pg_schema.h"
 
 #include "ralph/core/try.h"
 #include "ralph/store/goal_queue.h"
@@ -17,35 +18,6 @@ namespace {
 using pg::Connection;
 using pg::Params;
 using pg::Rows;
-
-constexpr std::array<std::string_view, 2> k_steps{
-    "CREATE TABLE queue_batches ("
-    " name text PRIMARY KEY,"
-    " settings_json text NOT NULL,"
-    " created_at timestamptz NOT NULL DEFAULT now());"
-    "CREATE TABLE queue_goals ("
-    " batch text NOT NULL REFERENCES queue_batches (name) ON DELETE CASCADE,"
-    " id text NOT NULL,"
-    " seq bigserial NOT NULL,"
-    " spec_json text NOT NULL,"
-    " state text NOT NULL DEFAULT 'queued'"
-    "  CHECK (state IN ('queued', 'running', 'done', 'failed')),"
-    " worker text NOT NULL DEFAULT '',"
-    " lease_until timestamptz,"
-    " tries integer NOT NULL DEFAULT 0,"
-    " session_id text NOT NULL DEFAULT '',"
-    " status text NOT NULL DEFAULT '',"
-    " result_json text NOT NULL DEFAULT '',"
-    " verified boolean NOT NULL DEFAULT false,"
-    " tokens bigint NOT NULL DEFAULT 0,"
-    " cost_usd double precision NOT NULL DEFAULT 0,"
-    " finished_at timestamptz,"
-    " checkpoint text NOT NULL DEFAULT '',"
-    " PRIMARY KEY (batch, id));"
-    // What claim() scans: only the goals not finished, in order.
-    "CREATE INDEX queue_goals_open ON queue_goals (seq) WHERE state IN ('queued', 'running');",
-    // A cost no model had a price for is unknown, not 0.
-    "ALTER TABLE queue_goals ADD COLUMN cost_known boolean NOT NULL DEFAULT true;"};
 
 // The columns read_goal() reads, in its order.
 constexpr std::string_view k_columns =
@@ -126,6 +98,7 @@ public:
   Result<std::vector<QueueStatus>> batches() override;
   Result<std::vector<QueuedGoal>> goals(const std::string& batch, bool finished_only) override;
   Result<bool> has_work() override;
+  Result<std::vector<WorkerStatus>> workers() override;
 
 private:
   std::mutex m_mutex;
@@ -153,6 +126,7 @@ Result<EnqueueOutcome> PgGoalQueue::enqueue(const std::string& batch,
                        "FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS t(line, n) "
                        "ORDER BY n ON CONFLICT (batch, id) DO NOTHING RETURNING id",
                        Params().add(batch).add(array), "enqueue goals"));
+    c.notify("batch:" + batch);
     std::set<std::string> new_ids;
     for (int row = 0; row < added.size(); ++row) {
       new_ids.insert(added.text(row, 0));
@@ -188,7 +162,7 @@ Result<std::vector<QueuedGoal>> PgGoalQueue::claim(const std::string& worker, in
       " WHERE state = 'queued' OR (state = 'running' AND lease_until < now())"
       " ORDER BY seq LIMIT $2 FOR UPDATE SKIP LOCKED) "
       "UPDATE queue_goals g SET state = 'running', worker = $1, tries = g.tries + 1,"
-      " lease_until = now() + $3 * interval '1 millisecond' "
+      " lease_until = now() + $3 * interval '1 millisecond', renewed_at = now() "
       "FROM picked WHERE g.batch = picked.batch AND g.id = picked.id "
       "RETURNING {}, (SELECT settings_json FROM queue_batches b WHERE b.name = g.batch),"
       " g.checkpoint",
@@ -206,6 +180,10 @@ Result<std::vector<QueuedGoal>> PgGoalQueue::claim(const std::string& worker, in
       goals.push_back(read_goal(rows, row));
       goals.back().settings_json = rows.text(row, k_column_count);
       goals.back().checkpoint = rows.text(row, k_column_count + 1);
+      c.notify("batch:" + goals.back().batch);
+    }
+    if (!goals.empty()) {
+      c.notify("workers");
     }
     std::sort(goals.begin(), goals.end(),
               [](const QueuedGoal& a, const QueuedGoal& b) { return a.seq < b.seq; });
@@ -225,11 +203,14 @@ Result<std::vector<GoalClaim>> PgGoalQueue::renew(const std::string& worker,
     TRY_ASSIGN(
         const Rows held,
         c.query("UPDATE queue_goals g SET lease_until = now() + $3 * interval '1 "
-                "millisecond' FROM jsonb_array_elements($2::jsonb) AS t(k) "
+                "millisecond', renewed_at = now() FROM jsonb_array_elements($2::jsonb) AS t(k) "
                 "WHERE g.batch = k->>0 AND g.id = k->>1 AND g.tries = (k->>2)::int "
                 "AND g.worker = $1 AND g.state = 'running' RETURNING g.batch, g.id",
                 Params().add(worker).add(array).add(static_cast<std::int64_t>(lease.count())),
                 "renew leases"));
+    if (!held.empty()) {
+      c.notify("workers"); // a heartbeat
+    }
     std::set<std::pair<std::string, std::string>> kept;
     for (int row = 0; row < held.size(); ++row) {
       kept.emplace(held.text(row, 0), held.text(row, 1));
@@ -266,6 +247,8 @@ Result<bool> PgGoalQueue::finish(const std::string& worker, const GoalClaim& cla
                     .add(outcome.spent.cost_known),
                 "finish a goal"));
     if (updated.affected() == 1) {
+      c.notify("batch:" + claim.batch);
+      c.notify("workers");
       return true;
     }
     // Run again after a fault in COMMIT: finished by this very claim is finished.
@@ -290,6 +273,10 @@ Result<bool> PgGoalQueue::release(const std::string& worker, const GoalClaim& cl
                 "AND state = 'running'",
                 held_by(claim, worker).add(spent.tokens).add(spent.cost_usd).add(spent.cost_known),
                 "release a goal"));
+    if (updated.affected() == 1) {
+      c.notify("batch:" + claim.batch);
+      c.notify("workers");
+    }
     return updated.affected() == 1;
   });
 }
@@ -303,6 +290,9 @@ Result<bool> PgGoalQueue::set_session(const std::string& worker, const GoalClaim
                        "WHERE batch = $1 AND id = $2 AND tries = $3 AND worker = $4 "
                        "AND state = 'running'",
                        held_by(claim, worker).add(session_id), "note a goal's session"));
+    if (updated.affected() == 1) {
+      c.notify("batch:" + claim.batch);
+    }
     return updated.affected() == 1;
   });
 }
@@ -405,6 +395,36 @@ Result<bool> PgGoalQueue::has_work() {
   });
 }
 
+Result<std::vector<WorkerStatus>> PgGoalQueue::workers() {
+  std::lock_guard lock(m_mutex);
+  return m_db->transaction("read workers", [&](Connection& c) -> Result<std::vector<WorkerStatus>> {
+    TRY_ASSIGN(
+        const Rows rows,
+        c.query("SELECT worker, batch, id, coalesce(to_char(lease_until AT TIME ZONE 'UTC', "
+                "'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'), ''), coalesce(lease_until < now(), false), "
+                "(extract(epoch FROM now() - renewed_at) * 1000)::bigint "
+                "FROM queue_goals WHERE state = 'running' ORDER BY worker, seq",
+                "read workers"));
+    std::vector<WorkerStatus> out;
+    for (int row = 0; row < rows.size(); ++row) {
+      if (out.empty() || out.back().name != rows.text(row, 0)) {
+        out.push_back(WorkerStatus{.name = rows.text(row, 0), .goals = {}, .heartbeat_age_ms = {}});
+      }
+      WorkerStatus& worker = out.back();
+      worker.goals.push_back(HeldGoal{.batch = rows.text(row, 1),
+                                      .id = rows.text(row, 2),
+                                      .lease_until = rows.text(row, 3),
+                                      .stale = rows.boolean(row, 4)});
+      if (!rows.is_null(row, 5)) {
+        // The latest of its goals' renewals: a renewal covers all it still holds.
+        const std::int64_t age = rows.integer(row, 5);
+        worker.heartbeat_age_ms = std::min(worker.heartbeat_age_ms.value_or(age), age);
+      }
+    }
+    return out;
+  });
+}
+
 } // namespace
 
 Result<std::unique_ptr<GoalQueue>> GoalQueue::open(const std::string& url,
@@ -412,7 +432,7 @@ Result<std::unique_ptr<GoalQueue>> GoalQueue::open(const std::string& url,
   pg::RetryPolicy retry;
   retry.give_up_after = retry_for;
   TRY_ASSIGN(auto db, Connection::open(url, retry));
-  TRY(pg::migrate(*db, "queue", k_steps));
+  TRY(pg::migrate(*db, "queue", pg::queue_schema()));
   return std::unique_ptr<GoalQueue>(std::make_unique<PgGoalQueue>(std::move(db)));
 }
 

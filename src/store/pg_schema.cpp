@@ -121,10 +121,46 @@ CREATE INDEX verdicts_by_session ON verdicts (session_id, iteration, seq);
 
 constexpr std::string_view k_session_schema[] = {k_schema_1};
 
+// The goal queue's tables (pg_goal_queue.cpp).
+constexpr std::string_view k_queue_schema[] = {
+    "CREATE TABLE queue_batches ("
+    " name text PRIMARY KEY,"
+    " settings_json text NOT NULL,"
+    " created_at timestamptz NOT NULL DEFAULT now());"
+    "CREATE TABLE queue_goals ("
+    " batch text NOT NULL REFERENCES queue_batches (name) ON DELETE CASCADE,"
+    " id text NOT NULL,"
+    " seq bigserial NOT NULL,"
+    " spec_json text NOT NULL,"
+    " state text NOT NULL DEFAULT 'queued'"
+    "  CHECK (state IN ('queued', 'running', 'done', 'failed')),"
+    " worker text NOT NULL DEFAULT '',"
+    " lease_until timestamptz,"
+    " tries integer NOT NULL DEFAULT 0,"
+    " session_id text NOT NULL DEFAULT '',"
+    " status text NOT NULL DEFAULT '',"
+    " result_json text NOT NULL DEFAULT '',"
+    " verified boolean NOT NULL DEFAULT false,"
+    " tokens bigint NOT NULL DEFAULT 0,"
+    " cost_usd double precision NOT NULL DEFAULT 0,"
+    " finished_at timestamptz,"
+    " checkpoint text NOT NULL DEFAULT '',"
+    " PRIMARY KEY (batch, id));"
+    // What claim() scans: only the goals not finished, in order.
+    "CREATE INDEX queue_goals_open ON queue_goals (seq) WHERE state IN ('queued', 'running');",
+    // A cost no model had a price for is unknown, not 0.
+    "ALTER TABLE queue_goals ADD COLUMN cost_known boolean NOT NULL DEFAULT true;",
+    // A worker's heartbeat: when it last claimed or renewed the goal (NULL: before this step).
+    "ALTER TABLE queue_goals ADD COLUMN renewed_at timestamptz;"};
+
 } // namespace
 
 std::span<const std::string_view> session_schema() {
   return k_session_schema;
+}
+
+std::span<const std::string_view> queue_schema() {
+  return k_queue_schema;
 }
 
 } // namespace ralph::store::pg

@@ -27,6 +27,11 @@ Result<void> require(Connection& db, const Result<bool>& updated, std::string_vi
   return {};
 }
 
+// What a ChangeFeed hears of when the transaction commits.
+void announce(Connection& db, const std::string& id) {
+  db.notify("session:" + id);
+}
+
 } // namespace
 
 struct PgSessionStore::Impl {
@@ -69,6 +74,7 @@ Result<void> PgSessionStore::create_session(const SessionRow& session) {
     if (!created && runs == 1) {
       return fail(db.error("create session", fmt::format("session {} already exists", session.id)));
     }
+    announce(db, session.id);
     return {};
   });
 }
@@ -76,6 +82,7 @@ Result<void> PgSessionStore::create_session(const SessionRow& session) {
 Result<void> PgSessionStore::update_session(const SessionRow& session) {
   const std::scoped_lock lock(m_impl->mutex);
   return m_impl->db->transaction("update session", [&](Connection& db) {
+    announce(db, session.id);
     return require(db, pg::update_session(db, session), "update session", session.id);
   });
 }
@@ -114,8 +121,10 @@ Result<std::optional<SessionRecord>> PgSessionStore::load(const std::string& id)
 
 Result<bool> PgSessionStore::remove_session(const std::string& id) {
   const std::scoped_lock lock(m_impl->mutex);
-  return m_impl->db->transaction("remove session",
-                                 [&](Connection& db) { return pg::delete_session(db, id); });
+  return m_impl->db->transaction("remove session", [&](Connection& db) {
+    announce(db, id);
+    return pg::delete_session(db, id);
+  });
 }
 
 Result<std::vector<std::string>> PgSessionStore::prune(const std::string& cutoff) {
@@ -132,6 +141,7 @@ Result<std::vector<std::string>> PgSessionStore::prune(const std::string& cutoff
                                        continue;
                                      }
                                      TRY(pg::delete_session(db, candidate.id));
+                                     announce(db, candidate.id);
                                      removed.push_back(candidate.id);
                                    }
                                    return removed;
@@ -142,7 +152,11 @@ Result<void> PgSessionStore::save_attempt(const AttemptRow& attempt) {
   const std::scoped_lock lock(m_impl->mutex);
   // A running attempt's, as its steps (the SessionStore contract).
   return m_impl->db->transaction(
-      "save attempt", [&](Connection& db) { return pg::upsert_attempt(db, attempt); },
+      "save attempt",
+      [&](Connection& db) {
+        announce(db, attempt.session_id);
+        return pg::upsert_attempt(db, attempt);
+      },
       attempt.finished ? pg::Commit::flushed : pg::Commit::unflushed);
 }
 
@@ -151,6 +165,7 @@ Result<void> PgSessionStore::finish_attempt(const AttemptRow& attempt,
                                             const SessionRow& session) {
   const std::scoped_lock lock(m_impl->mutex);
   return m_impl->db->transaction("finish attempt", [&](Connection& db) -> Result<void> {
+    announce(db, session.id);
     TRY(pg::upsert_attempt(db, attempt));
     // Replaced, not added to: finishing it again (a rerun, a resumed run) never duplicates them.
     TRY(pg::delete_verdicts(db, attempt.session_id, attempt.iteration));
@@ -169,6 +184,7 @@ Result<void> PgSessionStore::add_model_call(const ModelCallRow& call, const Sess
       [&](Connection& db) -> Result<void> {
         // The session first, so a missing one is reported as such rather than as a foreign key.
         TRY(require(db, pg::update_session_counters(db, session), "add model call", session.id));
+        announce(db, session.id);
         return pg::insert_model_call(db, call, key);
       },
       pg::Commit::unflushed);
@@ -178,7 +194,11 @@ Result<void> PgSessionStore::add_tool_call(const ToolCallRow& call) {
   const std::scoped_lock lock(m_impl->mutex);
   const std::int64_t key = m_impl->write_key();
   return m_impl->db->transaction(
-      "add tool call", [&](Connection& db) { return pg::insert_tool_call(db, call, key); },
+      "add tool call",
+      [&](Connection& db) {
+        announce(db, call.session_id);
+        return pg::insert_tool_call(db, call, key);
+      },
       pg::Commit::unflushed);
 }
 
@@ -194,6 +214,7 @@ Result<bool> PgSessionStore::put_record(const SessionRecord& record, bool replac
     if (replace) {
       TRY(pg::delete_session(db, record.session.id));
     }
+    announce(db, record.session.id);
     TRY_ASSIGN(const bool created, pg::insert_session(db, record.session));
     if (!created) {
       // On a rerun, the session found is the one the first run committed.

@@ -35,5 +35,20 @@ TEST(QueueStatusTable, AnUnknownCostIsUnknownNeverZero) {
   EXPECT_EQ(nlohmann::json::parse(queue_status_json(status))["cost_usd"], 0.0);
 }
 
+TEST(QueueWorkersTable, EachWorkerWithItsGoalsHeartbeatAndStaleLeasesAnUnknownAgeUnknown) {
+  EXPECT_EQ(queue_workers_table({}), "");
+  store::WorkerStatus busy{.name = "host-a:41",
+                           .goals = {{.batch = "b", .id = "g1", .lease_until = "t", .stale = false},
+                                     {.batch = "b", .id = "g2", .lease_until = "t", .stale = true}},
+                           .heartbeat_age_ms = 1250};
+  store::WorkerStatus old{.name = "host-b:7",
+                          .goals = {{.batch = "b", .id = "g3", .lease_until = "t", .stale = false}},
+                          .heartbeat_age_ms = std::nullopt};
+  const std::string table = queue_workers_table({busy, old});
+  EXPECT_THAT(table, HasSubstr("  host-a:41            2 goal(s)   heartbeat 1.2 s ago   "
+                               "(1 with a lease run out)\n"));
+  EXPECT_THAT(table, HasSubstr("  host-b:7             1 goal(s)   heartbeat unknown\n"));
+}
+
 } // namespace
 } // namespace ralph::cli

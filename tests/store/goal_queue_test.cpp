@@ -1,3 +1,5 @@
+#include "store/pg_db.h"
+#include "store/pg_schema.h"
 #include "support/fake_clock.h"
 #include "support/fake_goal_queue.h"
 #include "support/pg_cluster.h"
@@ -267,6 +269,110 @@ TEST_P(GoalQueueContract, StatusCountsGoalsByStateWorkerAndOutcome) {
   auto missing = queue->status("nope");
   ASSERT_TRUE(missing);
   EXPECT_FALSE(*missing);
+}
+
+// One worker's row of workers(); fails the test when it is not there.
+WorkerStatus worker_of(GoalQueue& queue, const std::string& name) {
+  auto all = queue.workers();
+  EXPECT_TRUE(all) << all.error().message;
+  for (const WorkerStatus& worker : all.value_or(std::vector<WorkerStatus>{})) {
+    if (worker.name == name) {
+      return worker;
+    }
+  }
+  ADD_FAILURE() << "no worker " << name;
+  return {};
+}
+
+TEST_P(GoalQueueContract, WorkersShowTheirGoalsAndAHeartbeatThatAgesAndResetsOnRenew) {
+  GoalQueue* queue = &this->queue();
+  ASSERT_TRUE(queue->enqueue("b", "{}", specs(3)));
+  auto one = queue->claim("w1", 2, 60s);
+  auto two = queue->claim("w2", 1, 60s);
+  ASSERT_TRUE(one && two && one->size() == 2u && two->size() == 1u);
+
+  auto all = queue->workers();
+  ASSERT_TRUE(all) << all.error().message;
+  ASSERT_EQ(all->size(), 2u);
+  EXPECT_EQ((*all)[0].name, "w1");
+  ASSERT_EQ((*all)[0].goals.size(), 2u);
+  EXPECT_EQ((*all)[0].goals[0].batch, "b");
+  EXPECT_EQ((*all)[0].goals[0].id, "g0");
+  EXPECT_EQ((*all)[0].goals[1].id, "g1");
+  EXPECT_EQ((*all)[0].goals[0].lease_until, (*one)[0].lease_until);
+  EXPECT_FALSE((*all)[0].goals[0].stale);
+  EXPECT_EQ((*all)[1].name, "w2");
+  ASSERT_EQ((*all)[1].goals.size(), 1u);
+  EXPECT_EQ((*all)[1].goals[0].id, "g2");
+  ASSERT_TRUE((*all)[0].heartbeat_age_ms && (*all)[1].heartbeat_age_ms);
+  const std::int64_t first = *(*all)[0].heartbeat_age_ms;
+  EXPECT_GE(first, 0);
+
+  // The heartbeat ages as the queue's clock moves on (the server's: read until it has).
+  std::int64_t aged = first;
+  for (int look = 0; look < 100000 && aged < first + 5; ++look) {
+    pass_time();
+    aged = worker_of(*queue, "w1").heartbeat_age_ms.value_or(-1);
+  }
+  ASSERT_GE(aged, first + 5);
+  auto lost = queue->renew("w1", {claim_of((*one)[0]), claim_of((*one)[1])}, 60s);
+  ASSERT_TRUE(lost && lost->empty());
+  const auto renewed = worker_of(*queue, "w1").heartbeat_age_ms;
+  const auto other = worker_of(*queue, "w2").heartbeat_age_ms;
+  ASSERT_TRUE(renewed && other);
+  EXPECT_LT(*renewed, aged) << "a renewal is a heartbeat";
+  EXPECT_GT(*other, *renewed) << "w2 did not renew";
+
+  // A lease that runs out shows as stale, still under the worker that held it.
+  ASSERT_TRUE(queue->enqueue("b", "{}", specs(4)));
+  auto short_lease = queue->claim("w3", 1, 1ms);
+  ASSERT_TRUE(short_lease && short_lease->size() == 1u);
+  bool stale = false;
+  for (int look = 0; look < 100000 && !stale; ++look) {
+    pass_time();
+    const WorkerStatus w3 = worker_of(*queue, "w3");
+    stale = w3.stale() == 1;
+  }
+  EXPECT_TRUE(stale);
+  EXPECT_EQ(worker_of(*queue, "w1").stale(), 0);
+
+  // A finished goal is no longer held; a worker holding none is not shown.
+  ASSERT_TRUE(*queue->finish("w2", claim_of((*two)[0]), completed("s2")));
+  auto left = queue->workers();
+  ASSERT_TRUE(left);
+  ASSERT_EQ(left->size(), 2u);
+  EXPECT_EQ((*left)[0].name, "w1");
+  EXPECT_EQ((*left)[1].name, "w3");
+}
+
+TEST(PgGoalQueue, AQueueFromBeforeHeartbeatsIsMigratedAndItsGoalsHeartbeatIsUnknownUntilRenewed) {
+  PgCluster& cluster = PgCluster::shared();
+  RALPH_REQUIRE_PG(cluster);
+  const std::string url = cluster.fresh_database();
+  {
+    // The queue as the release before heartbeats left it: version 2, a goal running.
+    auto db = pg::Connection::open(url);
+    ASSERT_TRUE(db) << db.error().message;
+    ASSERT_TRUE(pg::migrate(**db, "queue", pg::queue_schema().first(2)));
+    ASSERT_TRUE((*db)->exec("INSERT INTO queue_batches (name, settings_json) VALUES ('b', '{}');"
+                            "INSERT INTO queue_goals (batch, id, spec_json, state, worker, "
+                            "lease_until, tries) VALUES ('b', 'g0', '{}', 'running', 'old', "
+                            "now() + interval '1 hour', 1)",
+                            "make an old queue"));
+  }
+  auto queue = GoalQueue::open(url, 10s);
+  ASSERT_TRUE(queue) << queue.error().message;
+  auto before = (*queue)->workers();
+  ASSERT_TRUE(before) << before.error().message;
+  ASSERT_EQ(before->size(), 1u);
+  EXPECT_EQ((*before)[0].name, "old");
+  EXPECT_FALSE((*before)[0].heartbeat_age_ms) << "unknown, not 0";
+  auto lost = (*queue)->renew("old", {GoalClaim{.batch = "b", .id = "g0", .tries = 1}}, 60s);
+  ASSERT_TRUE(lost && lost->empty());
+  auto after = (*queue)->workers();
+  ASSERT_TRUE(after && after->size() == 1u);
+  ASSERT_TRUE((*after)[0].heartbeat_age_ms);
+  EXPECT_GE(*(*after)[0].heartbeat_age_ms, 0);
 }
 
 } // namespace

@@ -9,6 +9,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -201,6 +202,36 @@ public:
                        [](const auto& entry) { return !finished(entry.second); });
   }
 
+  Result<std::vector<store::WorkerStatus>> workers() override {
+    const std::lock_guard lock(m_mutex);
+    std::vector<const Goal*> running;
+    for (const auto& [key, goal] : m_goals) {
+      if (goal.row.state == store::GoalState::running) {
+        running.push_back(&goal);
+      }
+    }
+    std::sort(running.begin(), running.end(), [](const Goal* a, const Goal* b) {
+      return std::tie(a->row.worker, a->row.seq) < std::tie(b->row.worker, b->row.seq);
+    });
+    std::vector<store::WorkerStatus> out;
+    for (const Goal* goal : running) {
+      if (out.empty() || out.back().name != goal->row.worker) {
+        out.push_back(
+            store::WorkerStatus{.name = goal->row.worker, .goals = {}, .heartbeat_age_ms = {}});
+      }
+      store::WorkerStatus& worker = out.back();
+      worker.goals.push_back(store::HeldGoal{.batch = goal->row.batch,
+                                             .id = goal->row.id,
+                                             .lease_until = goal->row.lease_until,
+                                             .stale = stale(*goal)});
+      const std::int64_t age =
+          std::chrono::duration_cast<std::chrono::milliseconds>(m_clock.now() - goal->renewed_at)
+              .count();
+      worker.heartbeat_age_ms = std::min(worker.heartbeat_age_ms.value_or(age), age);
+    }
+    return out;
+  }
+
   // Called after each renew call with the number of calls so far, on the caller's thread.
   std::function<void(std::size_t)> on_renew;
 
@@ -218,6 +249,7 @@ private:
   struct Goal {
     store::QueuedGoal row;
     Clock::time_point lease_until;
+    Clock::time_point renewed_at; // its last claim or renewal
     std::string checkpoint;
   };
 
@@ -233,6 +265,7 @@ private:
     return goal.row.state == store::GoalState::running && goal.lease_until < m_clock.now();
   }
   void hold(Goal& goal, std::chrono::milliseconds lease) const {
+    goal.renewed_at = m_clock.now();
     goal.lease_until = m_clock.now() + lease;
     goal.row.lease_until = std::to_string(
         std::chrono::duration_cast<std::chrono::milliseconds>(goal.lease_until.time_since_epoch())

@@ -106,6 +106,25 @@ struct QueueStatus {
   int goals() const { return queued + running + done + failed; }
 };
 
+// A goal a worker holds, as the workers view shows it.
+struct HeldGoal {
+  std::string batch;
+  std::string id;
+  std::string lease_until; // the server's time (as QueuedGoal's)
+  bool stale = false;      // the lease ran out: the goal is claimable again (its worker gone?)
+};
+
+// A worker of the queue, by the goals it holds: a worker holding none is not seen.
+struct WorkerStatus {
+  std::string name;
+  std::vector<HeldGoal> goals; // in enqueue order
+  // Since its last claim or renewal of a lease, on the queue's clock (the server's: no skew
+  // between machines); unknown for goals only claimed or renewed by a ralph from before it kept
+  // the time.
+  std::optional<std::int64_t> heartbeat_age_ms;
+  int stale() const;
+};
+
 // The goal queue of distributed batches. Its contract, for every implementation: claims take
 // the oldest goals first (queued ones, and running ones whose lease ran out: taken over with
 // their session id and checkpoint kept); each claim adds one to the goal's `tries`, the fencing
@@ -117,7 +136,8 @@ class GoalQueue {
 public:
   // The PostgreSQL queue at `url` (tables `queue_batches` and `queue_goals`, migration track
   // "queue"), its tables brought up to date. Every operation is one transaction, retried after a
-  // connection fault for `retry_for`, and written to be safe to run twice.
+  // connection fault for `retry_for`, and written to be safe to run twice. Its writes announce
+  // the batches they change and `workers` to a ChangeFeed (change_feed.h) when they commit.
   static Result<std::unique_ptr<GoalQueue>> open(const std::string& url,
                                                  std::chrono::milliseconds retry_for);
   virtual ~GoalQueue() = default;
@@ -162,6 +182,8 @@ public:
                                                 bool finished_only = false) = 0;
   // Whether any goal of any batch is queued or running (a worker may still get work).
   virtual Result<bool> has_work() = 0;
+  // The workers holding running goals, by name, with their heartbeats.
+  virtual Result<std::vector<WorkerStatus>> workers() = 0;
 };
 
 } // namespace ralph::store
