@@ -16,6 +16,14 @@ test('a goal started from the UI is watched live through a failing then a passin
   });
   await page.waitForSelector('[data-page="sessions"][data-loaded="true"]');
   await page.click('[data-testid="start-form"] summary');
+  // A refused goal says why next to the form, and nothing starts.
+  await page.fill('[data-testid="start-goal"]', 'Never started [model:refused]');
+  await page.fill('[data-testid="start-model"]', 'no-such-provider/model');
+  await page.click('[data-testid="start-submit"]');
+  await page.waitForSelector('[data-testid="start-message"][data-state="error"]');
+  assert.match(await page.innerText('[data-testid="start-message"]'), /no-such-provider/);
+  await page.fill('[data-testid="start-model"]', '');
+  assert.equal(new URL(page.url()).pathname, '/');
   await page.fill('[data-testid="start-goal"]', 'Create the file the check wants [model:live:held]');
   await page.fill('[data-testid="start-verify"]', 'test -f live.txt');
   await page.fill('[data-testid="start-max-iterations"]', '3');
@@ -23,10 +31,11 @@ test('a goal started from the UI is watched live through a failing then a passin
 
   await page.waitForURL(/\/sessions\/[^/]+$/);
   const id = decodeURIComponent(new URL(page.url()).pathname.split('/')[2]);
-  assert.equal(posts.length, 1);
-  assert.match(posts[0].url, /\/api\/v1\/sessions$/);
-  assert.ok(posts[0].key, 'the POST carries an Idempotency-Key');
-  assert.deepEqual(posts[0].body, {goal: 'Create the file the check wants [model:live:held]', verify: 'test -f live.txt', max_iterations: 3});
+  assert.equal(posts.length, 2); // the refused one, then this one
+  assert.match(posts[1].url, /\/api\/v1\/sessions$/);
+  assert.ok(posts[1].key, 'the POST carries an Idempotency-Key');
+  assert.notEqual(posts[1].key, posts[0].key, 'another goal, another key');
+  assert.deepEqual(posts[1].body, {goal: 'Create the file the check wants [model:live:held]', verify: 'test -f live.txt', max_iterations: 3});
 
   // Attempt 1 waits for the model: the page shows the session running, no verdict yet.
   await sessionState(page, id, 'running');
@@ -37,6 +46,7 @@ test('a goal started from the UI is watched live through a failing then a passin
   await page.waitForSelector('[data-testid="verdict-matrix"] td[data-iteration="1"][data-verdict="fail"]');
   // Seen while it runs (attempt 2's model call is held), not after the end.
   assert.equal(await page.getAttribute('[data-page="session"]', 'data-status'), 'running');
+  await page.waitForSelector('[data-testid="attempt"][data-iteration="1"] [data-testid="transcript"]:has-text("Done: I looked at the workspace")', {state: 'attached'});
   await page.waitForSelector('[data-testid="attempt"][data-iteration="1"][data-outcome="fail"]')
     .catch(explain(`/api/v1/sessions/${id}`));
 
