@@ -7,6 +7,7 @@
 #include "e2e_support.h"
 #include "fake_provider/fake_provider_server.h"
 #include "ralph_process.h"
+#include "serve_process.h"
 #include "support/temp_dir.h"
 
 #include <gtest/gtest.h>
@@ -15,16 +16,13 @@
 #include <atomic>
 #include <cctype>
 #include <chrono>
-#include <csignal>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <regex>
-#include <sstream>
 #include <string>
 #include <unistd.h>
 
@@ -135,13 +133,6 @@ std::string screenshots_dir() {
              : (fs::path(RALPH_BINARY).parent_path() / "web-screenshots").string();
 }
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 class ServeUi : public ::testing::TestWithParam<std::string> {
 protected:
   void SetUp() override {
@@ -191,38 +182,24 @@ protected:
 TEST_P(ServeUi, BrowserTestPasses) {
   make_git_repo();
   ScriptedModel model(model_server);
-  RalphProcess serve({"serve", "--port", "0"}, workspace.path(),
+  ServeProcess serve(workspace.path(), {},
                      {{"RALPH_MODEL", "openai-compat/agent-model"},
-                      {"RALPH_BASE_URL", model_server.base_url() + "/v1"}},
-                     Streams::terminal);
-  ASSERT_TRUE(serve.read_until("/login?code=", 60s)) << serve.live();
-  const std::size_t at = serve.live().find("/login?code=");
-  ASSERT_TRUE(serve.read_until("\n", 10s, at)) << serve.live();
-  static const std::regex link(R"((http://[^\s/]+)/login\?code=[^\s\x1b]+)");
-  std::smatch found;
-  const std::string printed = serve.live();
-  ASSERT_TRUE(std::regex_search(printed, found, link)) << printed;
-  const std::string login_url = found[0].str();
-  const std::string base_url = found[1].str();
-  std::string token = read_file(workspace.path() / ".ralph" / "serve" / "token");
-  while (!token.empty() && std::isspace(static_cast<unsigned char>(token.back())) != 0) {
-    token.pop_back();
-  }
-  ASSERT_FALSE(token.empty()) << "no token in .ralph/serve/token";
+                      {"RALPH_BASE_URL", model_server.base_url() + "/v1"}});
+  ASSERT_TRUE(serve.started());
+  ASSERT_FALSE(serve.token().empty()) << "no token in .ralph/serve/token";
 
-  RalphProcess browser_test({"--test", "--test-reporter=spec", GetParam() + ".test.mjs"},
-                            web_tests_dir(),
-                            {{"WEB_TEST_BASE_URL", base_url},
-                             {"WEB_TEST_LOGIN_URL", login_url},
-                             {"WEB_TEST_TOKEN", token},
-                             {"WEB_TEST_MODEL_URL", model_server.base_url()},
-                             {"WEB_TEST_WORKSPACE", workspace.path().string()},
-                             {"WEB_TEST_CHROMIUM", chromium_path().string()},
-                             {"WEB_TEST_SCREENSHOTS", screenshots_dir()}},
-                            Streams::files, nullptr, m_node.string());
+  RalphProcess browser_test(
+      {"--test", "--test-reporter=spec", GetParam() + ".test.mjs"}, web_tests_dir(),
+      {{"WEB_TEST_BASE_URL", "http://127.0.0.1:" + std::to_string(serve.port())},
+       {"WEB_TEST_LOGIN_URL", serve.login_url()},
+       {"WEB_TEST_TOKEN", serve.token()},
+       {"WEB_TEST_MODEL_URL", model_server.base_url()},
+       {"WEB_TEST_WORKSPACE", workspace.path().string()},
+       {"WEB_TEST_CHROMIUM", chromium_path().string()},
+       {"WEB_TEST_SCREENSHOTS", screenshots_dir()}},
+      Streams::files, nullptr, m_node.string());
   const RalphOutput out = browser_test.wait();
-  serve.signal(SIGINT);
-  const RalphOutput served = serve.wait();
+  const RalphOutput served = serve.stop();
   EXPECT_EQ(out.exit_code, 0) << out.out << out.err << "\n--- ralph serve:\n" << served.err;
 }
 
