@@ -378,17 +378,26 @@ function toolCall(a, t, state, base) {
   const key = `tool:${a.iteration}:${t.seq}`;
   const url = `${base}/tool-calls/${a.iteration}/${t.seq}`;
   const args = typeof t.arguments === 'string' ? t.arguments : JSON.stringify(t.arguments ?? {}, null, 2);
-  const result = h('pre', {class: 'output'}, t.result_head ?? '');
-  const note = h('div', {class: 'sub'}, t.result_bytes > (t.result_head?.length ?? 0) ? `showing the first ${fmtBytes(t.result_head?.length ?? 0)}…` : '');
+  // The body (arguments, result) is made when first opened: a long session has many calls.
+  const result = h('pre', {class: 'output'});
+  const note = h('div', {class: 'sub'});
+  const body = h('div', {class: 'tool-body'});
+  const build = () => {
+    if (body.firstChild) return;
+    result.textContent = t.result_head ?? '';
+    if (t.result_bytes > (t.result_head?.length ?? 0)) note.textContent = `loading the whole ${fmtBytes(t.result_bytes)}…`;
+    replace(body, h('div', {class: 'label'}, 'arguments'), h('pre', {class: 'args'}, args),
+      h('div', {class: 'label'}, 'result'), note, result);
+  };
   const details = h('details', {class: `tool ${t.is_error ? 'is-error' : ''}`, open: state.open.has(key),
     dataset: {toolSeq: t.seq, tool: t.name, testid: 'tool-call'}},
     h('summary', {}, h('span', {class: 'mono'}, t.name), ' ',
       h('span', {class: 'sub'}, truncate(oneLine(args), 80)), ' ',
       t.is_error ? h('span', {class: 'badge tone-bad'}, 'error') : null,
       h('span', {class: 'sub right'}, `${t.exit_code !== null && t.exit_code !== undefined ? `exit ${t.exit_code} · ` : ''}${fmtDuration(t.duration_ms)} · ${fmtBytes(t.result_bytes)}`)),
-    h('div', {class: 'tool-body'}, h('div', {class: 'label'}, 'arguments'), h('pre', {class: 'args'}, args),
-      h('div', {class: 'label'}, 'result'), note, result));
+    body);
   const fill = async () => {
+    build();
     if (details.dataset.loaded) return;
     try {
       const full = state.cache.get(url) ?? await get(url);
