@@ -182,7 +182,19 @@ protected:
 TEST_P(ServeUi, BrowserTestPasses) {
   make_git_repo();
   ScriptedModel model(model_server);
-  ServeProcess serve(workspace.path(), {},
+  const bool read_only = GetParam() == "read_only";
+  if (read_only) {
+    // A read-only server starts nothing: its session is one `ralph run` recorded before.
+    const RalphOutput run =
+        run_ralph({"run", "Create the file the check wants [model:ro]", "--model",
+                   "openai-compat/agent-model", "--base-url", model_server.base_url() + "/v1",
+                   "--verify-cmd", "test -f ro.txt", "--max-iterations", "3"},
+                  workspace.path());
+    ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+  }
+  ServeProcess serve(workspace.path(),
+                     read_only ? std::vector<std::string>{"--read-only"}
+                               : std::vector<std::string>{},
                      {{"RALPH_MODEL", "openai-compat/agent-model"},
                       {"RALPH_BASE_URL", model_server.base_url() + "/v1"}});
   ASSERT_TRUE(serve.started());
@@ -205,7 +217,7 @@ TEST_P(ServeUi, BrowserTestPasses) {
 
 INSTANTIATE_TEST_SUITE_P(Pages, ServeUi,
                          ::testing::Values("live_goal", "reload", "two_tabs", "batch", "auth",
-                                           "screenshots"),
+                                           "read_only", "screenshots"),
                          [](const ::testing::TestParamInfo<std::string>& param) {
                            // live_goal -> LiveGoal: gtest names take no underscore.
                            std::string name;
