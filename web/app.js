@@ -109,10 +109,22 @@ async function loadServerInfo() {
     serverInfo.textContent = `ralph ${v.version} · ${v.store}${v.read_only ? ' · read-only' : ''}`;
   } catch (err) {
     if (err.status === 401) {
-      serverInfo.textContent = 'not signed in: open the login link `ralph serve` printed';
+      serverInfo.textContent = 'not signed in';
       document.body.dataset.auth = 'missing';
     }
   }
 }
 
-loadServerInfo().finally(route);
+// Without the sign-in cookie every call is refused: say how to sign in instead of failing pages.
+function signInPage() {
+  setConnection('idle');
+  replace(root, h('section', {class: 'card signin', 'data-testid': 'sign-in'},
+    h('h1', {}, 'Sign in'),
+    h('p', {}, 'Open the sign-in link ralph serve printed when it started (it works once), or ',
+      h('code', {}, '/login?code=TOKEN'), ' with the API token from ', h('code', {}, '.ralph/serve/token'), '.')));
+}
+
+loadServerInfo().finally(() => {
+  if (document.body.dataset.auth === 'missing') signInPage();
+  else route();
+});

@@ -10,6 +10,10 @@ after(async () => { await browser?.close(); });
 test('the login link signs the browser in once and leaves no code in the address', async () => {
   const context = await browser.newContext();
   const page = await context.newPage();
+  // Before: the page says how to sign in, and opens no stream.
+  await page.goto(`${server.base}/`);
+  await page.waitForSelector('[data-testid="sign-in"]');
+  assert.equal(await page.getAttribute('[data-testid="connection"]', 'data-state'), 'idle');
   await page.goto(server.loginUrl);
   await page.waitForURL((url) => url.pathname === '/');
   assert.ok(!page.url().includes('code'), page.url());
