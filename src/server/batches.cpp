@@ -1,5 +1,7 @@
 #include "server/batches.h"
 
+#include "server/store_watch.h"
+
 #include "ralph/app/batch/batch.h"
 #include "ralph/app/batch/goals_file.h"
 #include "ralph/core/clock.h"
@@ -285,22 +287,7 @@ Result<nlohmann::json> Batches::list() {
   if (m_queue) {
     TRY_ASSIGN(const auto queued, m_queue->batches());
     for (const store::QueueStatus& status : queued) {
-      const bool open = status.queued + status.running > 0;
-      batches.push_back({{"id", status.batch},
-                         {"source", "queue"},
-                         {"hosted", false},
-                         {"state", open ? "running" : "finished"},
-                         {"goals", status.goals()},
-                         {"queued", status.queued},
-                         {"running", status.running},
-                         {"stale", status.stale},
-                         {"done", status.done},
-                         {"failed", status.failed},
-                         {"verified", status.verified},
-                         {"tokens", status.tokens},
-                         {"cost_usd", cost_or_null(status.cost_usd, status.cost_known)},
-                         {"cost_budget", nullptr},
-                         {"created_at", status.created_at}});
+      batches.push_back(queue_batch_json(status));
     }
   }
   std::sort(batches.begin(), batches.end(), [](const nlohmann::json& a, const nlohmann::json& b) {

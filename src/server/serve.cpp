@@ -2,6 +2,7 @@
 
 #include "server/batches.h"
 #include "server/server_parts.h"
+#include "server/store_watch.h"
 #include "server/summaries.h"
 
 #include "ralph/core/try.h"
@@ -100,11 +101,17 @@ Result<void> serve(session::Runtime& runtime, const ServeRequest& request, Serve
                     .batches = batches,
                     .idempotency = idempotency,
                     .changed = [&summaries](const std::string& id) { summaries.changed(id); }};
+  TRY_ASSIGN(auto feed, store::ChangeFeed::open(location, request.config.store.retry));
+  StoreWatch watch(std::move(feed), summaries, bus, queue.get(), observer);
   http.gate([&access](const HttpRequest& r) { return access.check(r, needs_credential(r.path)); });
   add_session_routes(http, parts);
   add_batch_routes(http, parts);
   add_stream_route(http, parts);
   add_web_routes(http, parts);
+  http.route("GET", "/api/v1/workers", [&queue](const HttpRequest&) {
+    auto body = workers_json(queue.get());
+    return body ? json_response(200, *body) : error_response(500, "internal", body.error().message);
+  });
 
   std::thread listener([&http] { http.listen(); });
   const std::string shown_host =

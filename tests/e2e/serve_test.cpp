@@ -2,6 +2,7 @@
 // runs against the fake provider server.
 
 #include "../fake_provider/fake_provider_server.h"
+#include "../support/pg_cluster.h"
 #include "../support/temp_dir.h"
 #include "e2e_support.h"
 #include "serve_process.h"
@@ -446,6 +447,75 @@ TEST_F(ServeTest, ABatchRunsThroughTheApiAndItsFailedGoalsRunAgain) {
   ASSERT_EQ(again->status, 201) << again->body;
   EXPECT_NE(json::parse(again->body)["id"], batch);
   EXPECT_EQ(server->post("/api/v1/batches", {{"goals", {{{"goal", "no id"}}}}})->status, 400);
+}
+
+TEST_F(ServeTest, ARunOfAnotherProcessReachesTheLiveList) {
+  auto server = start();
+  push_retried_goal();
+  const RalphOutput run =
+      run_ralph({"run", "write done.txt", "--model", "openai-compat/m", "--base-url",
+                 provider.base_url() + "/v1", "--verify-cmd", "test -f done.txt", "--json", "-q"},
+                workspace.path());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string id = parse_output(run)["session_id"];
+  // Told by the store's change feed (inotify on the SQLite file), not by the server's own run.
+  const auto events = read_events(
+      *server, "/api/v1/stream?topics=sessions",
+      [&](const std::vector<SseEvent>& seen) { return ended(seen, id, "completed"); },
+      std::chrono::seconds(60), "0");
+  EXPECT_TRUE(ended(events, id, "completed"));
+  EXPECT_EQ(server->get_json("/api/v1/sessions/" + id)["session"]["hosted"], false);
+}
+
+TEST_F(ServeTest, WorkersOnAPostgresStoreAreShownLive) {
+  PgCluster& cluster = PgCluster::shared();
+  RALPH_REQUIRE_PG(cluster);
+  const std::string url = cluster.fresh_database();
+  auto server = start({"--store", url});
+  EXPECT_EQ(server->get_json("/api/v1/version")["store"], "postgresql");
+  workspace.write("goals.jsonl", R"({"id": "one", "goal": "write one.txt"})"
+                                 "\n");
+  const RalphOutput queued =
+      run_ralph({"batch", "goals.jsonl", "--queue", url, "--name", "b", "--model",
+                 "openai-compat/agent-model", "--base-url", provider.base_url() + "/v1"},
+                workspace.path());
+  ASSERT_EQ(queued.exit_code, 0) << queued.err;
+  HeldAnswers held(provider, "held");
+  RalphProcess worker({"worker", "--queue", url, "--exit-when-empty", "--workdir",
+                       (workspace.path() / "w").string()},
+                      workspace.path());
+  ASSERT_TRUE(provider.wait_for_requests(1, std::chrono::seconds(60)));
+  // The worker holding the goal, heard through LISTEN/NOTIFY.
+  const auto holding = read_events(
+      *server, "/api/v1/stream?topics=workers",
+      [](const std::vector<SseEvent>& seen) {
+        return std::any_of(seen.begin(), seen.end(), [](const SseEvent& e) {
+          return e.type == "workers" && !e.data["workers"].empty() &&
+                 !e.data["workers"][0]["goals"].empty();
+        });
+      },
+      std::chrono::seconds(60), "0");
+  ASSERT_FALSE(holding.empty());
+  const json workers = server->get_json("/api/v1/workers");
+  ASSERT_EQ(workers["workers"].size(), 1U);
+  EXPECT_EQ(workers["workers"][0]["goals"][0]["id"], "one");
+  EXPECT_TRUE(workers["workers"][0]["heartbeat_age_ms"].is_number());
+  ASSERT_EQ(workers["queue"].size(), 1U);
+  EXPECT_EQ(workers["queue"][0]["running"], 1);
+
+  held.release();
+  const RalphOutput done = worker.wait();
+  EXPECT_EQ(done.exit_code, 0) << done.err;
+  const json batch = server->get_json("/api/v1/batches/b");
+  EXPECT_EQ(batch["source"], "queue");
+  EXPECT_EQ(batch["done"], 1);
+  ASSERT_EQ(batch["goal_list"].size(), 1U);
+  const std::string id = batch["goal_list"][0]["session_id"];
+  const auto events = read_events(
+      *server, "/api/v1/stream?topics=sessions",
+      [&](const std::vector<SseEvent>& seen) { return ended(seen, id, "completed"); },
+      std::chrono::seconds(60), "0");
+  EXPECT_TRUE(ended(events, id, "completed")) << "the worker's session, as it ended";
 }
 
 TEST(ServeCommand, ABindOthersCanReachNeedsAToken) {
