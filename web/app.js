@@ -41,6 +41,7 @@ let toastTimer = null;
 
 export const app = {
   readOnly: false,
+  store: '',
   toast(message, tone = 'info') {
     toastEl.textContent = message;
     toastEl.dataset.tone = tone;
@@ -105,6 +106,7 @@ async function loadServerInfo() {
   try {
     const v = await get('/api/v1/version');
     app.readOnly = !!v.read_only;
+    app.store = v.store;
     document.body.dataset.readOnly = String(app.readOnly);
     serverInfo.textContent = `ralph ${v.version} · ${v.store}${v.read_only ? ' · read-only' : ''}`;
   } catch (err) {

@@ -18,7 +18,9 @@ export function mount(root, _params, {subscribe, app}) {
       h('section', {class: 'card', 'data-testid': 'workers'},
         h('h2', {}, `Workers (${workers.length})`),
         workers.length === 0
-          ? h('p', {class: 'empty'}, 'No worker is running. Workers share a PostgreSQL store: `ralph worker` on any machine takes goals from its queue; with SQLite there is no shared queue.')
+          ? h('p', {class: 'empty'}, 'No worker is running. Workers share a PostgreSQL store: ',
+              h('code', {}, 'ralph worker'), ' on any machine takes goals from its queue.',
+              app.store === 'sqlite' ? ' This server\'s store is SQLite, which has no shared queue.' : '')
           : h('div', {class: 'table-wrap'}, h('table', {class: 'data'},
               h('thead', {}, h('tr', {}, ['Worker', 'Heartbeat', 'Goals', 'Lease until'].map((t) => h('th', {}, t)))),
               h('tbody', {}, workers.map((x) => {
@@ -26,7 +28,8 @@ export function mount(root, _params, {subscribe, app}) {
                 return h('tr', {dataset: {worker: x.name, stale: String(stale), testid: 'worker-row'}},
                   h('td', {class: 'mono'}, x.name),
                   h('td', {}, h('span', {class: `badge tone-${stale ? 'warn' : 'good'}`}, `${fmtDuration(x.heartbeat_age_ms)} ago`)),
-                  h('td', {}, (x.goals ?? []).map((g) => h('div', {}, link(`/batches/${encodeURIComponent(g.batch)}`, g.batch), ' / ', h('span', {class: 'mono'}, g.id)))),
+                  h('td', {}, (x.goals ?? []).map((g) => h('div', {dataset: {goalId: g.id, batch: g.batch}},
+                    link(`/batches/${encodeURIComponent(g.batch)}`, g.batch), ' / ', h('span', {class: 'mono'}, g.id)))),
                   h('td', {class: 'sub'}, (x.goals ?? []).map((g) => h('div', {}, fmtTime(g.lease_until)))));
               }))))),
       h('section', {class: 'card', 'data-testid': 'queue'},

@@ -8,6 +8,7 @@
 #include "fake_provider/fake_provider_server.h"
 #include "ralph_process.h"
 #include "serve_process.h"
+#include "support/pg_cluster.h"
 #include "support/temp_dir.h"
 
 #include <gtest/gtest.h>
@@ -16,6 +17,7 @@
 #include <atomic>
 #include <cctype>
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -192,9 +194,40 @@ TEST_P(ServeUi, BrowserTestPasses) {
                   workspace.path());
     ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
   }
-  ServeProcess serve(workspace.path(),
-                     read_only ? std::vector<std::string>{"--read-only"}
-                               : std::vector<std::string>{},
+  std::vector<std::string> serve_args;
+  if (read_only) {
+    serve_args.emplace_back("--read-only");
+  }
+  // Workers: a PostgreSQL store with a queued batch and one `ralph worker` holding its goals.
+  std::unique_ptr<RalphProcess> worker;
+  if (GetParam() == "workers") {
+    PgCluster& cluster = PgCluster::shared();
+    RALPH_REQUIRE_PG(cluster);
+    const std::string url = cluster.fresh_database();
+    const fs::path goals = workspace.write(
+        "queued.jsonl", nlohmann::json{{"id", "refactor"},
+                                       {"goal", "Refactor the cache [model:w1:held]"},
+                                       {"verify", "test -f w1.txt"}}
+                                .dump() +
+                            "\n" +
+                            nlohmann::json{{"id", "docs"},
+                                           {"goal", "Document the cache [model:w2:held]"},
+                                           {"verify", "test -f w2.txt"}}
+                                .dump() +
+                            "\n");
+    const RalphOutput queued =
+        run_ralph({"batch", goals.string(), "--queue", url, "--name", "nightly", "--model",
+                   "openai-compat/agent-model", "--base-url", model_server.base_url() + "/v1"},
+                  workspace.path());
+    ASSERT_EQ(queued.exit_code, 0) << queued.out << queued.err;
+    worker = std::make_unique<RalphProcess>(
+        std::vector<std::string>{"worker", "--queue", url, "--concurrency", "2", "--lease", "30s",
+                                 "--exit-when-empty", "--workdir",
+                                 (workspace.path() / ".ralph" / "worker").string()},
+        workspace.path());
+    serve_args = {"--store", url};
+  }
+  ServeProcess serve(workspace.path(), serve_args,
                      {{"RALPH_MODEL", "openai-compat/agent-model"},
                       {"RALPH_BASE_URL", model_server.base_url() + "/v1"}});
   ASSERT_TRUE(serve.started());
@@ -211,13 +244,17 @@ TEST_P(ServeUi, BrowserTestPasses) {
        {"WEB_TEST_SCREENSHOTS", screenshots_dir()}},
       Streams::files, nullptr, m_node.string());
   const RalphOutput out = browser_test.wait();
+  if (worker) {
+    worker->signal(SIGTERM);
+    worker->wait();
+  }
   const RalphOutput served = serve.stop();
   EXPECT_EQ(out.exit_code, 0) << out.out << out.err << "\n--- ralph serve:\n" << served.err;
 }
 
 INSTANTIATE_TEST_SUITE_P(Pages, ServeUi,
                          ::testing::Values("live_goal", "reload", "two_tabs", "batch", "auth",
-                                           "read_only", "screenshots"),
+                                           "read_only", "workers", "screenshots"),
                          [](const ::testing::TestParamInfo<std::string>& param) {
                            // live_goal -> LiveGoal: gtest names take no underscore.
                            std::string name;

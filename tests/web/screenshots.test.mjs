@@ -57,9 +57,9 @@ test('every page renders a real session and batch', async () => {
   assert.ok(await page.locator('[data-testid="session-row"]').count() >= 4);
   await shot(page, 'sessions');
 
+  // (workers.test.mjs takes the workers page, with a PostgreSQL store and a worker.)
   await page.goto(`${server.base}/workers`);
-  await page.waitForSelector('[data-page="workers"][data-loaded="true"]');
-  await shot(page, 'workers');
+  await page.waitForSelector('[data-page="workers"][data-loaded="true"][data-workers="0"]');
 
   await page.goto(`${server.base}/config`);
   await page.waitForSelector('[data-page="config"][data-loaded="true"]');
