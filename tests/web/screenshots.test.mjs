@@ -20,9 +20,20 @@ async function shot(page, name) {
 }
 
 test('every page renders a real session and batch', async () => {
+  // A node --test suite of four, three of which want changelog.txt: "failing 3 → 0".
+  fs.writeFileSync(path.join(server.workspace, 'changelog.test.mjs'), [
+    "import {test} from 'node:test';",
+    "import assert from 'node:assert';",
+    "import fs from 'node:fs';",
+    "const has = () => fs.existsSync('changelog.txt');",
+    "test('the entry exists', () => assert.ok(has()));",
+    "test('the entry names the flag', () => assert.ok(has()));",
+    "test('the entry is under Unreleased', () => assert.ok(has()));",
+    "test('the flag parses', () => assert.ok(true));",
+    ''].join('\n'));
   const retried = await api('POST', '/api/v1/sessions', {
     goal: 'Add a CHANGELOG entry for the new --dry-run flag and note it in the file changelog.txt',
-    verify: 'test -f changelog.txt', max_iterations: 3});
+    verify: 'node --test changelog.test.mjs', max_iterations: 3});
   assert.equal(retried.status, 201, retried.text);
   // The scripted model writes the file each goal names on its second attempt; lint's check wants
   // another file, so that goal fails.
@@ -38,6 +49,9 @@ test('every page renders a real session and batch', async () => {
   await page.goto(`${server.base}/sessions/${encodeURIComponent(retried.json.id)}`);
   await page.waitForSelector(`[data-page="session"][data-status="completed"]`);
   await page.waitForSelector('[data-testid="attempt"][data-iteration="2"][data-outcome="pass"]');
+  // The runner's counts: three failing, then none.
+  assert.equal(await page.innerText('[data-testid="failing-trend"]'), 'failing 3 → 0');
+  assert.match(await page.innerText('[data-testid="verdict-matrix"] td[data-iteration="1"]'), /3 failing \/ 4/);
   await openDetails(page, '[data-testid="attempt"][data-iteration="1"]');
   // Fold the last attempt, so the picture shows the first one's feedback.
   await page.locator('[data-testid="attempt"][data-iteration="2"]').evaluate((el) => { el.open = false; });
@@ -46,6 +60,11 @@ test('every page renders a real session and batch', async () => {
   await shot(page, 'session');
   await page.evaluate(() => document.querySelector('[data-testid="timeline"]').scrollIntoView());
   await shot(page, 'session-attempt');
+  // The verifier's whole output, fetched when its cell opens.
+  const output = '[data-testid="verdict-matrix"] td[data-iteration="1"] details.lazy';
+  await page.click(`${output} > summary`);
+  await page.waitForSelector(`${output}[data-loaded="true"]`);
+  assert.match(await page.locator(`${output} pre`).innerText(), /the entry exists/);
 
   await page.goto(`${server.base}/batches/${encodeURIComponent(batch.json.id)}`);
   await page.waitForSelector('[data-page="batch"][data-state="finished"]');
