@@ -43,7 +43,8 @@ export function row(s) {
     h('td', {class: 'num'}, fmtTokens((s.input_tokens ?? 0) + (s.output_tokens ?? 0))),
     h('td', {class: 'num'}, fmtCost(s.cost_usd)),
     h('td', {class: 'num'}, fmtDuration(s.elapsed_ms)),
-    h('td', {class: 'sub nowrap', title: s.updated_at || s.created_at}, fmtAge(s.updated_at || s.created_at)),
+    h('td', {class: 'sub nowrap', title: s.updated_at || s.created_at, dataset: {at: s.updated_at || s.created_at}},
+      fmtAge(s.updated_at || s.created_at)),
     h('td', {class: 'sub nowrap', title: s.agent || s.model}, s.agent ? `${s.agent} (CLI)` : (s.model || '—').replace(/^[^/]+\//, '')));
 }
 
@@ -115,6 +116,10 @@ export function mount(root, _params, {app, subscribe}) {
 
   subscribe(['sessions']);
   load();
+  // "2 min ago" stays true while the page is open.
+  const ticker = setInterval(() => {
+    for (const cell of tbody.querySelectorAll('td[data-at]')) cell.textContent = fmtAge(cell.dataset.at);
+  }, 15000);
 
   return {
     onEvent(type, data) {
@@ -131,7 +136,7 @@ export function mount(root, _params, {app, subscribe}) {
       }
       empty.hidden = tbody.children.length > 0;
     },
-    dispose() { disposed = true; },
+    dispose() { disposed = true; clearInterval(ticker); },
   };
 }
 
