@@ -25,6 +25,10 @@ test('a read-only server shows sessions and offers no action', async () => {
   await page.waitForSelector('[data-testid="attempt"][data-iteration="1"][data-outcome="fail"]');
   await page.waitForSelector('[data-testid="attempt"][data-iteration="2"][data-outcome="pass"]');
 
+  // No snapshots of a session the server did not run: its diff is "not available".
+  await page.click('[data-testid="whole-diff"] details > summary');
+  await page.waitForSelector('[data-testid="whole-diff"] details[data-available="false"] [data-testid="diff-unavailable"]');
+
   // And the server refuses what the page does not offer.
   const refused = await api('POST', `/api/v1/sessions/${encodeURIComponent(id)}/rerun`, {});
   assert.equal(refused.status, 403);
