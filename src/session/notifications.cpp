@@ -69,7 +69,7 @@ Result<void> check_notify_targets(const std::vector<NotifyTarget>& targets,
 }
 
 void post_notification(Runtime& runtime, const std::vector<NotifyTarget>& targets,
-                       NotifyEvent event, nlohmann::json fields, const std::string& about) {
+                       NotifyEvent event, const nlohmann::json& fields, const std::string& about) {
   if (!any_wants(targets, event)) {
     return;
   }
@@ -124,7 +124,7 @@ void SessionNotifier::on_event(const Event& event) {
                    {"used", warning->used},
                    {"limit", warning->limit}};
   out["attempt"] = event.iteration;
-  post_notification(m_runtime, m_targets, NotifyEvent::budget_warning, std::move(out),
+  post_notification(m_runtime, m_targets, NotifyEvent::budget_warning, out,
                     "session " + m_session_id);
 }
 
@@ -141,7 +141,7 @@ void SessionNotifier::ended(const SessionReport& report) {
   out["usage"] = usage_json(report.usage);
   out["cost_usd"] = report.cost_usd ? nlohmann::json(*report.cost_usd) : nlohmann::json(nullptr);
   out["duration_ms"] = report.duration_ms;
-  post_notification(m_runtime, m_targets, *event, std::move(out), "session " + m_session_id);
+  post_notification(m_runtime, m_targets, *event, out, "session " + m_session_id);
 }
 
 } // namespace ralph::session

@@ -23,7 +23,7 @@ Result<void> check_notify_targets(const std::vector<NotifyTarget>& targets, cons
 // (never waits). `fields` is the event's JSON object; "event" and "time" are added, and every
 // string in it is redacted. `about` names it in warnings ("session 2026…", "batch b1").
 void post_notification(Runtime& runtime, const std::vector<NotifyTarget>& targets,
-                       NotifyEvent event, nlohmann::json fields, const std::string& about);
+                       NotifyEvent event, const nlohmann::json& fields, const std::string& about);
 
 // The batch a session is a goal of, named in its notifications.
 struct BatchPlace {

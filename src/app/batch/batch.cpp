@@ -418,7 +418,7 @@ void notify_batch_finished(session::Runtime& runtime, const std::vector<NotifyTa
                                              : nlohmann::json(nullptr)},
       {"duration_ms", progress.elapsed.count()},
       {"results_file", end.results_file}};
-  session::post_notification(runtime, targets, NotifyEvent::batch_finished, std::move(fields),
+  session::post_notification(runtime, targets, NotifyEvent::batch_finished, fields,
                              "batch " + progress.batch_id);
 }
 

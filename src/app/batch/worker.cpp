@@ -330,8 +330,8 @@ void Worker::notify_if_batch_finished(const std::string& batch) {
       {"verified", status.verified},
       {"usage", {{"tokens", status.tokens}}},
       {"cost_usd", status.cost_known ? nlohmann::json(status.cost_usd) : nlohmann::json(nullptr)}};
-  session::post_notification(m_runtime, m_local.notify, NotifyEvent::batch_finished,
-                             std::move(fields), "batch " + batch);
+  session::post_notification(m_runtime, m_local.notify, NotifyEvent::batch_finished, fields,
+                             "batch " + batch);
 }
 
 Result<void> Worker::claim() {
