@@ -197,6 +197,29 @@ TEST_F(NotifyEndToEnd, AHangingReceiverDelaysTheEndByItsTimeoutAtMost) {
   expect_no_secret(out);
 }
 
+TEST_F(NotifyEndToEnd, AResumedSessionNotifiesWhereTheResumingProcessSays) {
+  configure("[\"budget_exhausted\"]");
+  server.push(text_turn("Done."));
+  const auto first = run_ralph(
+      run_args("make done.txt", {"--verify-cmd", "test -f done.txt", "--max-iterations", "1"}),
+      outside.path(), env());
+  ASSERT_EQ(first.exit_code, 3) << first.err;
+  const std::string id = parse_output(first)["session_id"];
+  ASSERT_EQ(receiver.received().size(), 1U);
+
+  server.push(text_turn("Done again."));
+  const auto resumed = run_ralph({"sessions", "resume", id, "--yes", "--max-iterations", "2"},
+                                 workspace.path(), env());
+  ASSERT_EQ(resumed.exit_code, 3) << resumed.err;
+  const auto got = receiver.received();
+  ASSERT_EQ(got.size(), 2U) << resumed.err;
+  const json body = json::parse(got[1].body);
+  EXPECT_EQ(body["event"], "budget_exhausted");
+  EXPECT_EQ(body["session"], id);
+  EXPECT_EQ(body["attempts"], 2);
+  expect_no_secret(resumed);
+}
+
 TEST_F(NotifyEndToEnd, ABatchNotifiesEachGoalAndItsEnd) {
   configure("[\"completed\", \"failed\", \"batch_finished\"]");
   server.set_responder(
