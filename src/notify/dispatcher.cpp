@@ -25,12 +25,8 @@ std::string lane_key(const NotifyTarget& target) {
 
 } // namespace
 
-struct Dispatcher::Stop {
-  CancelToken token;
-};
-
 Dispatcher::Dispatcher(Warn warn, std::size_t capacity)
-    : m_warn(std::move(warn)), m_capacity(capacity), m_stop(std::make_unique<Stop>()) {}
+    : m_warn(std::move(warn)), m_capacity(capacity) {}
 
 Dispatcher::~Dispatcher() {
   drain();
@@ -43,18 +39,13 @@ void Dispatcher::report(const Job& job, const std::string& why) {
   }
 }
 
-bool Dispatcher::idle() const {
-  return std::all_of(m_lanes.begin(), m_lanes.end(), [](const auto& entry) {
-    return entry.second->queue.empty() && !entry.second->current;
-  });
-}
-
 void Dispatcher::post(const NotifyTarget& target, std::string secret, Notification notification) {
   Job job{.target = target, .secret = std::move(secret), .notification = std::move(notification)};
   std::unique_lock lock(m_mutex);
   auto& lane = m_lanes[lane_key(target)];
   if (!lane) {
     lane = std::make_unique<Lane>();
+    lane->stop = std::make_unique<CancelToken>();
   }
   if (m_closed || lane->queue.size() >= m_capacity) {
     const char* why = m_closed ? "posted after the notifications were drained"
@@ -71,19 +62,18 @@ void Dispatcher::post(const NotifyTarget& target, std::string secret, Notificati
   m_changed.notify_all();
 }
 
-void Dispatcher::deliver(const Job& job) {
+void Dispatcher::deliver(const Job& job, const CancelToken& stop) {
   Result<void> delivered;
   try {
     if (job.target.url.empty()) {
       tools::PosixProcessRunner runner;
-      delivered = run_command_hook(runner, job.target, job.notification, m_stop->token);
+      delivered = run_command_hook(runner, job.target, job.notification, stop);
     } else {
       // One per delivery: a transport is cheap until it sends, and a kept one would hold a
       // connection to a receiver that may be gone by the next event.
       http::CurlTransport transport;
       SystemClock clock;
-      delivered = deliver_webhook(transport, clock, job.target, job.notification, job.secret,
-                                  m_stop->token);
+      delivered = deliver_webhook(transport, clock, job.target, job.notification, job.secret, stop);
     }
   } catch (const std::exception& e) {
     delivered = fail(ErrorKind::internal, fmt::format("internal error: {}", e.what()));
@@ -107,12 +97,12 @@ void Dispatcher::work(Lane& lane) {
     }
     lane.current = std::move(lane.queue.front());
     lane.queue.pop_front();
-    const bool stopped = m_stop->token.cancelled();
+    const bool stopped = lane.stop->cancelled();
     lock.unlock();
     if (stopped) {
       report(*lane.current, k_cut_short);
     } else {
-      deliver(*lane.current);
+      deliver(*lane.current, *lane.stop);
     }
     lock.lock();
     m_lost += stopped ? 1 : 0;
@@ -123,19 +113,37 @@ void Dispatcher::work(Lane& lane) {
 
 int Dispatcher::drain() {
   std::unique_lock lock(m_mutex);
-  std::chrono::milliseconds wait{0};
+  // Each target's deadline: the longest timeout of its deliveries, from now.
+  const auto now = std::chrono::steady_clock::now();
+  std::map<Lane*, std::chrono::steady_clock::time_point> deadlines;
   for (const auto& [key, lane] : m_lanes) {
+    std::chrono::milliseconds wait{0};
     for (const Job& job : lane->queue) {
       wait = std::max(wait, job.target.timeout);
     }
     if (lane->current) {
       wait = std::max(wait, lane->current->target.timeout);
     }
+    deadlines[lane.get()] = now + wait;
   }
   m_closed = true;
   m_changed.notify_all();
-  if (!m_changed.wait_for(lock, wait, [this] { return idle(); })) {
-    m_stop->token.cancel();
+  for (;;) {
+    auto next = std::chrono::steady_clock::time_point::max();
+    for (const auto& [lane, deadline] : deadlines) {
+      if (lane->idle() || lane->stop->cancelled()) {
+        continue;
+      }
+      if (deadline <= std::chrono::steady_clock::now()) {
+        lane->stop->cancel(); // what is left is reported as cut short
+        continue;
+      }
+      next = std::min(next, deadline);
+    }
+    if (next == std::chrono::steady_clock::time_point::max()) {
+      break;
+    }
+    m_changed.wait_until(lock, next);
   }
   std::vector<std::thread*> threads;
   for (auto& [key, lane] : m_lanes) {

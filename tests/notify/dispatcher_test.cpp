@@ -1,6 +1,7 @@
 // The dispatcher: deliveries off the caller's thread, in order, every failure reported, and a
 // bounded wait at the end however slow a receiver is.
 #include "notify/webhook_receiver.h"
+#include "support/temp_dir.h"
 
 #include "ralph/notify/dispatcher.h"
 
@@ -8,8 +9,10 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <condition_variable>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace ralph::notify {
@@ -97,6 +100,39 @@ TEST(Dispatcher, AHangingReceiverHoldsTheEndNoLongerThanTheTimeout) {
   // Posts after the end are dropped, and said so.
   dispatcher.post(target, "", numbered(3));
   EXPECT_THAT(warnings.lines().back(), HasSubstr("posted after the notifications were drained"));
+}
+
+TEST(Dispatcher, EachTargetIsWaitedForNoLongerThanItsOwnTimeout) {
+  WebhookReceiver receiver;
+  receiver.answer({.status = 200, .headers = {}, .hold = true});
+  ralph::testing::TempDir dir;
+  const auto flag = dir.path() / "flag";
+  std::mutex mutex;
+  std::condition_variable cut;
+  bool hook_cut = false;
+  Dispatcher dispatcher([&](const std::string& line) {
+    std::lock_guard lock(mutex);
+    hook_cut = hook_cut || line.find("webhook") != std::string::npos;
+    cut.notify_all();
+  });
+  // A program with a long timeout, busy until the hanging webhook's delivery is cut short.
+  dispatcher.post(
+      {.command = {"sh", "-c", "while [ ! -e \"$0\" ]; do sleep 0.02; done", flag.string()},
+       .timeout = std::chrono::seconds(60)},
+      "", numbered(1));
+  dispatcher.post({.url = receiver.url("/h"), .timeout = std::chrono::seconds(1)}, "", numbered(1));
+  ASSERT_TRUE(receiver.wait_for(1));
+  std::thread release([&] {
+    std::unique_lock lock(mutex);
+    cut.wait(lock, [&] { return hook_cut; });
+    dir.write("flag", "");
+  });
+  const auto draining = std::chrono::steady_clock::now();
+  // The webhook's 1 s, then the program ends: not the program's 60 s.
+  EXPECT_EQ(dispatcher.drain(), 1);
+  EXPECT_LT(std::chrono::steady_clock::now() - draining, std::chrono::seconds(5));
+  release.join();
+  receiver.release();
 }
 
 TEST(Dispatcher, AFullQueueDropsAndReports) {

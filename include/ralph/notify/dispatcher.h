@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ralph/core/cancel.h"
 #include "ralph/core/settings.h"
 #include "ralph/notify/notification.h"
 
@@ -38,9 +39,9 @@ public:
   // when the queue is full or the dispatcher has drained, the delivery is dropped and reported.
   void post(const NotifyTarget& target, std::string secret, Notification notification);
 
-  // Waits for the deliveries queued and under way, at most the longest `timeout` of their
-  // entries (the targets' deliveries go on side by side), then stops what is left and reports each
-  // delivery that did not happen. Later posts are dropped (and reported). Returns how many
+  // Waits for the deliveries queued and under way, each target's at most the longest `timeout`
+  // of its own (the targets' deliveries go on side by side), then stops what is left and reports
+  // each delivery that did not happen. Later posts are dropped (and reported). Returns how many
   // deliveries did not happen, failures included.
   int drain();
 
@@ -55,11 +56,12 @@ private:
     std::deque<Job> queue;
     std::optional<Job> current; // being delivered
     std::thread thread;
+    std::unique_ptr<CancelToken> stop; // cut short when drain's wait for this lane ends
+    bool idle() const { return queue.empty() && !current; }
   };
   void work(Lane& lane);
-  void deliver(const Job& job);
+  void deliver(const Job& job, const CancelToken& stop);
   void report(const Job& job, const std::string& why);
-  bool idle() const; // under m_mutex
 
   Warn m_warn;
   std::size_t m_capacity;
@@ -68,8 +70,6 @@ private:
   std::map<std::string, std::unique_ptr<Lane>> m_lanes; // by target
   bool m_closed = false;
   int m_lost = 0; // deliveries that did not happen
-  struct Stop;
-  std::unique_ptr<Stop> m_stop; // cancels the deliveries under way at the end of drain
 };
 
 } // namespace ralph::notify
