@@ -45,7 +45,6 @@ void Dispatcher::post(const NotifyTarget& target, std::string secret, Notificati
   auto& lane = m_lanes[lane_key(target)];
   if (!lane) {
     lane = std::make_unique<Lane>();
-    lane->stop = std::make_unique<CancelToken>();
   }
   if (m_closed || lane->queue.size() >= m_capacity) {
     const char* why = m_closed ? "posted after the notifications were drained"
@@ -97,12 +96,12 @@ void Dispatcher::work(Lane& lane) {
     }
     lane.current = std::move(lane.queue.front());
     lane.queue.pop_front();
-    const bool stopped = lane.stop->cancelled();
+    const bool stopped = lane.stop.cancelled();
     lock.unlock();
     if (stopped) {
       report(*lane.current, k_cut_short);
     } else {
-      deliver(*lane.current, *lane.stop);
+      deliver(*lane.current, lane.stop);
     }
     lock.lock();
     m_lost += stopped ? 1 : 0;
@@ -131,11 +130,11 @@ int Dispatcher::drain() {
   for (;;) {
     auto next = std::chrono::steady_clock::time_point::max();
     for (const auto& [lane, deadline] : deadlines) {
-      if (lane->idle() || lane->stop->cancelled()) {
+      if (lane->idle() || lane->stop.cancelled()) {
         continue;
       }
       if (deadline <= std::chrono::steady_clock::now()) {
-        lane->stop->cancel(); // what is left is reported as cut short
+        lane->stop.cancel(); // what is left is reported as cut short
         continue;
       }
       next = std::min(next, deadline);

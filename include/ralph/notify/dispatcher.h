@@ -19,8 +19,8 @@ namespace ralph::notify {
 
 // Delivers notifications on threads of its own, one per target (so a receiver that hangs holds up
 // no other), each target's in the order they were posted, so that no session ever waits for a
-// receiver: webhooks through libcurl (retried, see deliver_webhook),
-// commands through posix_spawn (run_command_hook). Every delivery that fails, is dropped or is
+// receiver: webhooks through libcurl (retried, see deliver_webhook), commands through posix_spawn
+// (run_command_hook). Every delivery that fails, is dropped or is
 // cut short at the end is reported through `warn`, one line naming the target without its
 // secrets. Thread-safe; libcurl's global start must have run before the first webhook.
 class Dispatcher {
@@ -56,7 +56,7 @@ private:
     std::deque<Job> queue;
     std::optional<Job> current; // being delivered
     std::thread thread;
-    std::unique_ptr<CancelToken> stop; // cut short when drain's wait for this lane ends
+    CancelToken stop; // cancelled when drain's wait for this target ends
     bool idle() const { return queue.empty() && !current; }
   };
   void work(Lane& lane);
