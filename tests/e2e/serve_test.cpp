@@ -523,6 +523,11 @@ TEST_F(ServeTest, WorkersOnAPostgresStoreAreShownLive) {
 
   held.release();
   const RalphOutput done = worker.wait();
+  // A fresh server finds a queue batch's sessions from the queue.
+  auto fresh = start({"--store", url});
+  const json in_batch = fresh->get_json("/api/v1/sessions?batch=b");
+  ASSERT_EQ(in_batch["sessions"].size(), 1U);
+  EXPECT_EQ(in_batch["sessions"][0]["batch"], "b");
   EXPECT_EQ(done.exit_code, 0) << done.err;
   const json batch = server->get_json("/api/v1/batches/b");
   EXPECT_EQ(batch["source"], "queue");
