@@ -261,6 +261,55 @@ TEST_F(ServeTest, AGoalRunByTheServerNotifiesWhenItEnds) {
   EXPECT_EQ(receiver.received()[0].body.find("sk-test-serve-key-123"), std::string::npos);
 }
 
+TEST_F(ServeTest, TheConfigurationIsShownWithItsSecretsMasked) {
+  auto server = std::make_unique<ServeProcess>(
+      workspace.path(),
+      std::vector<std::string>{"--model", "openai/gpt-test", "--base-url",
+                               provider.base_url() + "/v1", "--verify-cmd",
+                               "curl -H 'Authorization: Bearer hush-hush-0123456789' x"},
+      std::map<std::string, std::string>{{"OPENAI_API_KEY", "sk-test-serve-key-123"},
+                                         {"DEPLOY_TOKEN", "hush-hush-0123456789"}});
+  ASSERT_TRUE(server->started());
+  auto answer = server->get("/api/v1/config");
+  ASSERT_EQ(answer->status, 200);
+  const json config = json::parse(answer->body);
+  EXPECT_EQ(config["model"], "openai/gpt-test");
+  EXPECT_NE(answer->body.find("curl -H"), std::string::npos) << "the command is shown";
+  EXPECT_EQ(answer->body.find("hush-hush-0123456789"), std::string::npos) << answer->body;
+  EXPECT_EQ(answer->body.find("sk-test-serve-key-123"), std::string::npos);
+}
+
+TEST_F(ServeTest, ABatchRunningHereStopsAndIsListed) {
+  HeldAnswers held(provider, "held");
+  auto server = start();
+  auto posted = server->post(
+      "/api/v1/batches", {{"goals", {{{"id", "slow"}, {"goal", "wait"}}}}, {"name", "nightly"}});
+  ASSERT_EQ(posted->status, 201) << posted->body;
+  const std::string batch = json::parse(posted->body)["id"];
+  ASSERT_TRUE(provider.wait_for_requests(1, std::chrono::seconds(30)));
+  const json listed = server->get_json("/api/v1/batches");
+  ASSERT_EQ(listed["batches"].size(), 1U);
+  EXPECT_EQ(listed["batches"][0]["id"], batch);
+  EXPECT_EQ(listed["batches"][0]["state"], "running");
+  EXPECT_EQ(listed["batches"][0]["hosted"], true);
+  EXPECT_EQ(server->post("/api/v1/batches/no-such/stop", json::object())->status, 409);
+  auto stopped = server->post("/api/v1/batches/" + batch + "/stop", json::object());
+  EXPECT_EQ(stopped->status, 202);
+  const auto events = read_events(
+      *server, "/api/v1/stream?topics=batches",
+      [](const std::vector<SseEvent>& seen) {
+        return std::any_of(seen.begin(), seen.end(), [](const SseEvent& e) {
+          return e.type == "batch_state" && e.data["state"] == "stopped";
+        });
+      },
+      std::chrono::seconds(60), "0");
+  EXPECT_FALSE(events.empty());
+  const json shown = server->get_json("/api/v1/batches/" + batch);
+  EXPECT_EQ(shown["state"], "stopped");
+  EXPECT_EQ(shown["goal_list"][0]["state"], "queued") << "an interrupted goal runs again";
+  EXPECT_EQ(server->get("/api/v1/batches/no-such")->status, 404);
+}
+
 TEST_F(ServeTest, BadRequestsAreRefusedNamingTheFieldAndRecordNothing) {
   auto server = start();
   const std::vector<std::pair<json, std::string>> cases = {
