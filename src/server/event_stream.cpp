@@ -35,6 +35,12 @@ std::set<std::string> topics_of(const std::string& text, std::string& bad) {
 
 // One browser tab's stream: what it missed, then its topics live, keep-alives when idle.
 struct Stream {
+  // Counted in `parts.streams` from the route's check to this stream's end: constructed in
+  // place and never copied, so that no temporary's end counts a stream that is still open.
+  explicit Stream(ServerParts& owner) : parts(owner) {}
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+
   ServerParts& parts;
   std::shared_ptr<Subscription> subscription;
   Replay replay;
@@ -111,7 +117,7 @@ void add_stream_route(HttpServer& server, ServerParts& parts) {
       busy.headers.emplace_back("Retry-After", "5");
       return busy;
     }
-    auto stream = std::make_shared<Stream>(Stream{.parts = parts});
+    auto stream = std::make_shared<Stream>(parts);
     stream->subscription = parts.bus.subscribe(topics, last_id, stream->replay);
     HttpResponse response;
     response.content_type = "text/event-stream";

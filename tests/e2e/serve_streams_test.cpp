@@ -1,0 +1,149 @@
+// `ralph serve`'s live event streams end to end: the real binary, raw connections as a browser's
+// EventSource makes them, the fake provider server as the model of the sessions it starts.
+#include "e2e_support.h"
+#include "fake_provider/fake_provider_server.h"
+#include "ralph_process.h"
+#include "support/temp_dir.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <arpa/inet.h>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <string>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <vector>
+
+namespace ralph::testing {
+namespace {
+
+using std::chrono::seconds;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+// One connection to the server, read as it arrives (an SSE stream never ends by itself).
+class Connection {
+public:
+  explicit Connection(int port) {
+    m_fd = socket(AF_INET, SOCK_STREAM, 0);
+    // A bound on every read, so a server that sends nothing fails the test instead of hanging it.
+    timeval limit{.tv_sec = 20, .tv_usec = 0};
+    setsockopt(m_fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(static_cast<std::uint16_t>(port));
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    m_connected = connect(m_fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
+  }
+  ~Connection() { close(m_fd); }
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  bool get(const std::string& target, const std::string& token, int port) {
+    const std::string request =
+        "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(port) +
+        "\r\nAuthorization: Bearer " + token + "\r\nAccept: text/event-stream\r\n\r\n";
+    return m_connected && send(m_fd, request.data(), request.size(), MSG_NOSIGNAL) ==
+                              static_cast<ssize_t>(request.size());
+  }
+  // Reads until what arrived contains `needle` (true), or the server closed or went quiet, or
+  // 60 s passed (a stream's keep-alives never let it go quiet).
+  bool read_until(const std::string& needle) {
+    const auto deadline = std::chrono::steady_clock::now() + seconds(60);
+    char buffer[8192];
+    while (m_read.find(needle) == std::string::npos) {
+      if (std::chrono::steady_clock::now() > deadline) {
+        return false;
+      }
+      const ssize_t got = recv(m_fd, buffer, sizeof buffer, 0);
+      if (got <= 0) {
+        return false;
+      }
+      m_read.append(buffer, static_cast<std::size_t>(got));
+    }
+    return true;
+  }
+  const std::string& read() const { return m_read; }
+  int fd() const { return m_fd; }
+
+private:
+  int m_fd = -1;
+  bool m_connected = false;
+  std::string m_read;
+};
+
+class ServeStreams : public ::testing::Test {
+protected:
+  // Starts `ralph serve --port 0` in the workspace; its port and API token.
+  void start(std::vector<std::string> extra) {
+    std::vector<std::string> args{"serve",
+                                  "--port",
+                                  "0",
+                                  "--model",
+                                  "openai-compat/test-model",
+                                  "--base-url",
+                                  model.base_url() + "/v1"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    serve = std::make_unique<RalphProcess>(
+        args, workspace.path(), std::map<std::string, std::string>{}, Streams::stderr_pipe);
+    ASSERT_TRUE(serve->read_until("(the link above signs in once)", seconds(60))) << serve->live();
+    const std::string& err = serve->live();
+    const std::string marker = "listening on http://127.0.0.1:";
+    port = std::stoi(err.substr(err.find(marker) + marker.size()));
+    std::ifstream in(workspace.path() / ".ralph" / "serve" / "token");
+    std::getline(in, token);
+    ASSERT_FALSE(token.empty());
+  }
+
+  void TearDown() override {
+    if (serve) {
+      serve->signal(SIGINT);
+      const RalphOutput out = serve->wait();
+      EXPECT_EQ(out.exit_code, 0) << out.err;
+    }
+  }
+
+  std::string stream_target(const std::string& query) const {
+    return "/api/v1/stream?topics=sessions" + query;
+  }
+
+  FakeProviderServer model;
+  TempDir workspace;
+  std::unique_ptr<RalphProcess> serve;
+  int port = 0;
+  std::string token;
+};
+
+TEST_F(ServeStreams, MaxStreamsHoldsThatManyStreamsAndRefusesTheNext) {
+  // Above the default of 64.
+  ASSERT_NO_FATAL_FAILURE(start({"--max-streams", "70"}));
+  std::vector<std::unique_ptr<Connection>> held;
+  for (int i = 0; i < 70; ++i) {
+    held.push_back(std::make_unique<Connection>(port));
+    ASSERT_TRUE(held.back()->get(stream_target(""), token, port));
+    ASSERT_TRUE(held.back()->read_until("retry: 2000"))
+        << "stream " << i << ": " << held.back()->read();
+    EXPECT_THAT(held.back()->read(), HasSubstr("HTTP/1.1 200 OK"));
+  }
+  Connection refused(port);
+  ASSERT_TRUE(refused.get(stream_target(""), token, port));
+  ASSERT_TRUE(refused.read_until("too_many_streams")) << refused.read();
+  EXPECT_THAT(refused.read(), HasSubstr("HTTP/1.1 503"));
+  EXPECT_THAT(refused.read(), HasSubstr("Retry-After: 5"));
+}
+
+} // namespace
+} // namespace ralph::testing
