@@ -145,5 +145,54 @@ TEST_F(ServeStreams, MaxStreamsHoldsThatManyStreamsAndRefusesTheNext) {
   EXPECT_THAT(refused.read(), HasSubstr("Retry-After: 5"));
 }
 
+// A connection's small writes (an SSE frame, a JSON answer after its headers) go out at once:
+// with Nagle's algorithm on, each waited for the client's delayed ACK of the previous one, up to
+// 40 ms on Linux. Read from the server's own socket, not timed.
+TEST_F(ServeStreams, ConnectionsSendSmallWritesWithoutWaitingForAnAck) {
+  ASSERT_NO_FATAL_FAILURE(start({}));
+  Connection stream(port);
+  ASSERT_TRUE(stream.get(stream_target(""), token, port));
+  ASSERT_TRUE(stream.read_until("retry: 2000")) << stream.read();
+  sockaddr_in mine{};
+  socklen_t length = sizeof mine;
+  ASSERT_EQ(getsockname(stream.fd(), reinterpret_cast<sockaddr*>(&mine), &length), 0);
+
+  const int pidfd = static_cast<int>(syscall(SYS_pidfd_open, serve->pid(), 0));
+  if (pidfd < 0 && (errno == ENOSYS || errno == EPERM)) {
+    GTEST_SKIP() << "this kernel does not lend another process's sockets (pidfd_open)";
+  }
+  ASSERT_GE(pidfd, 0) << std::strerror(errno);
+  int nodelay = -1;
+  bool found = false;
+  for (const auto& entry :
+       std::filesystem::directory_iterator("/proc/" + std::to_string(serve->pid()) + "/fd")) {
+    std::error_code error;
+    if (std::filesystem::read_symlink(entry.path(), error).string().rfind("socket:", 0) != 0) {
+      continue;
+    }
+    const int theirs = std::stoi(entry.path().filename().string());
+    const int copy = static_cast<int>(syscall(SYS_pidfd_getfd, pidfd, theirs, 0));
+    if (copy < 0) {
+      if (errno == EPERM) {
+        close(pidfd);
+        GTEST_SKIP() << "ptrace rules keep this test from reading ralph's sockets";
+      }
+      continue;
+    }
+    sockaddr_in peer{};
+    socklen_t peer_length = sizeof peer;
+    if (getpeername(copy, reinterpret_cast<sockaddr*>(&peer), &peer_length) == 0 &&
+        peer.sin_family == AF_INET && peer.sin_port == mine.sin_port) {
+      socklen_t size = sizeof nodelay;
+      getsockopt(copy, IPPROTO_TCP, TCP_NODELAY, &nodelay, &size);
+      found = true;
+    }
+    close(copy);
+  }
+  close(pidfd);
+  ASSERT_TRUE(found) << "the server's end of the stream's connection";
+  EXPECT_NE(nodelay, 0) << "TCP_NODELAY is off on the server's connection";
+}
+
 } // namespace
 } // namespace ralph::testing
