@@ -7,6 +7,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <httplib.h>
 #include <nlohmann/json.hpp>
 
 #include <arpa/inet.h>
@@ -33,6 +34,12 @@ namespace {
 using std::chrono::seconds;
 using ::testing::HasSubstr;
 using ::testing::Not;
+
+std::int64_t now_us() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
 
 // One connection to the server, read as it arrives (an SSE stream never ends by itself).
 class Connection {
@@ -143,6 +150,49 @@ TEST_F(ServeStreams, MaxStreamsHoldsThatManyStreamsAndRefusesTheNext) {
   ASSERT_TRUE(refused.read_until("too_many_streams")) << refused.read();
   EXPECT_THAT(refused.read(), HasSubstr("HTTP/1.1 503"));
   EXPECT_THAT(refused.read(), HasSubstr("Retry-After: 5"));
+}
+
+TEST_F(ServeStreams, PublishedStampsEachFrameWithTheTimeTheServerPublishedIt) {
+  model.push(text_turn("Done."));
+  ASSERT_NO_FATAL_FAILURE(start({}));
+  Connection stamped(port);
+  ASSERT_TRUE(stamped.get(stream_target("&published=1"), token, port));
+  ASSERT_TRUE(stamped.read_until("retry: 2000")) << stamped.read();
+  Connection plain(port);
+  ASSERT_TRUE(plain.get(stream_target(""), token, port));
+  ASSERT_TRUE(plain.read_until("retry: 2000")) << plain.read();
+
+  const std::int64_t before = now_us();
+  httplib::Client client("127.0.0.1", port);
+  client.set_bearer_token_auth(token);
+  const auto started =
+      client.Post("/api/v1/sessions", R"({"goal": "say done"})", "application/json");
+  ASSERT_TRUE(started);
+  ASSERT_EQ(started->status, 201) << started->body;
+  // The session's last summary: it no longer runs here.
+  ASSERT_TRUE(stamped.read_until(R"("hosted":false)")) << stamped.read();
+  const std::int64_t after = now_us();
+  ASSERT_TRUE(plain.read_until(R"("hosted":false)")) << plain.read();
+
+  int frames = 0;
+  const std::string& text = stamped.read();
+  for (std::size_t at = text.find("\nid: "); at != std::string::npos;
+       at = text.find("\nid: ", at + 1)) {
+    // The line before each event's id: ": published MICROSECONDS".
+    const std::size_t line = text.rfind('\n', at - 1) + 1;
+    ASSERT_EQ(text.compare(line, 12, ": published "), 0) << text.substr(line, at - line);
+    const std::int64_t published = std::stoll(text.substr(line + 12, at - line - 12));
+    EXPECT_GE(published, before);
+    EXPECT_LE(published, after);
+    ++frames;
+  }
+  EXPECT_GE(frames, 2) << "the session's first and last summaries at least: " << text;
+  EXPECT_THAT(plain.read(), Not(HasSubstr(": published"))) << "only when asked for";
+
+  Connection bad(port);
+  ASSERT_TRUE(bad.get(stream_target("&published=yes"), token, port));
+  ASSERT_TRUE(bad.read_until("published: 0 or 1")) << bad.read();
+  EXPECT_THAT(bad.read(), HasSubstr("HTTP/1.1 400"));
 }
 
 // A connection's small writes (an SSE frame, a JSON answer after its headers) go out at once:
