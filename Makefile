@@ -5,7 +5,7 @@ FUZZ_DIR ?= $(ASAN_DIR)
 FUZZ_SECONDS ?= 20
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps agent-clis test-runners build man test test-asan fuzz demo examples bench docs format lint check-layers clean
+.PHONY: all deps agent-clis test-runners web-tests build man test test-asan fuzz demo examples bench docs format lint check-layers clean
 
 all: build
 
@@ -33,6 +33,16 @@ $(TEST_RUNNERS)/node_modules/.package-lock.json: $(TEST_RUNNERS)/package.json $(
 	npm install --prefix $(TEST_RUNNERS) --no-audit --no-fund
 	touch $@
 
+# playwright-core (tests/web/package.json, exact version), which drives Debian's chromium in the
+# web UI's browser tests (tests/e2e/serve_ui_test.cpp runs tests/web/*.test.mjs). `npm ci`: it
+# has no platform-specific optional package, so the lock file installs as it is.
+WEB_TESTS := tests/web
+web-tests: $(WEB_TESTS)/node_modules/.package-lock.json
+
+$(WEB_TESTS)/node_modules/.package-lock.json: $(WEB_TESTS)/package.json $(WEB_TESTS)/package-lock.json | deps
+	npm ci --prefix $(WEB_TESTS) --no-audit --no-fund
+	touch $@
+
 $(BUILD_DIR)/build.ninja:
 	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
@@ -43,7 +53,7 @@ build: deps $(BUILD_DIR)/build.ninja
 man: deps $(BUILD_DIR)/build.ninja
 	cmake --build $(BUILD_DIR) --target man
 
-test: build agent-clis test-runners
+test: build agent-clis test-runners web-tests
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
 
 # One sanitized build serves the tests and the fuzz targets: clang at -O0 with line tables, ASan
@@ -56,7 +66,7 @@ SANITIZED = -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ \
 $(ASAN_DIR)/build.ninja:
 	cmake -S . -B $(ASAN_DIR) $(SANITIZED)
 
-test-asan: deps agent-clis test-runners $(ASAN_DIR)/build.ninja
+test-asan: deps agent-clis test-runners web-tests $(ASAN_DIR)/build.ninja
 	cmake --build $(ASAN_DIR) -j $(JOBS)
 	ctest --test-dir $(ASAN_DIR) --output-on-failure -j $(JOBS)
 

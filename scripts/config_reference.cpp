@@ -343,6 +343,38 @@ void print_agents(const nlohmann::json& presets) {
   fmt::print("```\n");
 }
 
+// The `[[notify]]` entries: their fields and what they send (docs/manual/notifications.md has the
+// event JSON and how to verify a signature).
+void print_notify() {
+  const ralph::NotifyTarget defaults;
+  std::vector<std::string> all;
+  for (const auto& entry : ralph::k_notify_event_names) {
+    all.emplace_back(entry.name);
+  }
+  std::vector<std::string> by_default;
+  for (const ralph::NotifyEvent event : defaults.events) {
+    by_default.emplace_back(ralph::to_string(event));
+  }
+  fmt::print(
+      "\n## `[[notify]]`\n\n"
+      "Where ralph tells of a run's or a batch's end (`run`, `batch`, `worker`, `serve`). Each "
+      "`[[notify]]` entry of every file read is one target; entries add up across files, none "
+      "replaces another. They are never recorded with a session. Fields:\n\n"
+      "- `url`: an http:// or https:// webhook: the event JSON is POSTed to it\n"
+      "- `command`: or a program and its arguments, as a list, run without a shell: the event "
+      "JSON on its stdin\n"
+      "- `events`: the events sent, of {}; default: {}\n"
+      "- `secret_env`: the environment variable holding the webhook's HMAC-SHA256 key; the "
+      "deliveries carry `X-Ralph-Signature-256` (webhooks only)\n"
+      "- `headers`: a table of headers added to each webhook request (webhooks only)\n"
+      "- `timeout`: one try's limit, and the longest ralph waits at its exit for the entry's "
+      "deliveries under way; from 1s to 5m, default {}s\n\n"
+      "See [notifications](../manual/notifications.md) for the event JSON, the headers and "
+      "retries.\n",
+      fmt::join(all, ", "), fmt::join(by_default, ", "),
+      std::chrono::duration_cast<std::chrono::seconds>(defaults.timeout).count());
+}
+
 } // namespace
 
 int main() {
@@ -361,7 +393,8 @@ int main() {
   for (const Section& section : k_sections) {
     contents.push_back(fmt::format("[{0}](#{0})", section.name));
   }
-  fmt::print("By section: {}; and [`[agents.NAME]`](#agentsname), the agent CLIs.\n",
+  fmt::print("By section: {}; and [`[agents.NAME]`](#agentsname), the agent CLIs; "
+             "[`[[notify]]`](#notify), notifications.\n",
              fmt::join(contents, ", "));
   for (const Section& section : k_sections) {
     fmt::print("\n### {}\n\n{}\n",
@@ -374,5 +407,6 @@ int main() {
     }
   }
   print_agents(defaults.at("agents"));
+  print_notify();
   return 0;
 }

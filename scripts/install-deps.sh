@@ -13,6 +13,7 @@ packages=(
   clang-format clang-tidy clang libclang-rt-14-dev
   go-md2man man-db # the man page ralph(1) from docs/manual/, and its render test
   bats perl ruby-rspec # test runners the end-to-end tests run behind --verify-cmd (prove is perl's)
+  chromium # the web UI's browser tests drive it with playwright-core (make web-tests)
 )
 
 # Node and npm install the agent CLIs the tests drive (make agent-clis). Any node already on the

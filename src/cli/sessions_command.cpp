@@ -48,8 +48,9 @@ bool confirmed(const session::ResumePlan& plan) {
   return answer == "y" || answer == "Y" || answer == "yes";
 }
 
+// `notify`: this process's `[[notify]]` entries; a record holds none.
 Result<int> resume(const ParsedCommand& command, session::Runtime& runtime,
-                   store::SessionStore& store) {
+                   store::SessionStore& store, const std::vector<NotifyTarget>& notify) {
   TRY_ASSIGN(store::SessionRecord record, session::load_session(store, command.sessions.id));
   TRY_ASSIGN(const std::vector<Setting> flags, parse_settings(command.run.overrides));
   TRY_ASSIGN(session::ResumePlan plan, session::plan_resume(std::move(record), flags));
@@ -62,6 +63,7 @@ Result<int> resume(const ParsedCommand& command, session::Runtime& runtime,
       plan.request.resume->session.id, plan.next_iteration, plan.request.config.loop.max_iterations,
       session::agent_label(plan.request.config), plan.request.workspace.string());
   plan.request.outputs = outputs_of(command.run);
+  plan.request.config.notify = notify;
   const CancelToken cancel;
   const InterruptHandler interrupt(cancel);
   TRY_ASSIGN(auto session, session::Session::prepare(runtime, std::move(plan.request),
@@ -196,7 +198,7 @@ Result<int> sessions_command(const ParsedCommand& command) {
     return 0;
   }
   case CommandName::sessions_resume:
-    return resume(command, runtime, store);
+    return resume(command, runtime, store, config.notify);
   case CommandName::sessions_export:
     return export_traces(command, store);
   case CommandName::sessions_rm: {

@@ -4,14 +4,8 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-
 namespace ralph::cli {
 namespace {
-
-// Commands of the design (docs/design.md) that this version does not have yet: a person who
-// read about them is told so, not that they mistyped.
-constexpr std::string_view k_planned[] = {"serve"};
 
 std::string see_help(std::string_view command) {
   return fmt::format("See '{} --help'.", command);
@@ -21,13 +15,6 @@ std::string see_help(std::string_view command) {
 
 std::string unknown_command(std::string_view command, std::string_view typed,
                             const std::vector<std::string>& commands) {
-  const bool planned = command == "ralph" && std::find(std::begin(k_planned), std::end(k_planned),
-                                                       typed) != std::end(k_planned);
-  if (planned) {
-    return fmt::format("{}: '{}' is planned but not in this version of ralph yet (commands: {}). "
-                       "{}",
-                       command, typed, fmt::join(commands, ", "), see_help(command));
-  }
   const std::string suggestion = closest_name(typed, commands);
   if (suggestion.empty()) {
     return fmt::format("{}: unknown command '{}' (commands: {}). {}", command, typed,

@@ -112,6 +112,42 @@ nlohmann::json toml_json(const toml::node& node) {
 }
 
 constexpr std::string_view k_agents_table = "agents";
+constexpr std::string_view k_notify_table = "notify";
+
+int line_of(const toml::node& node) {
+  return static_cast<int>(node.source().begin.line);
+}
+
+// `[[notify]]` entries, added to those of the files read before; a mistake names the entry's
+// field and its line.
+Result<void> apply_notify(Config& config, const toml::node& node, const std::string& source,
+                          int line) {
+  const auto* entries = node.as_array();
+  if (entries == nullptr || !entries->is_array_of_tables()) {
+    return tl::unexpected(config_error(
+        fmt::format("{}: notify: expected [[notify]] entries (an array of tables), each with url "
+                    "or command",
+                    where(source, line)),
+        source, line));
+  }
+  for (const auto& entry : *entries) {
+    const auto& table = *entry.as_table();
+    const int entry_line = line_of(table) != 0 ? line_of(table) : line;
+    auto parsed = config_detail::parse_notify_target(toml_json(table));
+    if (auto* problem = std::get_if<config_detail::NotifyProblem>(&parsed)) {
+      const toml::node* field = problem->field.empty() ? nullptr : table.get(problem->field);
+      const int at = field != nullptr && line_of(*field) != 0 ? line_of(*field) : entry_line;
+      const std::string name =
+          problem->field.empty() ? std::string("notify") : "notify." + problem->field;
+      return tl::unexpected(config_error(
+          fmt::format("{}: {}: {}", where(source, at), name, problem->message), source, at));
+    }
+    auto target = std::get<NotifyTarget>(std::move(parsed));
+    target.origin = where(source, entry_line);
+    config.notify.push_back(std::move(target));
+  }
+  return {};
+}
 
 // The node as a value of `key`'s kind, or why not.
 std::variant<Value, std::string> toml_value(const Key& key, const toml::node& node) {
@@ -167,6 +203,10 @@ Result<void> apply_table(Config& config, const toml::table& table, const std::st
         return tl::unexpected(
             config_error(fmt::format("{}: {}", where(source, line), *problem), source, line));
       }
+      continue;
+    }
+    if (path == k_notify_table) {
+      TRY(apply_notify(config, node, source, line));
       continue;
     }
     const Key* key = config_detail::find_key(path);

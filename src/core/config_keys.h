@@ -94,6 +94,14 @@ std::optional<std::string> apply_agent_presets(AgentPresets& into, const nlohman
 // The presets in that JSON form.
 nlohmann::json agent_presets_json(const AgentPresets& presets);
 
+// One `[[notify]]` entry from its JSON form ({"url": ..., "events": [...], ...}); on failure the
+// field at fault ("" for the entry as a whole) and the reason.
+struct NotifyProblem {
+  std::string field;
+  std::string message;
+};
+std::variant<NotifyTarget, NotifyProblem> parse_notify_target(const nlohmann::json& fields);
+
 // The known key closest to `path`, for "did you mean" hints; empty when none is close.
 std::string closest_key(std::string_view path);
 

@@ -57,7 +57,11 @@ StoreWatch::StoreWatch(std::unique_ptr<store::ChangeFeed> feed, Summaries& summa
       m_observer(observer), m_thread([this] { run(); }) {}
 
 StoreWatch::~StoreWatch() {
-  m_stopping = true;
+  {
+    const std::lock_guard lock(m_mutex);
+    m_stopping = true;
+  }
+  m_stop.notify_one();
   m_feed->wake();
   m_thread.join();
 }
@@ -83,8 +87,16 @@ void StoreWatch::publish_batch(const std::string& id) {
 }
 
 void StoreWatch::run() {
+  constexpr std::chrono::milliseconds k_gather{200};
   std::string last_error;
-  while (!m_stopping) {
+  while (true) {
+    {
+      // What comes meanwhile gathers in the feed, to be taken in one go.
+      std::unique_lock lock(m_mutex);
+      if (m_stop.wait_for(lock, k_gather, [&] { return m_stopping; })) {
+        return;
+      }
+    }
     auto changes = m_feed->wait(std::chrono::seconds(30));
     if (!changes) {
       // Told once per fault, not once per retry.

@@ -9,8 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include <atomic>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -20,7 +21,8 @@ namespace ralph::server {
 // summary, a queue batch's its counts, the workers' their view, a gap (`resync`) a resync event
 // on every list. The feed waits on the database's own notifications (PostgreSQL LISTEN) or on the
 // file (SQLite, inotify), never reading the store in a loop. A fault is told once to `observer`
-// and the feed tries again.
+// and the feed tries again. Changes are taken at most five times a second: under a busy store a
+// feed would wake for every write, and each wake costs a read (SQLite: every session's time).
 class StoreWatch {
 public:
   StoreWatch(std::unique_ptr<store::ChangeFeed> feed, Summaries& summaries, EventBus& bus,
@@ -39,7 +41,9 @@ private:
   EventBus& m_bus;
   store::GoalQueue* m_queue;
   ServeObserver& m_observer;
-  std::atomic<bool> m_stopping{false};
+  std::mutex m_mutex;
+  std::condition_variable m_stop;
+  bool m_stopping = false;
   std::thread m_thread; // last: it uses everything above
 };
 

@@ -35,6 +35,13 @@ private:
   std::vector<EventSink*> m_sinks;
 };
 
+// Whether the session tells `[[notify]]` about itself: a run a person started and waits for, not
+// a chat's turn, a heartbeat's tick or one attempt of a best-of-N run.
+bool notifies(const SessionRequest& request) {
+  return request.kind == store::SessionKind::run && request.parent_id.empty() &&
+         !request.config.notify.empty();
+}
+
 } // namespace
 
 // Declared in the order they point at each other: each part is destroyed before what it uses.
@@ -103,6 +110,9 @@ Result<std::unique_ptr<Session>> Session::prepare(Runtime& runtime, SessionReque
         session->m_request.session_id.empty() ? new_session_id() : session->m_request.session_id;
   }
   const Redactor& redactor = runtime.redactor();
+  if (notifies(session->m_request)) {
+    TRY(check_notify_targets(config.notify, runtime.environment()));
+  }
 
   if (config.document.mode != DocumentMode::none) {
     TRY(check_prices(config));
@@ -159,6 +169,12 @@ Result<SessionReport> Session::run(EventSink& shown_to) {
     TRY_ASSIGN(event_log,
                store::EventLog::open(outputs.events_file, m_id, Redactor(), outputs.append_events));
     shown.add(*event_log);
+  }
+  std::optional<SessionNotifier> notifier;
+  if (notifies(m_request)) {
+    // After the redactor, as every sink.
+    notifier.emplace(m_runtime, config, m_id, m_request.goal, m_request.workspace, m_request.batch);
+    shown.add(*notifier);
   }
   std::unique_ptr<store::TraceWriter> traces;
   if (!outputs.trace_dir.empty()) {
@@ -218,6 +234,9 @@ Result<SessionReport> Session::run(EventSink& shown_to) {
   }
   if (event_log) {
     report.events_error = event_log->error();
+  }
+  if (notifier) {
+    notifier->ended(report);
   }
   return report;
 }

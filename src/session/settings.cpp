@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace ralph::session {
 
 std::filesystem::path user_config_file(const Environment& env) {
@@ -28,7 +30,13 @@ Result<Config> load_settings(const SettingsSources& sources, const Environment& 
   if (!sources.extra_file.empty()) {
     TRY(apply_config_file(config, sources.extra_file, false));
   }
-  TRY(check_environment_names(env.names()));
+  // A `[[notify]]` entry's signing key may be in a RALPH_* variable of the user's naming.
+  std::vector<std::string> names = env.names();
+  std::erase_if(names, [&config](const std::string& name) {
+    return std::any_of(config.notify.begin(), config.notify.end(),
+                       [&name](const NotifyTarget& target) { return target.secret_env == name; });
+  });
+  TRY(check_environment_names(names));
   TRY(apply_environment(config, [&env](const char* name) { return env.c_str(name); }));
   apply_settings(config, sources.overrides);
   return config;

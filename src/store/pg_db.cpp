@@ -269,6 +269,7 @@ Result<Rows> Connection::query(std::string_view sql, const Params& params, std::
 
 Result<void> Connection::begin(std::string_view what, Commit commit) {
   m_notify.clear();
+  m_unflushed = commit == Commit::unflushed;
   if (commit == Commit::flushed) {
     TRY(query("BEGIN", what));
     return {};
@@ -290,25 +291,45 @@ Result<void> Connection::commit_notifying(std::string_view what) {
   if (m_conn == nullptr || PQstatus(m_conn) != CONNECTION_OK) {
     return fail(error(what, not_connected(), true));
   }
-  // pg_notify and COMMIT in one simple-query message: one round trip, as COMMIT alone.
-  std::string sql = "SELECT ";
+  std::string notify = "SELECT ";
   for (const std::string& payload : m_notify) {
     char* literal = PQescapeLiteral(m_conn, payload.data(), payload.size());
     if (literal == nullptr) {
       return fail(error(what, one_line(PQerrorMessage(m_conn))));
     }
-    sql += fmt::format("{}pg_notify('{}', {})", sql.size() > 7 ? ", " : "", k_changes_channel,
-                       literal);
+    notify += fmt::format("{}pg_notify('{}', {})", notify.size() > 7 ? ", " : "", k_changes_channel,
+                          literal);
     PQfreemem(literal);
   }
-  sql += "; COMMIT";
   m_notify.clear();
-  auto committed = exec(sql, what);
-  // A failed pg_notify leaves the transaction open and aborted, COMMIT unsent.
-  if (!committed && m_conn != nullptr && PQtransactionStatus(m_conn) == PQTRANS_INERROR) {
+  // A transaction that notifies holds a lock of the whole server from its COMMIT until it ends,
+  // so that notifications queue in commit order: every notifying commit waits for the one before.
+  // An unflushed commit ends at once, so the notifications go in it, before COMMIT. A flushed one
+  // would hold that lock through its WAL flush and serialise every durable write of every ralph
+  // (measured: 8 writers, 36-88% fewer commits a second); its notifications go in a transaction of
+  // their own right after it, unflushed. Either way it is one message, one round trip, and a
+  // listener hears of a write only once it is visible, never of one rolled back.
+  const bool after = !m_unflushed;
+  const std::string sql =
+      after ? "COMMIT; BEGIN; SET LOCAL synchronous_commit = off; " + notify + "; COMMIT"
+            : notify + "; COMMIT";
+  if (PQsendQuery(m_conn, sql.c_str()) == 0) {
+    return fail(error(what, one_line(PQerrorMessage(m_conn)), true));
+  }
+  // Each statement's result in turn; after a failure the server skips the rest. The write is
+  // committed once its own COMMIT succeeded (the first statement, when `after`): a failure past
+  // it loses only the announcement, as a listener's outage would.
+  Result<void> outcome;
+  for (int index = 0; pg_result* result = PQgetResult(m_conn); ++index) {
+    auto done = checked(result, what);
+    if (!done && outcome && !(after && index > 0)) {
+      outcome = tl::unexpected(std::move(done).error());
+    }
+  }
+  if (PQstatus(m_conn) == CONNECTION_OK && PQtransactionStatus(m_conn) == PQTRANS_INERROR) {
     PQclear(PQexec(m_conn, "ROLLBACK"));
   }
-  return committed;
+  return outcome;
 }
 
 Result<void> Connection::listen() {

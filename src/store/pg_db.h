@@ -123,10 +123,10 @@ public:
     }
   }
 
-  // Announces `payload` on k_changes_channel when the transaction `work` runs in commits: sent
-  // with the COMMIT, in its round trip, so listeners hear of a write exactly when it is visible
-  // and never of one rolled back. The same payload is sent once per transaction; a run of `work`
-  // again after a fault starts with none.
+  // Announces `payload` on k_changes_channel once the transaction `work` runs in commits: sent
+  // with the COMMIT, in its round trip (commit_notifying says how), so listeners hear of a write
+  // once it is visible and never of one rolled back. The same payload is sent once per
+  // transaction; a run of `work` again after a fault starts with none.
   void notify(std::string payload);
 
   // A listening connection (ChangeFeed): LISTEN on k_changes_channel (again after each
@@ -182,6 +182,7 @@ private:
   std::unordered_map<std::string, std::string> m_prepared; // SQL text -> statement name
   std::string m_connect_failure;     // why the last reconnect failed, for "not connected" errors
   std::vector<std::string> m_notify; // payloads the open transaction announces on commit
+  bool m_unflushed = false;          // the open transaction's Commit
 };
 
 // Brings the schema of `track` (one set of tables, such as "sessions") to the last of `steps`

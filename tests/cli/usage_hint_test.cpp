@@ -21,10 +21,7 @@ TEST(UsageHint, UnknownCommandSuggestsTheClosest) {
             "--help'.");
 }
 
-TEST(UsageHint, APlannedCommandIsSaidToBeNotYetThere) {
-  EXPECT_EQ(unknown_command("ralph", "serve", k_commands),
-            "ralph: 'serve' is planned but not in this version of ralph yet (commands: run, qa, "
-            "task, demo, sessions). See 'ralph --help'.");
+TEST(UsageHint, AnUnknownSubcommandListsItsCommandsSiblings) {
   EXPECT_EQ(
       unknown_command("ralph sessions", "chat", {"list"}),
       "ralph sessions: unknown command 'chat' (commands: list). See 'ralph sessions --help'.");

@@ -10,11 +10,14 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <future>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
+#include <unistd.h>
 
 namespace ralph::testing {
 
@@ -85,6 +88,21 @@ private:
   std::promise<void> m_release;
   bool m_released = false;
 };
+
+// `program` in a folder of $PATH, or nullopt.
+inline std::optional<std::filesystem::path> on_path(const std::string& program) {
+  const char* path = std::getenv("PATH");
+  std::string_view rest = path == nullptr ? "" : path;
+  while (!rest.empty()) {
+    const std::size_t colon = rest.find(':');
+    const std::filesystem::path candidate = std::filesystem::path(rest.substr(0, colon)) / program;
+    if (::access(candidate.c_str(), X_OK) == 0) {
+      return candidate;
+    }
+    rest = colon == std::string_view::npos ? "" : rest.substr(colon + 1);
+  }
+  return std::nullopt;
+}
 
 // Polls `condition` until it holds or 30 s pass.
 template <typename Condition> bool eventually(Condition condition) {

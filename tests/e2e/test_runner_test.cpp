@@ -39,21 +39,6 @@ std::filesystem::path npm_runners_dir() {
              : std::filesystem::path(RALPH_SOURCE_DIR "/tests/test_runners/node_modules/.bin");
 }
 
-// `program` in a folder of $PATH, or nullopt.
-std::optional<std::filesystem::path> on_path(const std::string& program) {
-  const char* path = std::getenv("PATH");
-  std::string_view rest = path == nullptr ? "" : path;
-  while (!rest.empty()) {
-    const std::size_t colon = rest.find(':');
-    const std::filesystem::path candidate = std::filesystem::path(rest.substr(0, colon)) / program;
-    if (::access(candidate.c_str(), X_OK) == 0) {
-      return candidate;
-    }
-    rest = colon == std::string_view::npos ? "" : rest.substr(colon + 1);
-  }
-  return std::nullopt;
-}
-
 // One runner: its suite (four tests, "case 1" to "case 4"; those listed in the workspace's file
 // `failing` fail) and how ralph should name it and its tests.
 struct RunnerCase {

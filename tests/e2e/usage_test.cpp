@@ -49,10 +49,10 @@ TEST_F(UsageEndToEnd, UnknownCommandsAreNamedWithTheClosestOne) {
                                               "mean 'list'? See 'ralph sessions --help'.\n");
 }
 
-TEST_F(UsageEndToEnd, ServeIsSaidToBeNotThereYet) {
-  EXPECT_EQ(usage_error({"serve"}),
-            "ralph: 'serve' is planned but not in this version of ralph yet (commands: run, chat, "
-            "qa, task, demo, sessions, hook, heartbeat, batch, worker). See 'ralph --help'.\n");
+TEST_F(UsageEndToEnd, ServeSaysWhatIsWrongWithItsPort) {
+  EXPECT_EQ(usage_error({"serve", "--port", "70000"}),
+            "ralph serve: --port: Value 70000 not in range 0 to 65535. See 'ralph serve "
+            "--help'.\n");
 }
 
 TEST_F(UsageEndToEnd, WorkerWithoutAQueueSaysSo) {

@@ -13,8 +13,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <set>
+#include <sys/wait.h>
 #include <thread>
+#include <unistd.h>
 
 namespace ralph::store {
 namespace {
@@ -261,6 +264,24 @@ TEST(SqliteChangeFeed, AWriteByAnotherStoreWakesTheWaitWithThatSession) {
   ASSERT_TRUE(other) << other.error().message;
   ASSERT_TRUE((*other)->remove_session("s-old"));
   EXPECT_EQ(collect(*feed, {session("s-old")}), std::set<StoreChange>{session("s-old")});
+}
+
+TEST(SqliteChangeFeed, AWriteByAnotherProcessWakesTheWait) {
+  const ralph::testing::TempDir dir;
+  const std::string path = (dir.path() / "ralph.db").string();
+  auto feed = open_feed(path);
+  ASSERT_TRUE(feed);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    // What a `ralph run` in a terminal does to the file: its own connection, its own process.
+    auto store = SqliteSessionStore::open(path);
+    std::_Exit(store && (*store)->create_session(session_row("s-other")) ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  EXPECT_EQ(collect(*feed, {session("s-other")}), std::set<StoreChange>{session("s-other")});
 }
 
 TEST(SqliteChangeFeed, WakeEndsTheWaitAndNoWriteMeansNoChange) {

@@ -35,6 +35,8 @@ struct Config {
   DocumentSettings document;
   PriceTable prices;
   AgentPresets agents = default_agent_presets();
+  // `[[notify]]` entries of every file read, in order (files add entries, none replaces them).
+  std::vector<NotifyTarget> notify;
 };
 
 // A configuration key set from text by a flag, a goals-file key or a chat command; applied after

@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ralph {
@@ -362,5 +363,58 @@ struct Price {
 
 // By "provider/model", as written in --model, --judge and --sub-model.
 using PriceTable = std::map<std::string, Price, std::less<>>;
+
+// What a notification is sent for: a session's end (its status's name) for those a person waits
+// for, a budget nearly spent, a batch's end.
+enum class NotifyEvent {
+  completed,
+  failed,
+  blocked,
+  stalled,
+  budget_exhausted,
+  interrupted,
+  budget_warning, // a budget at 80 %, or the last of several attempts starting
+  batch_finished, // every goal of a batch (or of a queue's batch) has a result
+};
+inline constexpr EnumName<NotifyEvent> k_notify_event_names[] = {
+    {NotifyEvent::completed, "completed"},
+    {NotifyEvent::failed, "failed"},
+    {NotifyEvent::blocked, "blocked"},
+    {NotifyEvent::stalled, "stalled"},
+    {NotifyEvent::budget_exhausted, "budget_exhausted"},
+    {NotifyEvent::interrupted, "interrupted"},
+    {NotifyEvent::budget_warning, "budget_warning"},
+    {NotifyEvent::batch_finished, "batch_finished"}};
+inline const char* to_string(NotifyEvent value) {
+  return name_of(k_notify_event_names, value);
+}
+
+// One `[[notify]]` entry: where notifications go (a webhook or a program) and which. Not recorded
+// with a session: a resumed one notifies where the configuration of the process resuming it says.
+struct NotifyTarget {
+  std::string url;                  // an http(s) webhook: the event JSON POSTed
+  std::vector<std::string> command; // or a program run without a shell, the event JSON on stdin
+  // What is sent; by default the ends a person waits for and batch_finished.
+  std::vector<NotifyEvent> events = {NotifyEvent::completed,        NotifyEvent::failed,
+                                     NotifyEvent::blocked,          NotifyEvent::stalled,
+                                     NotifyEvent::budget_exhausted, NotifyEvent::batch_finished};
+  // The environment variable holding the webhook's HMAC key (X-Ralph-Signature-256); empty: the
+  // deliveries are not signed. The key itself is never in a file.
+  std::string secret_env;
+  std::vector<std::pair<std::string, std::string>> headers; // added to each webhook request
+  // One try's limit (a request, a program's run), and the longest the process waits at its exit
+  // for this entry's deliveries still under way.
+  Duration timeout = std::chrono::seconds(10);
+  std::string origin; // "FILE:LINE" of the entry, naming it in errors and warnings
+
+  bool wants(NotifyEvent event) const {
+    for (const NotifyEvent wanted : events) {
+      if (wanted == event) {
+        return true;
+      }
+    }
+    return false;
+  }
+};
 
 } // namespace ralph

@@ -6,6 +6,7 @@
 #include "ralph/core/event.h"
 #include "ralph/engine/io.h"
 #include "ralph/session/models.h"
+#include "ralph/session/notifications.h"
 #include "ralph/session/report.h"
 #include "ralph/session/runtime.h"
 #include "ralph/store/session_store.h"
@@ -42,6 +43,7 @@ struct SessionRequest {
   std::string session_id; // a new session's id; empty: a new one is made
   store::SessionKind kind = store::SessionKind::run;
   std::string parent_id; // a chat's goal, a best-of-N attempt
+  BatchPlace batch;      // the batch it is a goal of, named in its notifications
 };
 
 // Where a session runs and what it shares with the other sessions of its process.
@@ -59,7 +61,8 @@ class Session {
 public:
   // Configuration mistakes are errors here, before anything runs or is recorded: an unknown agent,
   // a model or judge without its key, a cost budget without prices, a bad verifier setting, an
-  // unreadable document. A cancel of `cancel` stops the run (it ends `interrupted`).
+  // unreadable document, a `[[notify]]` secret_env not set. A cancel of `cancel` stops the run (it
+  // ends `interrupted`).
   static Result<std::unique_ptr<Session>> prepare(Runtime& runtime, SessionRequest request,
                                                   const Hosting& hosting,
                                                   const CancelToken& cancel);
@@ -78,7 +81,9 @@ public:
   const docqa::QaChecker* qa_checker() const;
 
   // Runs the outer loop to its end: records it, writes the outputs, and shows every event,
-  // redacted, on `events` (called from the session's thread). An error is what kept it from
+  // redacted, on `events` (called from the session's thread). A session of kind `run` that is
+  // no part of another (no parent) sends the configuration's `[[notify]]` notifications: its
+  // budget warnings and its end (session/notifications.h). An error is what kept it from
   // starting (the events file, the record); everything after is in the report.
   Result<SessionReport> run(EventSink& events);
 

@@ -30,7 +30,10 @@ struct StoreChange {
 //   channel `ralph_changes`, sent with its COMMIT) and the feed LISTENs on a connection of its
 //   own, waiting on its socket. Sessions, batches and workers are all reported, from any machine.
 //   After a connection fault it reconnects (within `retry_for`) and reports `resync`, since what
-//   was announced meanwhile is lost.
+//   was announced meanwhile is lost. One try to connect to a host that does not answer blocks for
+//   up to its connect timeout (10 s), which wake() does not cut short. wait() returns as soon as
+//   anything came, so a busy store wakes it once per write or so; a reader that wants fewer wakes
+//   waits a moment after one before the next wait().
 // - SQLite: nothing is announced, so the feed watches the database file and its -wal with
 //   inotify and, when another connection has committed (PRAGMA data_version), finds the sessions
 //   whose row changed (`updated_at`) or went. Limits: sessions only (a local batch lives in

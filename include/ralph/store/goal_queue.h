@@ -182,7 +182,9 @@ public:
                                                 bool finished_only = false) = 0;
   // Whether any goal of any batch is queued or running (a worker may still get work).
   virtual Result<bool> has_work() = 0;
-  // The workers holding running goals, by name, with their heartbeats.
+  // The workers holding running goals, by name, with their heartbeats. Ages grow and leases run
+  // out with no write to the queue, so nothing announces them (ChangeFeed): a view that shows
+  // them live reads this again from time to time.
   virtual Result<std::vector<WorkerStatus>> workers() = 0;
 };
 

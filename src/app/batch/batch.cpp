@@ -8,6 +8,7 @@
 #include "ralph/core/ids.h"
 #include "ralph/core/try.h"
 #include "ralph/engine/engine.h"
+#include "ralph/session/notifications.h"
 #include "ralph/session/record.h"
 #include "ralph/store/event_log.h"
 #include "ralph/store/jsonl_journal.h"
@@ -125,6 +126,7 @@ Result<void> Batch::open() {
       !problems.empty()) {
     return fail(ErrorKind::config, fmt::format("{}", fmt::join(problems, "; ")));
   }
+  TRY(session::check_notify_targets(m_request.config.notify, m_runtime.environment()));
   std::error_code ec;
   m_id = batch_id_of(fs::weakly_canonical(fs::absolute(m_request.goals_file), ec));
   m_dir = m_request.workspace / ".ralph" / "batch" / m_id;
@@ -265,6 +267,7 @@ void Batch::start(Slot& slot) {
                            .position = static_cast<int>(m_finished.size() + m_running.size()),
                            .goals = goals()});
   GoalLaunch launch{.runtime = &m_runtime,
+                    .batch = m_id,
                     .flags = &m_request.flags,
                     .goal = &goal,
                     .workspace = path,
@@ -373,18 +376,51 @@ Result<BatchEnd> Batch::run() {
     m_observer.progress(progress());
   }
   m_engine.reset();
-  return BatchEnd{.progress = progress(),
-                  .results_file = m_results->path().string(),
-                  .interrupted = m_cancel.cancelled(),
-                  .budget = m_store->spent()           ? m_store->spent()
-                            : m_stop.deadline_passed() ? std::optional(BudgetKind::time)
-                                                       : std::nullopt,
-                  .unfinished = m_unfinished,
-                  .not_started = static_cast<int>(m_pending.size()),
-                  .events_error = m_events ? m_events->error() : std::string()};
+  BatchEnd end{.progress = progress(),
+               .results_file = m_results->path().string(),
+               .interrupted = m_cancel.cancelled(),
+               .budget = m_store->spent()           ? m_store->spent()
+                         : m_stop.deadline_passed() ? std::optional(BudgetKind::time)
+                                                    : std::nullopt,
+               .unfinished = m_unfinished,
+               .not_started = static_cast<int>(m_pending.size()),
+               .events_error = m_events ? m_events->error() : std::string()};
+  if (!end.interrupted) {
+    notify_batch_finished(m_runtime, m_request.config.notify, m_request.workspace, end);
+  }
+  return end;
 }
 
 } // namespace
+
+void notify_batch_finished(session::Runtime& runtime, const std::vector<NotifyTarget>& targets,
+                           const fs::path& workspace, const BatchEnd& end) {
+  const BatchProgress& progress = end.progress;
+  nlohmann::json statuses = nlohmann::json::object();
+  int verified = 0;
+  for (const GoalResult& goal : progress.finished) {
+    auto& count = statuses[to_string(goal.status)];
+    count = count.is_number() ? count.get<int>() + 1 : 1;
+    verified += goal.verified ? 1 : 0;
+  }
+  nlohmann::json fields = {
+      {"batch", {{"id", progress.batch_id}}},
+      {"workspace", workspace.string()},
+      {"goals", progress.goals},
+      {"finished", progress.finished.size()},
+      {"statuses", std::move(statuses)},
+      {"verified", verified},
+      {"unfinished", end.unfinished},
+      {"not_started", end.not_started},
+      {"budget", end.budget ? nlohmann::json(to_string(*end.budget)) : nlohmann::json(nullptr)},
+      {"usage", {{"tokens", progress.spend.tokens}}},
+      {"cost_usd", progress.spend.cost_known ? nlohmann::json(progress.spend.cost_usd)
+                                             : nlohmann::json(nullptr)},
+      {"duration_ms", progress.elapsed.count()},
+      {"results_file", end.results_file}};
+  session::post_notification(runtime, targets, NotifyEvent::batch_finished, fields,
+                             "batch " + progress.batch_id);
+}
 
 Result<Config> batch_config(Config loaded, const fs::path& workspace) {
   if (!loaded.store.enabled) {

@@ -15,13 +15,16 @@ Result<session::SessionReport> run_goal(engine::Io& io, const GoalLaunch& launch
   session::SessionRequest request{.goal = launch.goal->goal,
                                   .workspace = launch.workspace,
                                   .config = launch.goal->config,
-                                  .session_id = launch.session_id};
+                                  .session_id = launch.session_id,
+                                  .batch = {.batch = launch.batch, .goal = launch.goal->id}};
   if (launch.resume) {
     TRY_ASSIGN(auto record, launch.store->load(launch.session_id));
     if (record) {
       // Its recorded configuration, the batch's flags and the goal's keys over it.
       TRY_ASSIGN(request.config, session::recorded_settings(record->session, *launch.flags));
       apply_settings(request.config, launch.goal->settings);
+      // Not recorded: notifications go where this process's configuration says.
+      request.config.notify = launch.goal->config.notify;
       request.resume = std::move(*record);
     }
   }
@@ -55,7 +58,13 @@ session::SessionReport run_batch_goal(engine::Io& io, const GoalLaunch& launch) 
     if (!report) {
       Error error = report.error();
       error.message = launch.runtime->redactor().redact(error.message);
-      return failed_report(launch, std::move(error));
+      auto failed = failed_report(launch, std::move(error));
+      // It never ran, so its session told no one: the person waiting for it is told here.
+      session::SessionNotifier(*launch.runtime, launch.goal->config, launch.session_id,
+                               launch.goal->goal, launch.workspace,
+                               {.batch = launch.batch, .goal = launch.goal->id})
+          .ended(failed);
+      return failed;
     }
     return std::move(*report);
   } catch (const std::exception& e) {

@@ -18,6 +18,7 @@ namespace ralph::app {
 // One goal of a batch (or of a queue), ready to run as a session.
 struct GoalLaunch {
   session::Runtime* runtime = nullptr;
+  std::string batch;                           // the batch's id, named in the goal's notifications
   const std::vector<Setting>* flags = nullptr; // the command's, over a resumed session's record
   const BatchGoal* goal = nullptr;             // its config and typed keys, read once
   std::filesystem::path workspace;             // its own copy or worktree

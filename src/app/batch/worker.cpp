@@ -11,6 +11,7 @@
 #include "ralph/core/try.h"
 #include "ralph/engine/engine.h"
 #include "ralph/engine/job_thread.h"
+#include "ralph/session/notifications.h"
 #include "ralph/session/record.h"
 
 #include <fmt/format.h>
@@ -60,6 +61,7 @@ private:
   Result<void> renew();
   void start(store::QueuedGoal row);
   Result<Config> batch_config(const store::QueuedGoal& row);
+  void notify_if_batch_finished(const std::string& batch);
   void prepare(HeldGoal& held);
   void launch(HeldGoal& held);
   Result<bool> advance(HeldGoal& held, Stage stage);
@@ -101,6 +103,7 @@ private:
 Result<void> Worker::open() {
   m_local = m_request.config;
   m_local.store.enabled = true; // a goal taken over resumes from its record
+  TRY(session::check_notify_targets(m_local.notify, m_runtime.environment()));
   TRY_ASSIGN(m_owned_store, session::open_store(m_local, m_request.workdir));
   m_store = std::make_unique<BatchStore>(*m_owned_store, BudgetSettings{}, m_stop);
   m_wake = m_stop.child();
@@ -190,6 +193,7 @@ void Worker::prepare(HeldGoal& held) {
 void Worker::launch(HeldGoal& held) {
   m_observer.goal_started(held.seen());
   GoalLaunch launch{.runtime = &m_runtime,
+                    .batch = held.row.batch,
                     .flags = &m_request.flags,
                     .goal = &held.goal,
                     .workspace = held.workspace,
@@ -300,7 +304,34 @@ Result<void> Worker::finish(HeldGoal& held) {
   TRY_ASSIGN(const bool recorded, m_queue.finish(m_name, claim, outcome));
   ++m_finished;
   m_observer.goal_finished(held.seen(), report, recorded);
+  if (recorded) {
+    notify_if_batch_finished(held.row.batch);
+  }
   return {};
+}
+
+// After a goal of `batch` was finished by this worker: batch_finished when no goal of it is left
+// queued or running. Two workers finishing its last two goals at the same moment may both send it.
+void Worker::notify_if_batch_finished(const std::string& batch) {
+  if (m_local.notify.empty()) {
+    return;
+  }
+  const auto found = m_queue.status(batch);
+  if (!found || !*found || (*found)->queued != 0 || (*found)->running != 0) {
+    return;
+  }
+  const store::QueueStatus& status = **found;
+  nlohmann::json fields = {
+      {"batch", {{"id", batch}}},
+      {"worker", m_name},
+      {"goals", status.goals()},
+      {"finished", status.done + status.failed},
+      {"statuses", status.statuses},
+      {"verified", status.verified},
+      {"usage", {{"tokens", status.tokens}}},
+      {"cost_usd", status.cost_known ? nlohmann::json(status.cost_usd) : nlohmann::json(nullptr)}};
+  session::post_notification(m_runtime, m_local.notify, NotifyEvent::batch_finished, fields,
+                             "batch " + batch);
 }
 
 Result<void> Worker::claim() {

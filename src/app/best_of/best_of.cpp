@@ -9,6 +9,7 @@
 #include "ralph/core/text.h"
 #include "ralph/core/try.h"
 #include "ralph/engine/engine.h"
+#include "ralph/session/notifications.h"
 #include "ralph/session/record.h"
 #include "ralph/store/event_log.h"
 
@@ -130,6 +131,20 @@ void write_ranking(const session::Outputs& outputs, const BestOfReport& report,
   (*log)->on_event(Event{.payload = std::move(ranked)});
 }
 
+// The best-of-N session's end as a run's end: one notification for the run the person started,
+// none for its attempts (sessions under it).
+session::SessionReport notified_end(const store::SessionRow& row) {
+  return session::SessionReport{
+      .session_id = row.id,
+      .status = row.status,
+      .reason = row.reason,
+      .verified = row.verified,
+      .iterations = row.iterations,
+      .usage = {.input_tokens = row.input_tokens, .output_tokens = row.output_tokens},
+      .cost_usd = row.cost_known ? std::optional(row.cost_usd) : std::nullopt,
+      .duration_ms = row.elapsed_ms};
+}
+
 } // namespace
 
 Result<BestOfReport> run_best_of(session::Runtime& runtime, const BestOfRequest& request,
@@ -138,6 +153,7 @@ Result<BestOfReport> run_best_of(session::Runtime& runtime, const BestOfRequest&
   const session::SessionRequest& goal = request.session;
   const fs::path& source = goal.workspace;
   TRY(check(runtime, request, cancel));
+  TRY(session::check_notify_targets(goal.config.notify, runtime.environment()));
   TRY_ASSIGN(std::unique_ptr<store::SessionStore> store, session::open_store(goal.config, source));
   if (!goal.outputs.events_file.empty() && !goal.outputs.append_events) {
     std::ofstream truncate(goal.outputs.events_file, std::ios::trunc); // the attempts append
@@ -204,6 +220,8 @@ Result<BestOfReport> run_best_of(session::Runtime& runtime, const BestOfRequest&
       report.record_failure->message = redactor.redact(updated.error().message);
     }
   }
+  session::SessionNotifier(runtime, goal.config, report.session_id, goal.goal, source, {})
+      .ended(notified_end(row));
   return report;
 }
 

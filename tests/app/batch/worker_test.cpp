@@ -1,5 +1,6 @@
 // A worker through the library: the in-memory goal queue whose leases run on a FakeClock, the
 // worker's schedule on the same clock, real sessions on scripted models in a real SQLite store.
+#include "notify/webhook_receiver.h"
 #include "support/fake_clock.h"
 #include "support/fake_goal_queue.h"
 #include "support/temp_dir.h"
@@ -155,6 +156,37 @@ TEST(Worker, EachGoalRunsToAResultInTheQueueAndTheWorkerEndsWithTheQueue) {
     EXPECT_EQ(f.dir.read("worker/goals/b/" + std::string(id) + "/hello.txt"), "Hello\n");
   }
   EXPECT_FALSE(*f.queue.has_work());
+}
+
+TEST(Worker, EachGoalAndTheBatchsEndAreNotifiedOnce) {
+  Fixture f;
+  testing::WebhookReceiver receiver;
+  f.enqueue({"g1", "g2"}, f.model("right", k_right));
+  f.request.exit_when_empty = true;
+  f.request.config.notify = {NotifyTarget{
+      .url = receiver.url("/w"), .events = {NotifyEvent::completed, NotifyEvent::batch_finished}}};
+  RecordingObserver observer;
+  const auto end = f.run(observer);
+  ASSERT_TRUE(end) << end.error().message;
+  EXPECT_EQ(f.runtime.drain_notifications(), 0);
+  const auto got = receiver.received();
+  ASSERT_EQ(got.size(), 3U);
+  std::vector<nlohmann::json> bodies;
+  for (const auto& request : got) {
+    bodies.push_back(nlohmann::json::parse(request.body));
+  }
+  EXPECT_EQ(bodies[0]["event"], "completed");
+  EXPECT_EQ(bodies[0]["batch"], (nlohmann::json{{"id", "b"}, {"goal", "g1"}}));
+  EXPECT_EQ(bodies[0]["session"], f.row("g1").session_id);
+  EXPECT_EQ(bodies[1]["batch"]["goal"], "g2");
+  // Only once its last goal is finished.
+  EXPECT_EQ(bodies[2]["event"], "batch_finished");
+  EXPECT_EQ(bodies[2]["batch"]["id"], "b");
+  EXPECT_EQ(bodies[2]["worker"], "w1");
+  EXPECT_EQ(bodies[2]["goals"], 2);
+  EXPECT_EQ(bodies[2]["finished"], 2);
+  EXPECT_EQ(bodies[2]["statuses"]["completed"], 2);
+  EXPECT_EQ(bodies[2]["verified"], 2);
 }
 
 TEST(Worker, LeasesAreRenewedEveryThirdOfTheLeaseOnItsClock) {

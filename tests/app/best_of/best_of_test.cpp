@@ -1,9 +1,11 @@
 // Best of N as a library call: real sessions on a scripted model, real verify commands, real git.
 #include "app/best_of/best_of_fixture.h"
+#include "notify/webhook_receiver.h"
 
 #include "ralph/core/time.h"
 
 #include <gmock/gmock.h>
+#include <nlohmann/json.hpp>
 
 namespace ralph::app {
 namespace {
@@ -13,6 +15,26 @@ using ::testing::StartsWith;
 namespace fs = std::filesystem;
 
 using RunBestOf = BestOfFixture;
+
+TEST_F(RunBestOf, TheRunIsNotifiedOnceNotEachOfItsAttempts) {
+  make_repo();
+  testing::WebhookReceiver receiver;
+  BestOfRequest given = request(2);
+  given.session.config.notify = {
+      NotifyTarget{.url = receiver.url("/b"),
+                   .events = {NotifyEvent::completed, NotifyEvent::budget_exhausted}}};
+  const auto report = run(given);
+  ASSERT_TRUE(report) << report.error().message;
+  EXPECT_EQ(runtime.drain_notifications(), 0);
+  const auto got = receiver.received();
+  ASSERT_EQ(got.size(), 1U);
+  const auto body = nlohmann::json::parse(got[0].body);
+  EXPECT_EQ(body["event"], "completed");
+  EXPECT_EQ(body["session"], report->session_id);
+  EXPECT_EQ(body["reason"], "attempt 2 won: only one passed");
+  EXPECT_EQ(body["attempts"], 2);
+  EXPECT_EQ(body["verified"], true);
+}
 
 TEST_F(RunBestOf, InGitTheOnlyPassingAttemptIsAppliedAsOneCommitAndEveryDiffIsKept) {
   make_repo();

@@ -101,7 +101,13 @@ public:
 // are errors before anything runs. `cancel` stops the running goals (interrupted: resumed next
 // time) and starts no other; so does a batch budget. Time (its time budget, the progress) comes
 // from `clock`.
+// The `[[notify]]` entries are told batch_finished when a run of the batch ends without the
+// caller's cancel (every goal finished, or a batch budget stopped it).
 Result<BatchEnd> run_batch(session::Runtime& runtime, const BatchRequest& request,
                            BatchObserver& observer, Clock& clock, const CancelToken& cancel);
+
+// Sends batch_finished for `end` to `targets` (what run_batch does at its end).
+void notify_batch_finished(session::Runtime& runtime, const std::vector<NotifyTarget>& targets,
+                           const std::filesystem::path& workspace, const BatchEnd& end);
 
 } // namespace ralph::app
