@@ -211,6 +211,29 @@ std::string Batches::batch_of(const std::string& session_id) {
   return found == m_session_batch.end() ? std::string() : found->second;
 }
 
+Result<std::set<std::string>> Batches::sessions_of(const std::string& id) {
+  std::set<std::string> sessions;
+  const fs::path dir = m_request.workspace / ".ralph" / "batch" / id;
+  std::error_code error;
+  if (fs::is_directory(dir, error)) {
+    for (const Folder::Goal& goal : read_folder(dir).goals) {
+      if (!goal.session_id.empty()) {
+        sessions.insert(goal.session_id);
+      }
+    }
+  } else if (m_queue) {
+    TRY_ASSIGN(const auto goals, m_queue->goals(id));
+    const std::lock_guard lock(m_mutex);
+    for (const store::QueuedGoal& goal : goals) {
+      if (!goal.session_id.empty()) {
+        sessions.insert(goal.session_id);
+        m_session_batch[goal.session_id] = id;
+      }
+    }
+  }
+  return sessions;
+}
+
 Result<nlohmann::json> Batches::list() {
   nlohmann::json batches = nlohmann::json::array();
   const fs::path root = m_request.workspace / ".ralph" / "batch";

@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -32,8 +33,11 @@ public:
   Batches(const Batches&) = delete;
   Batches& operator=(const Batches&) = delete;
 
-  // The batch a session is a goal of; empty when none is known.
+  // The batch a session is a goal of; empty when none is known (yet: what the server read of
+  // the batches so far).
   std::string batch_of(const std::string& session_id);
+  // The sessions of a batch's goals, as its journals or the queue say now.
+  Result<std::set<std::string>> sessions_of(const std::string& id);
   // Every batch, newest first (the Batch objects of docs/reference/api.md).
   Result<nlohmann::json> list();
   // One batch with its goals; null when there is none.

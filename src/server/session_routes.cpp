@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <variant>
 
@@ -117,9 +118,17 @@ HttpResponse list_sessions(ServerParts& parts, const HttpRequest& request) {
   };
   std::vector<store::SessionRow> selected = store::select_sessions(std::move(*rows), filter, owned);
   const std::string batch = request.query_value("batch");
+  std::set<std::string> in_batch;
+  if (!batch.empty()) {
+    auto sessions = parts.batches.sessions_of(batch);
+    if (!sessions) {
+      return error_of(sessions.error());
+    }
+    in_batch = std::move(*sessions);
+  }
   const std::string text = request.query_value("q");
   std::erase_if(selected, [&](const store::SessionRow& row) {
-    return (!batch.empty() && parts.batches.batch_of(row.id) != batch) ||
+    return (!batch.empty() && in_batch.count(row.id) == 0) ||
            (!text.empty() && !contains_ignoring_case(row.goal, text) &&
             row.id.find(text) == std::string::npos);
   });

@@ -2,6 +2,7 @@
 // runs against the fake provider server.
 
 #include "../fake_provider/fake_provider_server.h"
+#include "../notify/webhook_receiver.h"
 #include "../support/pg_cluster.h"
 #include "../support/temp_dir.h"
 #include "e2e_support.h"
@@ -242,6 +243,22 @@ TEST_F(ServeTest, ASessionOutsideGitHasNoDiff) {
   const std::string id = json::parse(posted->body)["id"];
   wait_for_end(*server, id);
   EXPECT_EQ(server->get("/api/v1/sessions/" + id + "/diff")->status, 404);
+}
+
+TEST_F(ServeTest, AGoalRunByTheServerNotifiesWhenItEnds) {
+  WebhookReceiver receiver;
+  workspace.write(".ralph/config.toml", "[[notify]]\nurl = \"" + receiver.url("/hook") +
+                                            "\"\nevents = [\"completed\"]\n");
+  push_retried_goal();
+  auto server = start();
+  auto posted = server->post("/api/v1/sessions", {{"goal", "g"}, {"verify", "test -f done.txt"}});
+  ASSERT_EQ(posted->status, 201) << posted->body;
+  const std::string id = json::parse(posted->body)["id"];
+  ASSERT_TRUE(receiver.wait_for(1));
+  const json body = json::parse(receiver.received()[0].body);
+  EXPECT_EQ(body["event"], "completed");
+  EXPECT_EQ(body["session"], id);
+  EXPECT_EQ(receiver.received()[0].body.find("sk-test-serve-key-123"), std::string::npos);
 }
 
 TEST_F(ServeTest, BadRequestsAreRefusedNamingTheFieldAndRecordNothing) {
@@ -506,6 +523,11 @@ TEST_F(ServeTest, WorkersOnAPostgresStoreAreShownLive) {
 
   held.release();
   const RalphOutput done = worker.wait();
+  // A fresh server finds a queue batch's sessions from the queue.
+  auto fresh = start({"--store", url});
+  const json in_batch = fresh->get_json("/api/v1/sessions?batch=b");
+  ASSERT_EQ(in_batch["sessions"].size(), 1U);
+  EXPECT_EQ(in_batch["sessions"][0]["batch"], "b");
   EXPECT_EQ(done.exit_code, 0) << done.err;
   const json batch = server->get_json("/api/v1/batches/b");
   EXPECT_EQ(batch["source"], "queue");
