@@ -852,6 +852,11 @@ void add_serve(Parser& p) {
       ->check(CLI::ExistingFile);
   serve->add_flag("--read-only", parsed.serve.read_only,
                   "refuse every request that would start, stop or change anything");
+  serve
+      ->add_option("--max-streams", parsed.serve.max_streams,
+                   "live event streams (browser tabs) open at once, each a thread (default 64)")
+      ->type_name("N")
+      ->check(CLI::Range(1, 4096));
   add_agent_options(*serve, parsed.run);
   add_loop_options(*serve, parsed.run);
 }

@@ -85,6 +85,7 @@ struct ServeArgs {
   std::vector<std::string> allow_hosts;
   std::string token_file; // a file holding the API token (else RALPH_SERVE_TOKEN, else a new one)
   bool read_only = false;
+  int max_streams = 64; // live event streams (browser tabs) open at once
 };
 
 // Options of `ralph chat` besides those of a run.

@@ -53,6 +53,7 @@ Result<int> serve_command(const RunArgs& args, const ServeArgs& serve) {
   request.port = serve.port;
   request.allow_hosts = serve.allow_hosts;
   request.read_only = serve.read_only;
+  request.max_streams = serve.max_streams;
   if (!serve.token_file.empty()) {
     TRY_ASSIGN(request.token, read_token(serve.token_file));
   } else {

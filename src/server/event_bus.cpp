@@ -61,6 +61,9 @@ std::uint64_t EventBus::publish(std::vector<std::string> topics, std::string typ
   event->topics = std::move(topics);
   event->type = std::move(type);
   event->data = std::move(data);
+  event->published_us = std::chrono::duration_cast<std::chrono::microseconds>(
+                            std::chrono::system_clock::now().time_since_epoch())
+                            .count();
   std::shared_ptr<const BusEvent> shared = std::move(event);
   m_recent.push_back(shared);
   if (m_recent.size() > m_keep) {

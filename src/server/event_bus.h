@@ -17,12 +17,14 @@ namespace ralph::server {
 
 // One event of the live stream: its id (increasing from 1 in this server's life), the topics it
 // belongs to ("sessions", "session:ID", "batch:ID", "workers"), its SSE event name, and its data
-// (JSON text).
+// (JSON text), and when it was published (microseconds since the Unix epoch), for a reader that
+// measures how long its events take to reach it.
 struct BusEvent {
   std::uint64_t id = 0;
   std::vector<std::string> topics;
   std::string type;
   std::string data;
+  std::int64_t published_us = 0;
 };
 
 class EventBus;

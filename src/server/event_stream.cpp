@@ -8,8 +8,14 @@ namespace {
 constexpr std::chrono::milliseconds k_wait{250};
 constexpr std::chrono::seconds k_keep_alive{15};
 
-std::string frame(const BusEvent& event) {
-  std::string out = "id: " + std::to_string(event.id) + "\nevent: " + event.type + "\ndata: ";
+// With `stamped`, a comment line first that EventSource skips: when the server published the
+// event, for a client measuring how long events take to reach it.
+std::string frame(const BusEvent& event, bool stamped) {
+  std::string out;
+  if (stamped) {
+    out = ": published " + std::to_string(event.published_us) + "\n";
+  }
+  out += "id: " + std::to_string(event.id) + "\nevent: " + event.type + "\ndata: ";
   out += event.data;
   out += "\n\n";
   return out;
@@ -35,9 +41,16 @@ std::set<std::string> topics_of(const std::string& text, std::string& bad) {
 
 // One browser tab's stream: what it missed, then its topics live, keep-alives when idle.
 struct Stream {
+  // Counted in `parts.streams` from the route's check to this stream's end: constructed in
+  // place and never copied, so that no temporary's end counts a stream that is still open.
+  Stream(ServerParts& owner, bool stamp) : parts(owner), stamped(stamp) {}
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+
   ServerParts& parts;
   std::shared_ptr<Subscription> subscription;
   Replay replay;
+  bool stamped = false; // ?published=1
   bool started = false;
   std::chrono::steady_clock::time_point last_write = std::chrono::steady_clock::now();
 
@@ -51,7 +64,7 @@ struct Stream {
         head += "event: resync\ndata: {}\n\n";
       }
       for (const auto& event : replay.events) {
-        head += frame(*event);
+        head += frame(*event, stamped);
       }
       replay.events.clear();
       last_write = std::chrono::steady_clock::now();
@@ -71,7 +84,7 @@ struct Stream {
     }
     std::string text;
     for (const auto& event : batch.events) {
-      text += frame(*event);
+      text += frame(*event, stamped);
     }
     last_write = now;
     return out.write(text);
@@ -104,6 +117,10 @@ void add_stream_route(HttpServer& server, ServerParts& parts) {
       }
       last_id = value;
     }
+    const std::string published = request.query_value("published");
+    if (!published.empty() && published != "0" && published != "1") {
+      return error_response(400, "bad_request", "published: 0 or 1", "published");
+    }
     if (++parts.streams > parts.request.max_streams) {
       --parts.streams;
       HttpResponse busy = error_response(503, "too_many_streams",
@@ -111,7 +128,7 @@ void add_stream_route(HttpServer& server, ServerParts& parts) {
       busy.headers.emplace_back("Retry-After", "5");
       return busy;
     }
-    auto stream = std::make_shared<Stream>(Stream{.parts = parts});
+    auto stream = std::make_shared<Stream>(parts, published == "1");
     stream->subscription = parts.bus.subscribe(topics, last_id, stream->replay);
     HttpResponse response;
     response.content_type = "text/event-stream";

@@ -97,6 +97,9 @@ HttpServer::HttpServer(HttpServerOptions options) : m_state(std::make_unique<Sta
   server.set_read_timeout(m_state->options.read_timeout);
   server.set_write_timeout(m_state->options.write_timeout);
   server.set_keep_alive_max_count(100);
+  // An SSE frame or an answer's body after its headers goes out at once, not after the
+  // client's delayed ACK of the previous write (up to 40 ms on Linux).
+  server.set_tcp_nodelay(true);
   server.set_pre_routing_handler(
       [state = m_state.get()](const httplib::Request& in, httplib::Response& out) {
         if (!state->gate) {

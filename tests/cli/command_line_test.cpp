@@ -209,6 +209,19 @@ TEST(CommandLine, BatchQueueStatusExportAndWorkerTakeTheirFlags) {
             "0.3s\n");
 }
 
+TEST(CommandLine, ServeMaxStreamsSetsHowManyStreamsTheServerHolds) {
+  const auto fallback = parse({"serve"});
+  ASSERT_EQ(fallback.command.exit_code, -1) << fallback.err;
+  EXPECT_EQ(fallback.command.serve.max_streams, 64);
+  const auto many = parse({"serve", "--max-streams", "500"});
+  ASSERT_EQ(many.command.exit_code, -1) << many.err;
+  EXPECT_EQ(many.command.serve.max_streams, 500);
+  const auto none = parse({"serve", "--max-streams", "0"});
+  EXPECT_EQ(none.command.exit_code, 2);
+  EXPECT_EQ(none.err, "ralph serve: --max-streams: Value 0 not in range 1 to 4096. See 'ralph "
+                      "serve --help'.\n");
+}
+
 TEST(CommandLine, MissingCommandListsTheCommands) {
   EXPECT_EQ(parse({}).err,
             "ralph: a command is required (run, chat, qa, task, demo, sessions, hook, "
