@@ -120,7 +120,7 @@ HttpServer::HttpServer(HttpServerOptions options) : m_state(std::make_unique<Sta
         }
       });
   server.set_exception_handler(
-      [](const httplib::Request&, httplib::Response& out, std::exception_ptr) {
+      [](const httplib::Request&, httplib::Response& out, const std::exception_ptr&) {
         out.status = 500;
         out.set_content(R"({"error":{"code":"internal","message":"the request failed"}})",
                         "application/json; charset=utf-8");
