@@ -306,25 +306,11 @@ std::string session_record_json(const store::SessionRecord& record, const OwnerC
         verdicts.push_back(store::verdict_json(verdict));
       }
     }
-    attempts.push_back(
-        {{"iteration", attempt.iteration},
-         {"finished", attempt.finished},
-         {"started_at", attempt.started_at},
-         {"finished_at", attempt.finished_at},
-         {"answer", attempt.answer},
-         {"stop", attempt.stop},
-         {"steps", attempt.steps},
-         {"tool_call_count", attempt.tool_calls},
-         {"usage",
-          {{"input_tokens", attempt.input_tokens}, {"output_tokens", attempt.output_tokens}}},
-         {"duration_ms", attempt.duration_ms},
-         {"verified", attempt.verified},
-         {"skip_reason", attempt.skip_reason},
-         {"passed", attempt.passed},
-         {"feedback", attempt.feedback},
-         {"messages", store::json_or_text(attempt.messages_json)},
-         {"tool_calls", std::move(tools)},
-         {"verdicts", std::move(verdicts)}});
+    json entry = store::attempt_json(attempt);
+    entry["messages"] = store::json_or_text(attempt.messages_json);
+    entry["tool_calls"] = std::move(tools);
+    entry["verdicts"] = std::move(verdicts);
+    attempts.push_back(std::move(entry));
   }
   json calls = json::array();
   for (const auto& call : record.model_calls) {

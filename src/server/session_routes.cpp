@@ -181,41 +181,43 @@ HttpResponse show_session(ServerParts& parts, const HttpRequest& request) {
   return json_response(200, detail);
 }
 
-HttpResponse show_tool_call(ServerParts& parts, const HttpRequest& request) {
+// Row `seq` of attempt `iteration` of a session's `rows` (the route's second and third
+// parameters) given to `answer`; 404 naming `what` when there is none.
+template <typename Row>
+HttpResponse answer_row(ServerParts& parts, const HttpRequest& request,
+                        std::vector<Row> store::SessionRecord::*rows, const char* what,
+                        const std::function<HttpResponse(const Row&)>& answer) {
   auto found = record_of(parts, request.params[0]);
   if (std::holds_alternative<HttpResponse>(found)) {
     return std::get<HttpResponse>(found);
   }
-  store::SessionRecord& record = std::get<store::SessionRecord>(found);
+  const store::SessionRecord& record = std::get<store::SessionRecord>(found);
   const int iteration = std::atoi(request.params[1].c_str());
   const int seq = std::atoi(request.params[2].c_str());
-  for (const store::ToolCallRow& call : record.tool_calls) {
-    if (call.iteration == iteration && call.seq == seq) {
-      return json_response(200, tool_call_detail(call));
+  for (const Row& row : record.*rows) {
+    if (row.iteration == iteration && row.seq == seq) {
+      return answer(row);
     }
   }
   return error_response(404, "not_found",
-                        "no tool call " + request.params[2] + " in attempt " + request.params[1]);
+                        std::string("no ") + what + " " + request.params[2] + " in attempt " +
+                            request.params[1]);
+}
+
+HttpResponse show_tool_call(ServerParts& parts, const HttpRequest& request) {
+  return answer_row<store::ToolCallRow>(
+      parts, request, &store::SessionRecord::tool_calls, "tool call",
+      [](const store::ToolCallRow& call) { return json_response(200, tool_call_detail(call)); });
 }
 
 HttpResponse show_verdict_output(ServerParts& parts, const HttpRequest& request) {
-  auto found = record_of(parts, request.params[0]);
-  if (std::holds_alternative<HttpResponse>(found)) {
-    return std::get<HttpResponse>(found);
-  }
-  store::SessionRecord& record = std::get<store::SessionRecord>(found);
-  const int iteration = std::atoi(request.params[1].c_str());
-  const int seq = std::atoi(request.params[2].c_str());
-  for (const store::VerdictRow& verdict : record.verdicts) {
-    if (verdict.iteration == iteration && verdict.seq == seq) {
-      HttpResponse response;
-      response.content_type = "text/plain; charset=utf-8";
-      response.body = verdict.output;
-      return response;
-    }
-  }
-  return error_response(404, "not_found",
-                        "no verdict " + request.params[2] + " in attempt " + request.params[1]);
+  return answer_row<store::VerdictRow>(parts, request, &store::SessionRecord::verdicts, "verdict",
+                                       [](const store::VerdictRow& verdict) {
+                                         HttpResponse response;
+                                         response.content_type = "text/plain; charset=utf-8";
+                                         response.body = verdict.output;
+                                         return response;
+                                       });
 }
 
 HttpResponse show_events(ServerParts& parts, const HttpRequest& request, bool download) {

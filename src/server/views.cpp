@@ -7,10 +7,6 @@
 namespace ralph::server {
 namespace {
 
-nlohmann::json usage_json(std::int64_t input, std::int64_t output) {
-  return {{"input_tokens", input}, {"output_tokens", output}};
-}
-
 nlohmann::json cost_json(const store::SessionRow& row) {
   return row.cost_known ? nlohmann::json(row.cost_usd) : nlohmann::json(nullptr);
 }
@@ -163,23 +159,11 @@ nlohmann::json session_detail(const store::SessionRecord& record, const SessionF
         calls.push_back(store::model_call_json(call));
       }
     }
-    attempts.push_back({{"iteration", attempt.iteration},
-                        {"finished", attempt.finished},
-                        {"started_at", attempt.started_at},
-                        {"finished_at", attempt.finished_at},
-                        {"answer", attempt.answer},
-                        {"stop", attempt.stop},
-                        {"steps", attempt.steps},
-                        {"tool_call_count", attempt.tool_calls},
-                        {"duration_ms", attempt.duration_ms},
-                        {"passed", attempt.passed},
-                        {"verified", attempt.verified},
-                        {"skip_reason", attempt.skip_reason},
-                        {"feedback", attempt.feedback},
-                        {"usage", usage_json(attempt.input_tokens, attempt.output_tokens)},
-                        {"verdicts", std::move(verdicts)},
-                        {"tool_calls", std::move(tools)},
-                        {"model_calls", std::move(calls)}});
+    nlohmann::json entry = store::attempt_json(attempt);
+    entry["verdicts"] = std::move(verdicts);
+    entry["tool_calls"] = std::move(tools);
+    entry["model_calls"] = std::move(calls);
+    attempts.push_back(std::move(entry));
   }
   nlohmann::json recorded_config = store::json_or_text(row.config_json);
   return {{"session", std::move(summary)},

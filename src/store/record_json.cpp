@@ -50,6 +50,24 @@ json verdict_json(const VerdictRow& verdict) {
       {"at", verdict.at}};
 }
 
+json attempt_json(const AttemptRow& attempt) {
+  return {
+      {"iteration", attempt.iteration},
+      {"finished", attempt.finished},
+      {"started_at", attempt.started_at},
+      {"finished_at", attempt.finished_at},
+      {"answer", attempt.answer},
+      {"stop", attempt.stop},
+      {"steps", attempt.steps},
+      {"tool_call_count", attempt.tool_calls},
+      {"usage", {{"input_tokens", attempt.input_tokens}, {"output_tokens", attempt.output_tokens}}},
+      {"duration_ms", attempt.duration_ms},
+      {"verified", attempt.verified},
+      {"skip_reason", attempt.skip_reason},
+      {"passed", attempt.passed},
+      {"feedback", attempt.feedback}};
+}
+
 json model_call_json(const ModelCallRow& call) {
   return {{"iteration", call.iteration},
           {"step", call.step},

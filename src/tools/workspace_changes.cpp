@@ -8,7 +8,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -23,6 +25,32 @@ namespace fs = std::filesystem;
 // Candidates' own branches are ralph's: its name on them whatever the user configured.
 const std::vector<std::string> k_ralph_identity = {"-c", "user.name=ralph", "-c",
                                                    "user.email=ralph@localhost"};
+
+// An index file of git's folder for one command sequence (GIT_INDEX_FILE), so that HEAD, the
+// index and the files are left as they are; removed with the object.
+class ScratchIndex {
+public:
+  static Result<std::unique_ptr<ScratchIndex>> make(ProcessRunner& runner, const fs::path& dir,
+                                                    const std::string& name,
+                                                    const CancelToken& cancel) {
+    TRY_ASSIGN(const std::string path, git(runner, dir, {"rev-parse", "--git-path", name}, cancel));
+    return std::unique_ptr<ScratchIndex>(new ScratchIndex(fs::absolute(dir / path)));
+  }
+  ~ScratchIndex() {
+    std::error_code ec;
+    fs::remove(m_path, ec);
+  }
+  ScratchIndex(const ScratchIndex&) = delete;
+  ScratchIndex& operator=(const ScratchIndex&) = delete;
+
+  std::vector<std::pair<std::string, std::string>> env() const {
+    return {{"GIT_INDEX_FILE", m_path.string()}};
+  }
+
+private:
+  explicit ScratchIndex(fs::path path) : m_path(std::move(path)) {}
+  fs::path m_path;
+};
 
 // `git diff --numstat -z`: "added\tremoved\tpath\0" per file, "-\t-" for a binary file.
 void read_numstat(const std::string& listed, WorkspaceChanges& changes) {
@@ -96,19 +124,9 @@ Result<std::string> commit_worktree(ProcessRunner& runner, const IsolatedWorkspa
 
 Result<std::string> worktree_patch(ProcessRunner& runner, const IsolatedWorkspace& workspace,
                                    const std::string& from, const CancelToken& cancel) {
-  TRY_ASSIGN(
-      const std::string index,
-      git(runner, workspace.root, {"rev-parse", "--git-path", "ralph-checkpoint.index"}, cancel));
-  const fs::path index_path = fs::absolute(workspace.root / index);
-  struct Remove {
-    fs::path path;
-    ~Remove() {
-      std::error_code ec;
-      fs::remove(path, ec);
-    }
-  } remove{index_path};
-  const std::vector<std::pair<std::string, std::string>> env{
-      {"GIT_INDEX_FILE", index_path.string()}};
+  TRY_ASSIGN(const auto index,
+             ScratchIndex::make(runner, workspace.root, "ralph-checkpoint.index", cancel));
+  const auto env = index->env();
   TRY(git(runner, workspace.root, GitCommand{.args = {"read-tree", from}, .env = env}, cancel));
   TRY(git(runner, workspace.root,
           GitCommand{.args = {"add", "-A", "--", ".", ":(exclude,glob)**/.ralph/**"}, .env = env},
@@ -123,19 +141,11 @@ Result<std::string> worktree_patch(ProcessRunner& runner, const IsolatedWorkspac
 Result<std::string> snapshot_worktree(ProcessRunner& runner, const fs::path& dir,
                                       const std::string& ref, const std::string& message,
                                       const CancelToken& cancel) {
-  TRY_ASSIGN(const std::string index,
-             git(runner, dir, {"rev-parse", "--git-path", "ralph-snapshot.index"}, cancel));
-  fs::path index_path = fs::path(index).is_absolute() ? fs::path(index) : dir / index;
-  index_path += "." + std::to_string(::getpid()) + "." + ref.substr(ref.rfind('/') + 1);
-  struct Remove {
-    fs::path path;
-    ~Remove() {
-      std::error_code ec;
-      fs::remove(path, ec);
-    }
-  } remove{index_path};
-  const std::vector<std::pair<std::string, std::string>> env{
-      {"GIT_INDEX_FILE", index_path.string()}};
+  // One index per process and ref: sessions of one repository may snapshot at once.
+  std::string name = "ralph-snapshot.index." + std::to_string(::getpid()) + "." + ref;
+  std::replace(name.begin(), name.end(), '/', '.');
+  TRY_ASSIGN(const auto index, ScratchIndex::make(runner, dir, name, cancel));
+  const auto env = index->env();
   const auto head = git(runner, dir, {"rev-parse", "--verify", "--quiet", "HEAD"}, cancel);
   if (head) {
     TRY(git(runner, dir, GitCommand{.args = {"read-tree", *head}, .env = env}, cancel));

@@ -24,6 +24,11 @@ nlohmann::json tool_call_json(const ToolCallRow& tool);
 // usage {input_tokens, output_tokens}, duration_ms, evidence (null when none), output, at}
 nlohmann::json verdict_json(const VerdictRow& verdict);
 
+// {iteration, finished, started_at, finished_at, answer, stop, steps, tool_call_count, usage,
+// duration_ms, verified, skip_reason, passed, feedback}: the attempt's own fields, without its
+// messages, tool calls and verdicts.
+nlohmann::json attempt_json(const AttemptRow& attempt);
+
 // {iteration, step, model, usage, stop_reason, at}
 nlohmann::json model_call_json(const ModelCallRow& call);
 
