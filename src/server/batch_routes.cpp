@@ -1,5 +1,6 @@
 #include "server/batches.h"
 #include "server/server_parts.h"
+#include "server/store_watch.h"
 
 #include "ralph/store/goal_queue.h"
 
@@ -16,6 +17,10 @@ HttpResponse error_of(const Error& error) {
 } // namespace
 
 void add_batch_routes(HttpServer& server, ServerParts& parts) {
+  server.route("GET", "/api/v1/workers", [&parts](const HttpRequest&) {
+    auto body = workers_json(parts.queue);
+    return body ? json_response(200, *body) : error_of(body.error());
+  });
   server.route("GET", "/api/v1/batches", [&parts](const HttpRequest&) {
     auto list = parts.batches.list();
     return list ? json_response(200, *list) : error_of(list.error());

@@ -100,7 +100,7 @@ Result<void> serve(session::Runtime& runtime, const ServeRequest& request, Serve
                     .host = host,
                     .batches = batches,
                     .idempotency = idempotency,
-                    .changed = [&summaries](const std::string& id) { summaries.changed(id); }};
+                    .queue = queue.get()};
   TRY_ASSIGN(auto feed, store::ChangeFeed::open(location, request.config.store.retry));
   StoreWatch watch(std::move(feed), summaries, bus, queue.get(), observer);
   http.gate([&access](const HttpRequest& r) { return access.check(r, needs_credential(r.path)); });
@@ -108,10 +108,6 @@ Result<void> serve(session::Runtime& runtime, const ServeRequest& request, Serve
   add_batch_routes(http, parts);
   add_stream_route(http, parts);
   add_web_routes(http, parts);
-  http.route("GET", "/api/v1/workers", [&queue](const HttpRequest&) {
-    auto body = workers_json(queue.get());
-    return body ? json_response(200, *body) : error_response(500, "internal", body.error().message);
-  });
 
   std::thread listener([&http] { http.listen(); });
   const std::string shown_host =

@@ -8,6 +8,7 @@
 
 #include "ralph/server/serve.h"
 #include "ralph/session/runtime.h"
+#include "ralph/store/goal_queue.h"
 #include "ralph/store/session_store.h"
 
 #include <atomic>
@@ -29,8 +30,7 @@ struct ServerParts {
   SessionHost& host;
   Batches& batches;
   Idempotency& idempotency;
-  // Tells the summary publisher a session changed (its row is read and sent to the lists).
-  std::function<void(const std::string&)> changed;
+  store::GoalQueue* queue = nullptr; // a PostgreSQL store's goal queue; null with SQLite
   std::atomic<int> streams{0};
 };
 
