@@ -90,6 +90,12 @@ Result<void> serve(session::Runtime& runtime, const ServeRequest& request, Serve
   Batches batches(runtime, request, queue.get(), bus);
   batches.set_store(store.get());
   summaries.set_batches(&batches);
+  // Declared after the host and the batches, so gone before them: the summaries' thread reads
+  // both, and the host's sessions, ending, still note changes.
+  struct StopSummaries {
+    Summaries& summaries;
+    ~StopSummaries() { summaries.stop(); }
+  } stop_summaries{summaries};
   Idempotency idempotency;
   ServerParts parts{.runtime = runtime,
                     .request = request,

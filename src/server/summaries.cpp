@@ -13,12 +13,18 @@ Summaries::Summaries(store::SessionStore& store, EventBus& bus)
     : m_store(store), m_bus(bus), m_thread([this] { run(); }) {}
 
 Summaries::~Summaries() {
+  stop();
+}
+
+void Summaries::stop() {
   {
     const std::lock_guard lock(m_mutex);
     m_stopping = true;
   }
   m_wake.notify_one();
-  m_thread.join();
+  if (m_thread.joinable()) {
+    m_thread.join();
+  }
 }
 
 void Summaries::changed(const std::string& session_id) {

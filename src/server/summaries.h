@@ -29,6 +29,10 @@ public:
   void set_host(const SessionHost* host) { m_host = host; }
   void set_batches(Batches* batches) { m_batches = batches; }
   void changed(const std::string& session_id);
+  // Sends no more (changes noted after are dropped); returns once its thread is done. The
+  // destructor stops it too; a server stops it before what the thread reads (the host, the
+  // batches) goes.
+  void stop();
 
 private:
   void run();
