@@ -48,6 +48,18 @@ protected:
     });
   }
 
+  // Starts a goal on `server` whose model call the test holds; its id once the call came (empty
+  // and a test failure when it did not).
+  std::string start_held_goal(const ServeProcess& server) {
+    auto posted = server.post("/api/v1/sessions", {{"goal", "g"}, {"verify", "test -f done.txt"}});
+    EXPECT_EQ(posted->status, 201) << posted->body;
+    if (posted->status != 201 || !provider.wait_for_requests(1, std::chrono::seconds(30))) {
+      ADD_FAILURE() << "the goal's model call did not come";
+      return {};
+    }
+    return json::parse(posted->body)["id"];
+  }
+
   // Waits for session `id` to end with `status`, through its live stream (from the server's
   // first event: it may have ended before the stream opened).
   void wait_for_end(const ServeProcess& server, const std::string& id,
@@ -427,10 +439,8 @@ TEST_F(ServeTest, ASessionOfAServerKilledMidRunIsShownStoppedAndResumes) {
   {
     HeldAnswers held(provider, "held");
     auto server = start();
-    auto posted = server->post("/api/v1/sessions", {{"goal", "g"}, {"verify", "test -f done.txt"}});
-    ASSERT_EQ(posted->status, 201);
-    id = json::parse(posted->body)["id"];
-    ASSERT_TRUE(provider.wait_for_requests(1, std::chrono::seconds(30)));
+    id = start_held_goal(*server);
+    ASSERT_FALSE(id.empty());
     server->process().signal(SIGKILL);
     server->stop();
   }
@@ -453,10 +463,8 @@ TEST_F(ServeTest, AServerStoppedMidRunEndsItsSessionsInterruptedAndResumable) {
   {
     HeldAnswers held(provider, "held");
     auto server = start();
-    auto posted = server->post("/api/v1/sessions", {{"goal", "g"}, {"verify", "test -f done.txt"}});
-    ASSERT_EQ(posted->status, 201);
-    id = json::parse(posted->body)["id"];
-    ASSERT_TRUE(provider.wait_for_requests(1, std::chrono::seconds(30)));
+    id = start_held_goal(*server);
+    ASSERT_FALSE(id.empty());
     const RalphOutput out = server->stop();
     EXPECT_EQ(out.exit_code, 0) << out.err;
   }
