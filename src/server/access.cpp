@@ -1,22 +1,17 @@
 #include "server/access.h"
 
+#include "ralph/core/text.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <openssl/crypto.h>
 #include <openssl/rand.h>
 #include <stdexcept>
 
 namespace ralph::server {
 namespace {
-
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
 
 // "host:port", "[::1]:port" or "host" into the host (lower case) and the port (-1 when none).
 std::pair<std::string, int> split_host(const std::string& text) {
@@ -36,7 +31,7 @@ std::pair<std::string, int> split_host(const std::string& text) {
     port = std::atoi(host.c_str() + colon + 1);
     host = host.substr(0, colon);
   }
-  return {lower(host), port};
+  return {to_lower_ascii(host), port};
 }
 
 // Compares without leaking where the first difference is.
@@ -76,7 +71,7 @@ std::string random_token() {
 }
 
 bool is_loopback(const std::string& address) {
-  const std::string host = lower(address);
+  const std::string host = to_lower_ascii(address);
   return host == "localhost" || host == "::1" || host == "[::1]" || host.rfind("127.", 0) == 0;
 }
 
@@ -102,7 +97,7 @@ Access::Access(std::string api_token, std::vector<std::string> hosts, int port)
       host = "[::1]";
     }
     if (!host.empty() && host != "0.0.0.0" && host != "::") {
-      m_hosts.insert(lower(host));
+      m_hosts.insert(to_lower_ascii(host));
     }
   }
 }

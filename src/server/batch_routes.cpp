@@ -9,11 +9,6 @@ namespace {
 
 const char* const k_batch = "/api/v1/batches/([A-Za-z0-9][A-Za-z0-9._-]*)";
 
-HttpResponse error_of(const Error& error) {
-  const bool caller = error.kind == ErrorKind::usage || error.kind == ErrorKind::config;
-  return error_response(caller ? 400 : 500, caller ? "bad_request" : "internal", error.message);
-}
-
 } // namespace
 
 void add_batch_routes(HttpServer& server, ServerParts& parts) {

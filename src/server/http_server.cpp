@@ -1,9 +1,8 @@
 #include "server/http_server.h"
 
-#include <httplib.h>
+#include "ralph/core/text.h"
 
-#include <algorithm>
-#include <cctype>
+#include <httplib.h>
 
 namespace ralph::server {
 
@@ -23,18 +22,12 @@ bool HttpRequest::has_query(const std::string& name) const {
 
 namespace {
 
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
-
 HttpRequest request_of(const httplib::Request& in) {
   HttpRequest out;
   out.method = in.method;
   out.path = in.path;
   for (const auto& [name, value] : in.headers) {
-    out.headers.emplace(lower(name), value);
+    out.headers.emplace(to_lower_ascii(name), value);
   }
   for (const auto& [name, value] : in.params) {
     out.query.emplace(name, value);

@@ -42,6 +42,10 @@ void add_web_routes(HttpServer& server, ServerParts& parts);
 // The JSON body of `value` as an answer.
 HttpResponse json_response(int status, const nlohmann::json& value);
 
+// The answer to an error: a caller's mistake (usage, config) is 400 naming the field its message
+// quotes; anything else 500.
+HttpResponse error_of(const Error& error);
+
 // A POST's answer through the idempotency cache: `run` makes it unless the key was seen.
 HttpResponse idempotent(ServerParts& parts, const HttpRequest& request,
                         const std::function<HttpResponse()>& run);

@@ -3,6 +3,7 @@
 #include "server/views.h"
 
 #include "ralph/app/batch/goals_file.h"
+#include "ralph/core/text.h"
 #include "ralph/core/try.h"
 #include "ralph/engine/io.h"
 #include "ralph/loop/records.h"
@@ -44,11 +45,15 @@ std::string field_of(const std::string& message) {
   return {};
 }
 
+} // namespace
+
 HttpResponse error_of(const Error& error) {
   const bool caller = error.kind == ErrorKind::usage || error.kind == ErrorKind::config;
   return error_response(caller ? 400 : 500, caller ? "bad_request" : "internal", error.message,
                         caller ? field_of(error.message) : std::string());
 }
+
+namespace {
 
 std::optional<Config> config_of(const store::SessionRow& row) {
   auto config = session::recorded_settings(row, {});
@@ -73,12 +78,6 @@ int int_param(const HttpRequest& request, const std::string& name, int fallback,
     return -1;
   }
   return static_cast<int>(std::min<long>(value, most));
-}
-
-bool contains_ignoring_case(const std::string& text, const std::string& needle) {
-  const auto found = std::search(text.begin(), text.end(), needle.begin(), needle.end(),
-                                 [](char a, char b) { return std::tolower(a) == std::tolower(b); });
-  return found != text.end();
 }
 
 HttpResponse list_sessions(ServerParts& parts, const HttpRequest& request) {
@@ -126,10 +125,10 @@ HttpResponse list_sessions(ServerParts& parts, const HttpRequest& request) {
     }
     in_batch = std::move(*sessions);
   }
-  const std::string text = request.query_value("q");
+  const std::string text = to_lower_ascii(request.query_value("q"));
   std::erase_if(selected, [&](const store::SessionRow& row) {
     return (!batch.empty() && in_batch.count(row.id) == 0) ||
-           (!text.empty() && !contains_ignoring_case(row.goal, text) &&
+           (!text.empty() && to_lower_ascii(row.goal).find(text) == std::string::npos &&
             row.id.find(text) == std::string::npos);
   });
   // The cursor is the last id of the page before (the list is newest first).

@@ -1,5 +1,6 @@
 #include "server/views.h"
 
+#include "ralph/core/text.h"
 #include "ralph/store/record_json.h"
 
 #include <map>
@@ -37,18 +38,6 @@ std::optional<int> tests_failed(const store::VerdictRow& verdict) {
 }
 
 } // namespace
-
-std::string text_head(const std::string& text, std::size_t bytes) {
-  if (text.size() <= bytes) {
-    return text;
-  }
-  std::size_t cut = bytes;
-  // Back to the start of a UTF-8 sequence.
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) {
-    --cut;
-  }
-  return text.substr(0, cut);
-}
 
 nlohmann::json session_summary(const store::SessionRow& row, const SessionFacts& facts,
                                const std::optional<Config>& config) {
@@ -91,7 +80,7 @@ nlohmann::json verdict_view(const store::VerdictRow& verdict, std::optional<int>
   out["output_bytes"] = verdict.output.size();
   if (head_bytes > 0) {
     out.erase("output");
-    out["output_head"] = text_head(verdict.output, head_bytes);
+    out["output_head"] = std::string(utf8_prefix(verdict.output, head_bytes));
   }
   return out;
 }
@@ -150,7 +139,7 @@ nlohmann::json session_detail(const store::SessionRecord& record, const SessionF
       }
       nlohmann::json tool = tool_call_detail(call);
       tool.erase("result");
-      tool["result_head"] = text_head(call.result, head_bytes);
+      tool["result_head"] = std::string(utf8_prefix(call.result, head_bytes));
       tools.push_back(std::move(tool));
     }
     nlohmann::json calls = nlohmann::json::array();

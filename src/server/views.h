@@ -37,7 +37,4 @@ nlohmann::json tool_call_detail(const store::ToolCallRow& call);
 nlohmann::json verdict_view(const store::VerdictRow& verdict, std::optional<int> failed_before,
                             std::size_t head_bytes);
 
-// The first `bytes` of `text`, cut on a character boundary.
-std::string text_head(const std::string& text, std::size_t bytes);
-
 } // namespace ralph::server

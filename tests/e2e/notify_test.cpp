@@ -32,21 +32,6 @@ namespace fs = std::filesystem;
 constexpr const char* k_hmac_key = "hmac-key-not-to-be-seen-0123";
 constexpr const char* k_provider_key = "sk-ant-provider-key-not-to-be-seen-42";
 
-std::string hmac_hex(const std::string& key, const std::string& message) {
-  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-  unsigned int size = 0;
-  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
-       reinterpret_cast<const unsigned char*>(message.data()), message.size(), digest.data(),
-       &size);
-  std::string hex;
-  constexpr const char* k_digits = "0123456789abcdef";
-  for (unsigned int i = 0; i < size; ++i) {
-    hex += k_digits[digest[i] >> 4U];
-    hex += k_digits[digest[i] & 15U];
-  }
-  return hex;
-}
-
 class NotifyEndToEnd : public ::testing::Test {
 protected:
   // The workspace's configuration: a signed webhook for `events` and a program writing what it
@@ -116,8 +101,8 @@ TEST_F(NotifyEndToEnd, ACompletedRunIsPostedSignedAndGivenToTheProgram) {
   EXPECT_EQ(request.path, "/hook");
   EXPECT_EQ(request.headers.at("x-ralph-event"), "completed");
   EXPECT_EQ(request.headers.at("x-ralph-signature-256"),
-            "sha256=" +
-                hmac_hex(k_hmac_key, request.headers.at("x-ralph-timestamp") + "." + request.body));
+            "sha256=" + openssl_hmac_hex(k_hmac_key, request.headers.at("x-ralph-timestamp") + "." +
+                                                         request.body));
   const json body = json::parse(request.body);
   EXPECT_EQ(body["event"], "completed");
   EXPECT_EQ(body["session"], result["session_id"]);

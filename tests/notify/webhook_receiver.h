@@ -2,14 +2,34 @@
 
 #include "http/loopback_server.h"
 
+#include <array>
 #include <condition_variable>
 #include <deque>
 #include <map>
 #include <mutex>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
 #include <string>
 #include <vector>
 
 namespace ralph::testing {
+
+// HMAC-SHA256 in hex, computed with OpenSSL directly, not with ralph's code: what a receiver
+// checks a signature with.
+inline std::string openssl_hmac_hex(const std::string& key, const std::string& message) {
+  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+  unsigned int size = 0;
+  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
+       reinterpret_cast<const unsigned char*>(message.data()), message.size(), digest.data(),
+       &size);
+  std::string hex;
+  constexpr const char* k_digits = "0123456789abcdef";
+  for (unsigned int i = 0; i < size; ++i) {
+    hex += k_digits[digest[i] >> 4U];
+    hex += k_digits[digest[i] & 15U];
+  }
+  return hex;
+}
 
 // A real HTTP receiver of webhooks on 127.0.0.1: records every request and answers with the
 // statuses it was given, in order (then 200). A `hold` status waits for the gate (release()).

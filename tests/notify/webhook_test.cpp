@@ -21,23 +21,8 @@ namespace {
 
 using ::testing::HasSubstr;
 using ::testing::Not;
+using testing::openssl_hmac_hex;
 using testing::WebhookReceiver;
-
-// HMAC-SHA256 in hex, computed here with OpenSSL directly, not with ralph's code.
-std::string openssl_hmac_hex(const std::string& key, const std::string& message) {
-  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-  unsigned int size = 0;
-  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
-       reinterpret_cast<const unsigned char*>(message.data()), message.size(), digest.data(),
-       &size);
-  std::string hex;
-  constexpr const char* k_digits = "0123456789abcdef";
-  for (unsigned int i = 0; i < size; ++i) {
-    hex += k_digits[digest[i] >> 4U];
-    hex += k_digits[digest[i] & 15U];
-  }
-  return hex;
-}
 
 Notification sample() {
   return make_notification(NotifyEvent::completed,
