@@ -17,21 +17,6 @@
 namespace ralph::cli {
 namespace {
 
-// The batch's budgets, each checked by the configuration's key table as the per-goal ones are.
-Result<BudgetSettings> batch_budget(const BatchArgs& batch) {
-  Config scratch;
-  const std::tuple<const std::string&, const char*, const char*> flags[] = {
-      {batch.token_budget, "budget.max_tokens", "--batch-token-budget"},
-      {batch.cost_budget, "budget.max_cost_usd", "--batch-cost-budget"},
-      {batch.time_budget, "budget.max_time", "--batch-time-budget"}};
-  for (const auto& [text, key, flag] : flags) {
-    if (!text.empty()) {
-      TRY(set_config_value(scratch, key, text, flag));
-    }
-  }
-  return scratch.budget;
-}
-
 // The command line as a batch: its configuration and every goal of the file read once. Bad
 // lines (and goals whose cost budget has no price) are `problems`: nothing runs.
 struct BatchCommandLine {
@@ -52,7 +37,9 @@ Result<BatchCommandLine> request_of(const RunArgs& args, const BatchArgs& batch,
   TRY_ASSIGN(request.config, app::batch_config(std::move(loaded), request.workspace));
   // Every line is checked before anything is made or run.
   TRY_ASSIGN(app::GoalsFile file, app::read_goals_file(batch.goals_file, request.config));
-  TRY_ASSIGN(request.limits, batch_budget(batch));
+  TRY_ASSIGN(request.limits, app::batch_limits({.tokens = batch.token_budget,
+                                                .cost = batch.cost_budget,
+                                                .time = batch.time_budget}));
   out.problems = std::move(file.problems);
   for (std::string& problem :
        app::goal_price_problems(file.goals, batch.goals_file, request.limits)) {

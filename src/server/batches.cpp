@@ -442,23 +442,20 @@ Result<std::string> Batches::run(std::vector<nlohmann::json> goals, const nlohma
     }
     concurrency = settings["concurrency"].get<int>();
   }
-  BudgetSettings limits;
-  for (const auto& [key, target] : {std::pair{"token_budget", "budget.max_tokens"},
-                                    std::pair{"cost_budget", "budget.max_cost_usd"},
-                                    std::pair{"time_budget", "budget.max_time"}}) {
+  // A number or a text ("2h") each, checked as `ralph batch`'s flags are.
+  const auto text_of = [&](const char* key) {
     if (!settings.contains(key)) {
-      continue;
+      return std::string();
     }
     const nlohmann::json& value = settings[key];
-    const std::string text = value.is_string() ? value.get<std::string>() : value.dump();
-    Config scratch;
-    if (auto set = set_config_value(scratch, target, text, std::string("'") + key + "'"); !set) {
-      return tl::unexpected(set.error());
-    }
-    limits.max_tokens = std::max(limits.max_tokens, scratch.budget.max_tokens);
-    limits.max_cost_usd = std::max(limits.max_cost_usd, scratch.budget.max_cost_usd);
-    limits.max_time = std::max(limits.max_time, scratch.budget.max_time);
-  }
+    return value.is_string() ? value.get<std::string>() : value.dump();
+  };
+  TRY_ASSIGN(const BudgetSettings limits, app::batch_limits({.tokens = text_of("token_budget"),
+                                                             .cost = text_of("cost_budget"),
+                                                             .time = text_of("time_budget"),
+                                                             .tokens_name = "'token_budget'",
+                                                             .cost_name = "'cost_budget'",
+                                                             .time_name = "'time_budget'"}));
   const fs::path folder = m_request.workspace / ".ralph" / "serve" / "batches";
   std::error_code error;
   fs::create_directories(folder, error);

@@ -522,6 +522,10 @@ TEST_F(ServeTest, ABatchRunsThroughTheApiAndItsFailedGoalsRunAgain) {
   ASSERT_EQ(again->status, 201) << again->body;
   EXPECT_NE(json::parse(again->body)["id"], batch);
   EXPECT_EQ(server->post("/api/v1/batches", {{"goals", {{{"goal", "no id"}}}}})->status, 400);
+  auto bad_budget = server->post(
+      "/api/v1/batches", {{"goals", {{{"id", "x"}, {"goal", "x"}}}}, {"cost_budget", "lots"}});
+  EXPECT_EQ(bad_budget->status, 400);
+  EXPECT_EQ(json::parse(bad_budget->body)["error"]["field"], "cost_budget") << bad_budget->body;
 }
 
 TEST_F(ServeTest, ARunOfAnotherProcessReachesTheLiveList) {

@@ -20,6 +20,7 @@
 #include <deque>
 #include <map>
 #include <mutex>
+#include <tuple>
 #include <unistd.h>
 #include <utility>
 
@@ -420,6 +421,20 @@ void notify_batch_finished(session::Runtime& runtime, const std::vector<NotifyTa
       {"results_file", end.results_file}};
   session::post_notification(runtime, targets, NotifyEvent::batch_finished, fields,
                              "batch " + progress.batch_id);
+}
+
+Result<BudgetSettings> batch_limits(const BatchLimitTexts& texts) {
+  Config scratch;
+  const std::tuple<const std::string&, const char*, const std::string&> budgets[] = {
+      {texts.tokens, "budget.max_tokens", texts.tokens_name},
+      {texts.cost, "budget.max_cost_usd", texts.cost_name},
+      {texts.time, "budget.max_time", texts.time_name}};
+  for (const auto& [text, key, name] : budgets) {
+    if (!text.empty()) {
+      TRY(set_config_value(scratch, key, text, name));
+    }
+  }
+  return scratch.budget;
 }
 
 Result<Config> batch_config(Config loaded, const fs::path& workspace) {

@@ -47,6 +47,21 @@ struct BatchRequest {
 // works. A config error when the store is disabled (a batch resumes from its records).
 Result<Config> batch_config(Config loaded, const std::filesystem::path& workspace);
 
+// The texts of a batch's own budgets (BatchRequest::limits) and what a mistake in each is
+// called (a flag, a request's field); an empty text sets none.
+struct BatchLimitTexts {
+  std::string tokens;
+  std::string cost;
+  std::string time;
+  std::string tokens_name = "--batch-token-budget";
+  std::string cost_name = "--batch-cost-budget";
+  std::string time_name = "--batch-time-budget";
+};
+
+// The batch's budgets, each checked by the configuration's key table as a goal's own are
+// (budget.max_tokens, budget.max_cost_usd, budget.max_time).
+Result<BudgetSettings> batch_limits(const BatchLimitTexts& texts);
+
 // A batch about to start its goals.
 struct BatchStart {
   std::string batch_id;
