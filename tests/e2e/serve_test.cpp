@@ -75,7 +75,7 @@ protected:
   TempDir workspace;
 };
 
-TEST_F(ServeTest, EveryRouteChecksTheCredentialTheHostAndTheOrigin) {
+TEST_F(ServeTest, TheGateChecksTheCredentialTheHostAndTheOriginOfEachKindOfRoute) {
   auto server = start();
   // Control: the token, the right Host.
   auto ok = server->get("/api/v1/sessions");
