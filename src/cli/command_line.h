@@ -50,6 +50,11 @@ enum class CommandName {
   batch_export,
   worker,
   serve,
+  mcp_list,
+  mcp_check,
+  mcp_serve,
+  mcp_install,
+  mcp_uninstall,
 };
 
 // Options of `ralph batch` besides those of a run (which every goal starts from).
@@ -86,6 +91,14 @@ struct ServeArgs {
   std::string token_file; // a file holding the API token (else RALPH_SERVE_TOKEN, else a new one)
   bool read_only = false;
   int max_streams = 64; // live event streams (browser tabs) open at once
+};
+
+// Options of `ralph mcp ...` besides those of a run (workspace, config, --json).
+struct McpArgs {
+  std::vector<std::string> names; // list / check: the servers (none: every one configured)
+  std::string target;             // install / uninstall: claude, codex or gemini
+  bool user = false;              // install / uninstall: the user's settings, not the project's
+  bool project = false;           // --project: the default, said out loud
 };
 
 // Options of `ralph chat` besides those of a run.
@@ -131,6 +144,7 @@ struct ParsedCommand {
   BatchArgs batch;
   WorkerArgs worker;
   ServeArgs serve;
+  McpArgs mcp;
   // Set when parsing already decided the outcome (help printed: 0; bad usage, its one line
   // printed: 2).
   int exit_code = -1;

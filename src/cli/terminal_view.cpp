@@ -292,6 +292,8 @@ struct TerminalView::Show {
       note(fmt::format("{} {}", paint(k_cyan, "  ▸"), paint(k_dim, e.agent + " is working")));
     }
   }
+  // Shown on the status line only: a log of every step would bury the calls themselves.
+  void operator()(const event::ToolProgress&) const {}
   void operator()(const event::ToolStarted& e) const {
     note(fmt::format(
         "{} {} {}", paint(k_cyan, "  →"), e.call.name,
@@ -414,6 +416,13 @@ struct TerminalView::Phase {
   void operator()(const event::ToolStarted& e) const {
     view.set_phase(fmt::format("running {} {}", e.call.name,
                                summarize_arguments(e.call.name, e.call.arguments, 60)));
+  }
+  void operator()(const event::ToolProgress& e) const {
+    const std::string amount =
+        e.total ? fmt::format("{:g}/{:g}", e.progress, *e.total) : fmt::format("{:g}", e.progress);
+    view.set_phase(
+        fmt::format("running {} {}{}", e.tool, amount,
+                    e.message.empty() ? std::string() : " " + first_line(e.message, 60)));
   }
   void operator()(const event::VerifierStarted& e) const {
     view.m_verifying.push_back(e.verifier);

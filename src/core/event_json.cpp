@@ -64,6 +64,15 @@ public:
     call(e.call);
     text("arguments", e.call.arguments);
   }
+  void operator()(const event::ToolProgress& e) {
+    text("name", e.tool);
+    text("tool_call_id", e.call_id);
+    m_out["progress"] = e.progress;
+    if (e.total) {
+      m_out["total"] = *e.total;
+    }
+    text("message", e.message);
+  }
   void operator()(const event::ToolFinished& e) {
     call(e.call);
     text("result", e.result);

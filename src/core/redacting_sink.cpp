@@ -12,6 +12,7 @@ struct RedactFields {
     call.arguments = redactor.redact_json(call.arguments);
   }
   void operator()(event::ToolStarted& e) const { call(e.call); }
+  void operator()(event::ToolProgress& e) const { e.message = redactor.redact(e.message); }
   void operator()(event::ToolFinished& e) const {
     call(e.call);
     e.result = redactor.redact(e.result);

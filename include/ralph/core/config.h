@@ -35,6 +35,7 @@ struct Config {
   DocumentSettings document;
   PriceTable prices;
   AgentPresets agents = default_agent_presets();
+  McpSettings mcp;
   // `[[notify]]` entries of every file read, in order (files add entries, none replaces them).
   std::vector<NotifyTarget> notify;
 };

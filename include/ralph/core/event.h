@@ -71,6 +71,16 @@ struct ToolFinished {
   std::chrono::milliseconds duration{0};
 };
 
+// A running tool call reported how far it got (an MCP server's progress notification).
+struct ToolProgress {
+  static constexpr const char* k_name = "tool_progress";
+  std::string call_id;
+  std::string tool;
+  double progress = 0;
+  std::optional<double> total; // unknown when the server does not say
+  std::string message;
+};
+
 // A model request failed with a transient fault; try `attempt` failed and the next is sent after
 // `delay`. Text streamed since the previous try is void.
 struct Retry {
@@ -205,11 +215,11 @@ struct AttemptsRanked {
 
 using EventPayload =
     std::variant<event::AttemptStarted, event::ModelStarted, event::TextDelta, event::ThinkingDelta,
-                 event::ModelFinished, event::ToolStarted, event::ToolFinished, event::Retry,
-                 event::Warning, event::AgentLimitWait, event::Failure, event::AgentFinished,
-                 event::AttemptFinished, event::VerificationSkipped, event::VerifierStarted,
-                 event::VerdictGiven, event::FeedbackGiven, event::BudgetWarning, event::RunEnded,
-                 event::AttemptsRanked>;
+                 event::ModelFinished, event::ToolStarted, event::ToolProgress, event::ToolFinished,
+                 event::Retry, event::Warning, event::AgentLimitWait, event::Failure,
+                 event::AgentFinished, event::AttemptFinished, event::VerificationSkipped,
+                 event::VerifierStarted, event::VerdictGiven, event::FeedbackGiven,
+                 event::BudgetWarning, event::RunEnded, event::AttemptsRanked>;
 
 struct Event {
   int iteration = 0; // outer-loop attempt, 1-based; 0 outside the loop

@@ -161,6 +161,35 @@ struct ToolSettings {
   std::size_t output_limit = 30000; // bytes of tool output given back to the model
 };
 
+// One MCP server whose tools the built-in agent gets, as `mcp__NAME__TOOL`: `[mcp.servers.NAME]`
+// (Codex's key names) or an entry of the workspace's `.mcp.json` (Claude Code's file). Either
+// `command` (stdio) or `url` (streamable HTTP) is set.
+struct McpServerSettings {
+  std::string name;
+  std::string command; // stdio: the program (PATH looked up), run in `cwd`
+  std::vector<std::string> args;
+  std::map<std::string, std::string> env; // set for the server (nothing else but PATH and HOME is)
+  std::vector<std::string> env_vars;      // passed through from ralph's environment by name
+  std::string cwd;                        // empty: the workspace; relative: under it
+  std::string url;                        // streamable HTTP endpoint
+  std::string bearer_token_env_var;       // Authorization: Bearer $VAR on every request
+  std::map<std::string, std::string> headers;
+  bool enabled = true;
+  bool required = false;  // a server that cannot start stops the run before the first model call
+  bool shareable = false; // one process for every session of a batch or server, not one each
+  Duration startup_timeout = std::chrono::seconds(10);
+  Duration tool_timeout = std::chrono::seconds(60); // the longest a call may take, progress or not
+  std::vector<std::string> enabled_tools;           // empty: all the server lists
+  std::vector<std::string> disabled_tools;
+  std::string origin; // where it was declared, for messages: "FILE:LINE" or "WORKSPACE/.mcp.json"
+};
+
+struct McpSettings {
+  // In the order declared; names are unique (a later declaration of a name replaces the earlier).
+  std::vector<McpServerSettings> servers;
+  bool project_file = true; // read the workspace's `.mcp.json`
+};
+
 // How a run is shown.
 struct DisplaySettings {
   // Off a terminal, a progress line this often during a long phase (seed 003's progress

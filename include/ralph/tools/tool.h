@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,10 +29,19 @@ struct ToolResult {
   std::chrono::milliseconds duration{0};
 };
 
+// How far a long call got, as a tool reports it while it runs.
+struct ToolProgressUpdate {
+  double progress = 0;
+  std::optional<double> total; // unknown when not said
+  std::string message;
+};
+
 // Per-call context handed to every tool.
 struct ToolContext {
   std::filesystem::path workspace; // absolute, canonical; file tools never leave it
   CancelToken cancel;
+  // Called on the calling thread while `run` runs; may be empty.
+  std::function<void(const ToolProgressUpdate&)> on_progress;
 };
 
 // One tool the model can call. Implementations validate their own arguments (raw JSON text
