@@ -359,6 +359,8 @@ private:
                            {"io.modelcontextprotocol/clientCapabilities", Json::object()}}}};
       // A legacy server may stay silent: half the time is left for `initialize`.
       discover.timeout = era() == Era::modern ? left() : left() / 2;
+      // Over HTTP the probe is a current-era POST, headers included.
+      channel.set_protocol(Era::unknown, modern_version);
       const RpcReply reply = channel.request(discover);
       if (reply.failure == RpcFailure::none && !reply.error && reply.result.is_object()) {
         const Json meta = reply.result.value("_meta", Json::object());
@@ -397,6 +399,7 @@ private:
         version = pick;
       }
     }
+    channel.set_protocol(Era::legacy, "");
     RpcRequest initialize;
     initialize.method = "initialize";
     initialize.params = {{"protocolVersion", version},
