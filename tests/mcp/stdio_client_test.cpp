@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -334,6 +335,30 @@ TEST(StdioClient, RestartsADeadServerOnceThenFailsClearly) {
   EXPECT_NE(after.text.find("after its one restart"), std::string::npos) << after.text;
   EXPECT_NE(after.text.find("dying as asked"), std::string::npos) << after.text;
   EXPECT_EQ(client->status().state, ServerState::failed);
+}
+
+// Counts the waits it is asked for: a fiber's Waiter parks the fiber there instead.
+class CountingWaiter final : public Waiter {
+public:
+  int poll(pollfd* fds, std::size_t count, std::chrono::milliseconds timeout) override {
+    ++calls;
+    return ::poll(fds, count, static_cast<int>(timeout.count()));
+  }
+  std::atomic<int> calls{0};
+};
+
+TEST(StdioClient, WaitsThroughTheGivenWaiter) {
+  Harness h;
+  CountingWaiter waiter;
+  h.options.waiter = &waiter;
+  auto client = h.connect(scripted_server());
+  ASSERT_TRUE(client);
+  const int after_connect = waiter.calls.load();
+  EXPECT_GT(after_connect, 0);
+  CallOptions options;
+  options.timeout = std::chrono::milliseconds(200);
+  EXPECT_TRUE(client->call("hang", "{}", options).timed_out);
+  EXPECT_GT(waiter.calls.load(), after_connect);
 }
 
 } // namespace
