@@ -14,7 +14,10 @@
 #include <array>
 #include <atomic>
 #include <cstdlib>
+#include <fcntl.h>
 #include <mutex>
+#include <poll.h>
+#include <unistd.h>
 #include <utility>
 
 namespace ralph::mcp {
@@ -191,46 +194,89 @@ private:
     return tool_call_result(reply.result);
   }
 
+  // Closed (POLLHUP on its read end) when a restart is over: every caller waiting on it wakes,
+  // through the Waiter, so a fiber parks instead of blocking the thread a restarter runs on.
+  struct RestartGate {
+    int read = -1;
+    int write = -1;
+    RestartGate() {
+      int fds[2];
+      if (::pipe2(fds, O_CLOEXEC) == 0) {
+        read = fds[0];
+        write = fds[1];
+      }
+    }
+    ~RestartGate() {
+      open();
+      if (read >= 0) {
+        ::close(read);
+      }
+    }
+    RestartGate(const RestartGate&) = delete;
+    RestartGate& operator=(const RestartGate&) = delete;
+    void open() {
+      if (write >= 0) {
+        ::close(write);
+        write = -1;
+      }
+    }
+  };
+
+  Waiter& waiter() { return m_options.waiter != nullptr ? *m_options.waiter : m_blocking; }
+
   // The current channel; a stdio server that died is started again once, then never.
   std::shared_ptr<RpcChannel> running_channel(std::string& why) {
-    const std::lock_guard restart_lock(m_restart_mutex);
-    std::shared_ptr<RpcChannel> dead;
-    {
+    while (true) {
+      std::shared_ptr<RestartGate> other_restart;
+      std::shared_ptr<RestartGate> gate;
+      std::shared_ptr<RpcChannel> dead;
+      {
+        const std::lock_guard lock(m_mutex);
+        if (m_restarting) {
+          other_restart = m_restarting;
+        } else if (m_channel && !m_channel->closed()) {
+          return m_channel;
+        } else if (m_status.state == ServerState::failed || !m_channel) {
+          why = m_status.last_error.empty()
+                    ? fmt::format("MCP server `{}` is not running", m_settings.name)
+                    : m_status.last_error;
+          return nullptr;
+        } else if (m_status.restarts >= 1) {
+          const std::string last = m_channel->last_stderr();
+          m_status.state = ServerState::failed;
+          m_status.last_error =
+              fmt::format("MCP server `{}` exited again after its one restart, so its tools are "
+                          "unavailable{}",
+                          m_settings.name, last.empty() ? "" : "; its last stderr line: " + last);
+          why = m_status.last_error;
+          return nullptr;
+        } else {
+          ++m_status.restarts;
+          dead = std::move(m_channel);
+          gate = std::make_shared<RestartGate>();
+          m_restarting = gate;
+        }
+      }
+      if (other_restart) {
+        pollfd p{other_restart->read, POLLIN, 0};
+        waiter().poll(&p, 1, milliseconds(1000));
+        continue;
+      }
+      dead.reset(); // reaps the old process before the new one starts
+      auto fresh = start_channel();
       const std::lock_guard lock(m_mutex);
-      if (m_channel && !m_channel->closed()) {
-        return m_channel;
-      }
-      if (m_status.state == ServerState::failed || !m_channel) {
-        why = m_status.last_error.empty()
-                  ? fmt::format("MCP server `{}` is not running", m_settings.name)
-                  : m_status.last_error;
-        return nullptr;
-      }
-      dead = std::move(m_channel);
-      if (m_status.restarts >= 1) {
-        const std::string last = dead->last_stderr();
+      m_restarting.reset();
+      gate->open();
+      if (!fresh) {
         m_status.state = ServerState::failed;
-        m_status.last_error =
-            fmt::format("MCP server `{}` exited again after its one restart, so its tools are "
-                        "unavailable{}",
-                        m_settings.name, last.empty() ? "" : "; its last stderr line: " + last);
+        m_status.last_error = fmt::format("MCP server `{}` could not be restarted: {}",
+                                          m_settings.name, fresh.error().message);
         why = m_status.last_error;
         return nullptr;
       }
-      ++m_status.restarts;
+      m_channel = *std::move(fresh);
+      return m_channel;
     }
-    dead.reset(); // reaps the old process before the new one starts
-    auto fresh = start_channel();
-    const std::lock_guard lock(m_mutex);
-    if (!fresh) {
-      m_status.state = ServerState::failed;
-      m_status.last_error = fmt::format("MCP server `{}` could not be restarted: {}",
-                                        m_settings.name, fresh.error().message);
-      why = m_status.last_error;
-      return nullptr;
-    }
-    m_channel = *std::move(fresh);
-    return m_channel;
   }
 
   const char* env(const char* name) const {
@@ -477,9 +523,10 @@ private:
   ClientOptions m_options;
   BlockingWaiter m_blocking;
   std::atomic<bool> m_tools_stale{false};
-  std::mutex m_restart_mutex; // one restart at a time
-  mutable std::mutex m_mutex; // guards m_channel and m_status
+  // Guards the three below; never held while waiting on the server.
+  mutable std::mutex m_mutex;
   std::shared_ptr<RpcChannel> m_channel;
+  std::shared_ptr<RestartGate> m_restarting; // set while one caller restarts the server
   ServerStatus m_status;
 };
 

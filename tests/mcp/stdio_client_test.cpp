@@ -337,6 +337,28 @@ TEST(StdioClient, RestartsADeadServerOnceThenFailsClearly) {
   EXPECT_EQ(client->status().state, ServerState::failed);
 }
 
+TEST(StdioClient, ConcurrentCallsAfterADeathShareOneRestart) {
+  Harness h;
+  auto client = h.connect(scripted_server());
+  ASSERT_TRUE(client);
+  EXPECT_TRUE(client->call("die", "{}", {}).is_error);
+  std::vector<std::string> answers(4);
+  std::vector<std::thread> threads;
+  for (std::size_t i = 0; i < answers.size(); ++i) {
+    threads.emplace_back([&, i] {
+      answers[i] = client->call("echo", R"({"text":")" + std::to_string(i) + "\"}", {}).text;
+    });
+  }
+  for (auto& thread : threads) {
+    thread.join();
+  }
+  for (std::size_t i = 0; i < answers.size(); ++i) {
+    EXPECT_EQ(answers[i], "Echo: " + std::to_string(i));
+  }
+  EXPECT_EQ(client->status().restarts, 1);
+  EXPECT_EQ(client->status().state, ServerState::running);
+}
+
 // Counts the waits it is asked for: a fiber's Waiter parks the fiber there instead.
 class CountingWaiter final : public Waiter {
 public:
