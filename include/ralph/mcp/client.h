@@ -48,6 +48,7 @@ struct ServerStatus {
   std::vector<RemoteTool> tools; // after enabled_tools/disabled_tools, in the server's order
   int restarts = 0;
   std::string last_error; // empty when none
+  int pid = 0;            // a running stdio server's process id; 0 otherwise
 };
 
 struct CallProgress {
