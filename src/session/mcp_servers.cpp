@@ -7,7 +7,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <cerrno>
+#include <fcntl.h>
+#include <poll.h>
 #include <thread>
+#include <unistd.h>
 
 namespace ralph::session {
 namespace {
@@ -22,19 +26,73 @@ std::string declaration_key(const McpServerSettings& server) {
 
 } // namespace
 
+// One shared server: started once; those who ask while it starts wait for the end of a pipe,
+// through their Waiter (a fiber parks), instead of on a lock.
+struct SharedMcpClients::Entry {
+  std::shared_ptr<mcp::Client> client; // set once started
+  bool starting = true;
+  int done_read = -1; // readable (closed) once starting is over
+  int done_write = -1;
+
+  Entry() {
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) == 0) {
+      done_read = fds[0];
+      done_write = fds[1];
+    }
+  }
+  ~Entry() {
+    close_write();
+    if (done_read >= 0) {
+      ::close(done_read);
+    }
+  }
+  Entry(const Entry&) = delete;
+  Entry& operator=(const Entry&) = delete;
+  void close_write() {
+    if (done_write >= 0) {
+      ::close(done_write);
+      done_write = -1;
+    }
+  }
+};
+
 Result<std::shared_ptr<mcp::Client>> SharedMcpClients::get(const McpServerSettings& settings,
                                                            const mcp::ClientOptions& options) {
   const std::string key = declaration_key(settings);
-  // Held while the server starts: a second session asking meanwhile waits for this one instead
-  // of starting a second process.
-  std::lock_guard lock(m_mutex);
-  if (const auto found = m_clients.find(key); found != m_clients.end()) {
-    return found->second;
+  for (;;) {
+    std::shared_ptr<Entry> entry;
+    bool mine = false;
+    {
+      std::lock_guard lock(m_mutex);
+      auto& slot = m_entries[key];
+      if (!slot) {
+        slot = std::make_shared<Entry>();
+        mine = true;
+      } else if (!slot->starting) {
+        return slot->client;
+      }
+      entry = slot;
+    }
+    if (mine) {
+      Result<std::unique_ptr<mcp::Client>> made = mcp::Client::connect(settings, options);
+      std::lock_guard lock(m_mutex);
+      entry->starting = false;
+      entry->close_write();
+      if (!made) {
+        m_entries.erase(key); // the next session to ask tries again
+        return tl::unexpected(made.error());
+      }
+      entry->client = std::move(*made);
+      return entry->client;
+    }
+    // Another session starts it: wait until it is over, then look again.
+    pollfd done{.fd = entry->done_read, .events = POLLIN, .revents = 0};
+    Waiter& waiter = options.waiter != nullptr ? *options.waiter : m_blocking;
+    while (waiter.poll(&done, 1, settings.startup_timeout + std::chrono::seconds(5)) < 0 &&
+           errno == EINTR) {
+    }
   }
-  TRY_ASSIGN(std::unique_ptr<mcp::Client> made, mcp::Client::connect(settings, options));
-  std::shared_ptr<mcp::Client> client = std::move(made);
-  m_clients.emplace(key, client);
-  return client;
 }
 
 Result<McpServerSettings> expand_mcp_server(const McpServerSettings& server,

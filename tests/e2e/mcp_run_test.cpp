@@ -11,6 +11,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -26,7 +27,7 @@ std::filesystem::path mcp_bin_dir() {
   const std::filesystem::path modules =
       dir != nullptr && *dir != '\0'
           ? std::filesystem::path(dir)
-          : std::filesystem::path(RALPH_SOURCE_DIR "/tests/mcp/node_modules");
+          : std::filesystem::path(RALPH_SOURCE_DIR "/tests/mcp_packages/node_modules");
   return modules / ".bin";
 }
 
@@ -206,6 +207,72 @@ TEST_F(McpRun, ABadServerDeclarationIsAConfigErrorNamingFileAndLine) {
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_THAT(result.err, HasSubstr("config.toml:3: mcp.servers.fs.comand: unknown field"));
   EXPECT_TRUE(server.requests().empty());
+}
+
+// The scripted stdio server of the client's tests, logging every message it gets to `log`.
+std::string scripted_server_toml(const std::string& name, const std::filesystem::path& log,
+                                 const std::string& more = "") {
+  return "[mcp.servers." + name +
+         "]\ncommand = \"python3\"\nargs = [\"" RALPH_SOURCE_DIR
+         "/tests/mcp/fixtures/scripted_server.py\", \"--log\", \"" +
+         log.string() + "\"]\n" + more;
+}
+
+TEST_F(McpRun, AStdioServerGetsOnlyTheVariablesItIsGiven) {
+  const std::filesystem::path log = cwd.path() / "messages.ndjson";
+  write_config(
+      scripted_server_toml("s", log, "env = { GIVEN = \"yes\" }\nenv_vars = [\"PASSED_ON\"]\n"));
+  for (const char* name : {"SOME_API_TOKEN", "GIVEN", "PASSED_ON", "NOT_PASSED"}) {
+    server.push(tool_turn("mcp__s__env", {{"name", name}}));
+  }
+  server.push(text_turn("Looked."));
+
+  const auto result = run_ralph(run_args({"look", "--json"}), cwd.path(),
+                                {{"SOME_API_TOKEN", "tok-1234567890"},
+                                 {"PASSED_ON", "passed-value"},
+                                 {"NOT_PASSED", "kept-away"}});
+
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto requests = server.requests();
+  ASSERT_EQ(requests.size(), 5U);
+  const auto tool_result = [&](std::size_t i) {
+    return json::parse(requests.at(i).body)["messages"].back()["content"].get<std::string>();
+  };
+  EXPECT_THAT(tool_result(1), HasSubstr("<unset>")) << "ralph's secrets never reach a server";
+  EXPECT_THAT(tool_result(2), HasSubstr("yes"));
+  EXPECT_THAT(tool_result(3), HasSubstr("passed-value"));
+  EXPECT_THAT(tool_result(4), HasSubstr("<unset>"));
+}
+
+TEST_F(McpRun, ABatchSharesAShareableServerAndStartsOneOtherwise) {
+  const auto starts = [](const std::filesystem::path& log) {
+    std::ifstream in(log);
+    int count = 0;
+    for (std::string line; std::getline(in, line);) {
+      count += line.find("\"server/discover\"") != std::string::npos ? 1 : 0;
+    }
+    return count;
+  };
+  const std::filesystem::path shared_log = cwd.path() / "shared.ndjson";
+  const std::filesystem::path own_log = cwd.path() / "own.ndjson";
+  write_config(scripted_server_toml("shared", shared_log, "shareable = true\n") + "\n" +
+               scripted_server_toml("own", own_log));
+  std::string goals;
+  for (const char* id : {"a", "b", "c"}) {
+    goals +=
+        json{{"id", id}, {"goal", std::string("goal ") + id}, {"verify", "true"}}.dump() + "\n";
+    server.push(text_turn("done"));
+  }
+  const std::filesystem::path goals_file = cwd.write("goals.jsonl", goals);
+
+  const auto result = run_ralph(
+      {"batch", goals_file.string(), "--model", "openai-compat/test-model", "--base-url",
+       server.base_url() + "/v1", "--workspace", workspace.path().string(), "--concurrency", "3"},
+      cwd.path());
+
+  ASSERT_EQ(result.exit_code, 0) << result.err << result.out;
+  EXPECT_EQ(starts(shared_log), 1);
+  EXPECT_EQ(starts(own_log), 3);
 }
 
 } // namespace

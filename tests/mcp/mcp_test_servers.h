@@ -2,7 +2,7 @@
 
 // Where the MCP servers the client tests drive are: the scripted fake under fixtures/, and the
 // real ones from npm (pinned in tests/mcp/package.json) under $RALPH_MCP_TESTS_DIR, by default the
-// source tree's tests/mcp/node_modules. A missing npm server skips its test, or fails it when
+// source tree's tests/mcp_packages/node_modules. A missing npm server skips its test, or fails it when
 // $RALPH_REQUIRE_AGENT_CLIS is "1" (CI).
 
 #include "ralph/core/settings.h"
@@ -21,7 +21,7 @@ inline std::filesystem::path mcp_tests_dir() {
   const char* dir = std::getenv("RALPH_MCP_TESTS_DIR");
   return dir != nullptr && *dir != '\0'
              ? std::filesystem::path(dir)
-             : std::filesystem::path(RALPH_SOURCE_DIR) / "tests/mcp/node_modules";
+             : std::filesystem::path(RALPH_SOURCE_DIR) / "tests/mcp_packages/node_modules";
 }
 
 inline bool mcp_servers_required() {

@@ -36,8 +36,11 @@ public:
                                            const mcp::ClientOptions& options);
 
 private:
-  std::mutex m_mutex;
-  std::map<std::string, std::shared_ptr<mcp::Client>> m_clients; // by declaration (JSON text)
+  struct Entry;
+  std::mutex
+      m_mutex; // never held while a server starts: a fiber waiting on it would block its thread
+  std::map<std::string, std::shared_ptr<Entry>> m_entries; // by declaration (JSON text)
+  BlockingWaiter m_blocking;                               // for callers that give no waiter
 };
 
 // A server's declaration with `${VAR}` and `${VAR:-default}` expanded from `env` in its command,
