@@ -9,9 +9,11 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -273,6 +275,43 @@ TEST_F(McpRun, ABatchSharesAShareableServerAndStartsOneOtherwise) {
   ASSERT_EQ(result.exit_code, 0) << result.err << result.out;
   EXPECT_EQ(starts(shared_log), 1);
   EXPECT_EQ(starts(own_log), 3);
+}
+
+bool file_has(const std::filesystem::path& file, const std::string& needle) {
+  std::ifstream in(file);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str().find(needle) != std::string::npos;
+}
+
+TEST_F(McpRun, CtrlCDuringALongCallShowsItsProgressAndCancelsItOnTheServer) {
+  const std::filesystem::path log = cwd.path() / "messages.ndjson";
+  const std::filesystem::path events = cwd.path() / "events.ndjson";
+  write_config(scripted_server_toml("s", log));
+  server.push(tool_turn("mcp__s__wait_cancel", json::object()));
+  server.push(text_turn("unused"));
+
+  RalphProcess process(run_args({"wait", "--events", events.string()}), cwd.path());
+  ASSERT_TRUE(eventually([&] { return file_has(events, "\"tool_progress\""); }));
+  process.signal(SIGINT);
+  const auto result = process.wait();
+
+  EXPECT_EQ(result.exit_code, 130) << result.err;
+  EXPECT_TRUE(file_has(log, "\"notifications/cancelled\"")) << "the server was told";
+  EXPECT_TRUE(file_has(events, "\"name\":\"mcp__s__wait_cancel\""));
+}
+
+TEST_F(McpRun, ACallThatOutlivesTheTimeBudgetIsCancelledOnTheServer) {
+  const std::filesystem::path log = cwd.path() / "messages.ndjson";
+  write_config(scripted_server_toml("s", log));
+  server.push(tool_turn("mcp__s__wait_cancel", json::object()));
+  server.push(text_turn("unused"));
+
+  const auto result = run_ralph(run_args({"wait", "--json", "--time-budget", "2s"}), cwd.path());
+
+  EXPECT_EQ(result.exit_code, 3) << result.err;
+  EXPECT_EQ(json::parse(result.out)["status"], "budget_exhausted");
+  EXPECT_TRUE(file_has(log, "\"notifications/cancelled\""));
 }
 
 } // namespace
