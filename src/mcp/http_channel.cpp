@@ -10,6 +10,9 @@
 namespace ralph::mcp {
 namespace {
 
+// The largest answer read; a bigger one is cut off as a failure instead of filling memory.
+constexpr std::size_t max_answer_bytes = std::size_t{64} << 20;
+
 std::string head_of(std::string_view text) {
   std::string head(text.substr(0, 200));
   for (char& c : head) {
@@ -26,6 +29,26 @@ HttpChannel::HttpChannel(std::string url, http::Headers headers, TransportFactor
                          NotificationHandler on_notification)
     : m_url(std::move(url)), m_headers(std::move(headers)),
       m_make_transport(std::move(make_transport)), m_on_notification(std::move(on_notification)) {}
+
+HttpChannel::~HttpChannel() {
+  std::string session;
+  {
+    const std::lock_guard lock(m_mutex);
+    session = m_session_id;
+  }
+  if (session.empty()) {
+    return;
+  }
+  http::Request request;
+  request.method = "DELETE";
+  request.url = m_url;
+  request.headers = m_headers;
+  request.headers.emplace_back("Mcp-Session-Id", session);
+  request.total_timeout = std::chrono::seconds(2);
+  // Many servers answer 405 (no session ending); either way the client is done with it.
+  [[maybe_unused]] auto ignored = m_make_transport()->send(
+      request, [](std::string_view) { return true; }, CancelToken());
+}
 
 void HttpChannel::set_protocol(Era era, const std::string& version) {
   const std::lock_guard lock(m_mutex);
@@ -103,7 +126,12 @@ RpcReply HttpChannel::request(const RpcRequest& request) {
   http::SseDecoder sse([&](const http::SseEvent& event) { on_message(event.data); });
   std::optional<bool> is_json; // decided by the first byte of the body
   std::string json_body;
+  std::size_t received = 0;
   const http::BodySink sink = [&](std::string_view chunk) {
+    received += chunk.size();
+    if (received > max_answer_bytes) {
+      return false;
+    }
     if (!is_json) {
       const auto first = chunk.find_first_not_of(" \t\r\n");
       if (first == std::string_view::npos) {
@@ -128,6 +156,12 @@ RpcReply HttpChannel::request(const RpcRequest& request) {
   auto response = transport->send(http_request, sink, request.cancel);
   if (!response) {
     if (answered) {
+      return reply;
+    }
+    if (received > max_answer_bytes) {
+      reply.failure = RpcFailure::transport;
+      reply.failure_message = fmt::format("the answer to `{}` from {} is over {} bytes",
+                                          request.method, m_url, max_answer_bytes);
       return reply;
     }
     const Error& error = response.error();

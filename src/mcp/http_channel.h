@@ -24,6 +24,10 @@ public:
 
   HttpChannel(std::string url, http::Headers headers, TransportFactory make_transport,
               NotificationHandler on_notification);
+  // Ends a legacy session the server opened (DELETE with its Mcp-Session-Id).
+  ~HttpChannel() override;
+  HttpChannel(const HttpChannel&) = delete;
+  HttpChannel& operator=(const HttpChannel&) = delete;
 
   RpcReply request(const RpcRequest& request) override;
   void notify(const std::string& method, const Json& params) override;

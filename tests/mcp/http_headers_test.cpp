@@ -34,6 +34,13 @@ public:
                              [this](const httplib::Request& request, httplib::Response& response) {
                                handle(request, response);
                              });
+    m_loopback.server().Delete(
+        "/mcp", [this](const httplib::Request& request, httplib::Response& response) {
+          const std::lock_guard lock(m_mutex);
+          m_seen.push_back(
+              {"DELETE", {{"Mcp-Session-Id", request.get_header_value("Mcp-Session-Id")}}});
+          response.status = 200;
+        });
     m_loopback.start();
   }
 
@@ -210,6 +217,10 @@ TEST(HttpHeaders, LegacyEraAfterA400KeepsTheSessionId) {
   EXPECT_EQ(call.headers.at("MCP-Protocol-Version"), "2025-11-25");
   EXPECT_EQ(call.headers.at("Authorization"), "Bearer secret-token");
   EXPECT_EQ(call.headers.count("Mcp-Method"), 0U);
+  client->reset();
+  const Seen ended = server.last("DELETE");
+  ASSERT_EQ(ended.method, "DELETE") << "the legacy session was not ended";
+  EXPECT_EQ(ended.headers.at("Mcp-Session-Id"), "session-42");
 }
 
 TEST(HttpHeaders, SseAnswersCarryProgressAndListChanged) {
