@@ -117,6 +117,17 @@ private:
     if (tool == "echo") {
       return reply({{"content", {{{"type", "text"}, {"text", "echoed"}}}}});
     }
+    if (tool == "huge") {
+      // A JSON answer over the client's 64 MiB bound.
+      std::string text(65U << 20, 'x');
+      response.set_content(
+          json{{"jsonrpc", "2.0"},
+               {"id", id},
+               {"result", {{"content", {{{"type", "text"}, {"text", std::move(text)}}}}}}}
+              .dump(),
+          "application/json");
+      return;
+    }
     if (tool == "add") {
       // Progress and a list_changed on the response's own stream, then the answer.
       m_added = true;
@@ -257,6 +268,17 @@ TEST(HttpHeaders, ACurrentEraCancelClosesTheStreamWithoutANotification) {
   for (const auto& s : server.seen()) {
     EXPECT_NE(s.method, "notifications/cancelled");
   }
+  EXPECT_EQ((*client)->call("echo", "{}", {}).text, "echoed");
+}
+
+TEST(HttpHeaders, AnAnswerOverTheBoundIsAnErrorNotAllInMemory) {
+  ScriptedHttpServer server(/*modern=*/true);
+  TempDir dir;
+  auto client = Client::connect(settings_for(server), options_for(dir));
+  ASSERT_TRUE(client) << client.error().message;
+  const CallResult huge = (*client)->call("huge", "{}", {});
+  EXPECT_TRUE(huge.is_error);
+  EXPECT_NE(huge.text.find("over 67108864 bytes"), std::string::npos) << huge.text.substr(0, 300);
   EXPECT_EQ((*client)->call("echo", "{}", {}).text, "echoed");
 }
 
