@@ -1,6 +1,7 @@
 #include "ralph/mcp/client.h"
 
 #include "http_channel.h"
+#include "param_headers.h"
 #include "rpc_channel.h"
 #include "stdio_channel.h"
 #include "tool_call_result.h"
@@ -15,6 +16,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <fcntl.h>
+#include <map>
 #include <mutex>
 #include <poll.h>
 #include <unistd.h>
@@ -136,6 +138,12 @@ private:
     }
     RpcRequest request;
     request.method = "tools/call";
+    {
+      const std::lock_guard lock(m_mutex);
+      if (const auto it = m_param_headers.find(tool); it != m_param_headers.end()) {
+        request.headers = param_header_values(it->second, arguments);
+      }
+    }
     request.params = with_meta({{"name", tool}, {"arguments", std::move(arguments)}});
     request.name = tool;
     request.timeout =
@@ -500,6 +508,10 @@ private:
         tool.description = item.value("description", "");
         if (const auto it = item.find("inputSchema"); it != item.end() && it->is_object()) {
           tool.input_schema = it->dump();
+          if (auto headers = param_headers(*it); !headers.empty()) {
+            const std::lock_guard lock(m_mutex);
+            m_param_headers[tool.name] = std::move(headers);
+          }
         }
         if (const auto it = item.find("outputSchema"); it != item.end() && it->is_object()) {
           tool.output_schema = it->dump();
@@ -523,10 +535,12 @@ private:
   ClientOptions m_options;
   BlockingWaiter m_blocking;
   std::atomic<bool> m_tools_stale{false};
-  // Guards the three below; never held while waiting on the server.
+  // Guards the four below; never held while waiting on the server.
   mutable std::mutex m_mutex;
   std::shared_ptr<RpcChannel> m_channel;
   std::shared_ptr<RestartGate> m_restarting; // set while one caller restarts the server
+  // The x-mcp-header declarations of the tools listed, by tool.
+  std::map<std::string, std::vector<ParamHeader>> m_param_headers;
   ServerStatus m_status;
 };
 

@@ -1,5 +1,7 @@
 #include "http_channel.h"
 
+#include "param_headers.h"
+
 #include "ralph/http/sse_decoder.h"
 
 #include <fmt/format.h>
@@ -50,6 +52,11 @@ HttpChannel::~HttpChannel() {
       request, [](std::string_view) { return true; }, CancelToken());
 }
 
+Era HttpChannel::era() const {
+  const std::lock_guard lock(m_mutex);
+  return m_era;
+}
+
 void HttpChannel::set_protocol(Era era, const std::string& version) {
   const std::lock_guard lock(m_mutex);
   m_era = era;
@@ -67,7 +74,7 @@ http::Headers HttpChannel::headers_for(const std::string& method, const std::str
   if (m_era != Era::legacy) {
     headers.emplace_back("Mcp-Method", method);
     if (!name.empty()) {
-      headers.emplace_back("Mcp-Name", name);
+      headers.emplace_back("Mcp-Name", header_value(name));
     }
   }
   if (!m_session_id.empty()) {
@@ -93,6 +100,10 @@ RpcReply HttpChannel::request(const RpcRequest& request) {
   http::Request http_request;
   http_request.url = m_url;
   http_request.headers = headers_for(request.method, request.name);
+  if (era() != Era::legacy) {
+    http_request.headers.insert(http_request.headers.end(), request.headers.begin(),
+                                request.headers.end());
+  }
   http_request.body = rpc_request_text(id, request.method, params);
   http_request.total_timeout = request.timeout;
   // A long call may be quiet for its whole time limit.
@@ -168,13 +179,8 @@ RpcReply HttpChannel::request(const RpcRequest& request) {
     if (error.kind == ErrorKind::cancelled || error.kind == ErrorKind::timeout) {
       reply.failure =
           error.kind == ErrorKind::cancelled ? RpcFailure::cancelled : RpcFailure::timeout;
-      bool legacy = false;
-      {
-        const std::lock_guard lock(m_mutex);
-        legacy = m_era == Era::legacy;
-      }
       // The current era's cancel is the closed stream; a legacy server is told.
-      if (legacy) {
+      if (era() == Era::legacy) {
         notify("notifications/cancelled",
                {{"requestId", id},
                 {"reason", reply.failure == RpcFailure::cancelled ? "cancelled by the client"

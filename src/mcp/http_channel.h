@@ -37,6 +37,7 @@ public:
   int pid() const override { return 0; }
 
 private:
+  Era era() const;
   http::Headers headers_for(const std::string& method, const std::string& name) const;
   void remember_session(const http::Response& response);
 

@@ -3,6 +3,7 @@
 #include "rpc_message.h"
 
 #include "ralph/core/cancel.h"
+#include "ralph/http/transport.h"
 #include "ralph/mcp/client.h"
 
 #include <chrono>
@@ -33,6 +34,8 @@ struct RpcRequest {
   std::string method;
   Json params = Json::object();
   std::string name; // the tool, resource or prompt named (the Mcp-Name header)
+  // Current-era HTTP only: arguments mirrored into Mcp-Param-* headers.
+  http::Headers headers;
   std::chrono::milliseconds timeout{60'000};
   CancelToken cancel;
   // Set: the request asks for progress (`_meta.progressToken`) and each notifications/progress
