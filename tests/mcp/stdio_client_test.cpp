@@ -116,6 +116,15 @@ TEST(StdioClient, DetectsAModernServerAndSendsMetaOnEveryRequest) {
   }
 }
 
+TEST(StdioClient, AnInputRequiredResultIsAClearError) {
+  Harness h;
+  auto client = h.connect(scripted_server({"--era", "modern"}));
+  ASSERT_TRUE(client);
+  const CallResult result = client->call("needs_input", "{}", {});
+  EXPECT_TRUE(result.is_error);
+  EXPECT_NE(result.text.find("asked for input"), std::string::npos) << result.text;
+}
+
 TEST(StdioClient, TreatsASilentDiscoverAsLegacy) {
   Harness h;
   auto settings = scripted_server({"--era", "silent"});
@@ -177,7 +186,7 @@ TEST(StdioClient, ListsEveryPageInTheServersOrderAndFilters) {
   const auto names = names_of(client->tools());
   EXPECT_EQ(names, (std::vector<std::string>{"echo", "progress", "wait_cancel", "hang", "die",
                                              "fail", "structured", "image", "add_tool",
-                                             "ask_client", "env", "cwd"}));
+                                             "ask_client", "env", "cwd", "needs_input"}));
   auto settings = scripted_server({"--page-size", "5"});
   settings.enabled_tools = {"echo", "fail", "cwd"};
   settings.disabled_tools = {"fail"};
@@ -190,7 +199,7 @@ TEST(StdioClient, ListsAgainAfterTheServerSaysItsListChanged) {
   Harness h;
   auto client = h.connect(scripted_server());
   ASSERT_TRUE(client);
-  EXPECT_EQ(names_of(client->tools()).back(), "cwd");
+  EXPECT_EQ(names_of(client->tools()).back(), "needs_input");
   EXPECT_EQ(client->call("add_tool", "{}", {}).text, "added");
   EXPECT_EQ(names_of(client->tools()).back(), "extra");
 }
