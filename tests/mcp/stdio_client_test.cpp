@@ -168,6 +168,24 @@ TEST(StdioClient, AMissingCommandIsAClearError) {
       << client.error().message;
 }
 
+TEST(StdioClient, AServerThatExitsAtOnceFailsQuotingItsStderr) {
+  Harness h;
+  McpServerSettings settings;
+  settings.name = "quitter";
+  settings.command = "python3";
+  settings.args = {"-c", "import sys; sys.stderr.write('no such flag: --frob\\n'); sys.exit(2)"};
+  const auto start = std::chrono::steady_clock::now();
+  auto client = Client::connect(settings, h.options);
+  ASSERT_FALSE(client);
+  EXPECT_NE(client.error().message.find("MCP server `quitter`"), std::string::npos)
+      << client.error().message;
+  EXPECT_NE(client.error().message.find("exited"), std::string::npos) << client.error().message;
+  EXPECT_NE(client.error().message.find("no such flag: --frob"), std::string::npos)
+      << client.error().message;
+  // Found at its exit, not after the startup timeout.
+  EXPECT_LT(std::chrono::steady_clock::now() - start, settings.startup_timeout / 2);
+}
+
 TEST(StdioClient, NeitherOrBothOfCommandAndUrlIsAConfigError) {
   Harness h;
   McpServerSettings settings;
