@@ -347,7 +347,7 @@ TEST(StdioClient, GivesTheServerOnlyPathHomeAndTheListedVariables) {
 
 TEST(StdioClient, RestartsADeadServerOnceThenFailsClearly) {
   Harness h;
-  auto client = h.connect(scripted_server());
+  auto client = h.connect(scripted_server({"--log", h.log_option()}));
   ASSERT_TRUE(client);
   const int first_pid = client->status().pid;
   const CallResult died = client->call("die", "{}", {});
@@ -357,6 +357,10 @@ TEST(StdioClient, RestartsADeadServerOnceThenFailsClearly) {
   EXPECT_EQ(client->call("echo", R"({"text":"again"})", {}).text, "Echo: again");
   EXPECT_EQ(client->status().restarts, 1);
   EXPECT_NE(client->status().pid, first_pid);
+  // The era found the first time is kept: the restarted server is not probed again.
+  const auto methods = h.methods();
+  EXPECT_EQ(std::count(methods.begin(), methods.end(), "server/discover"), 1);
+  EXPECT_EQ(std::count(methods.begin(), methods.end(), "initialize"), 2);
   EXPECT_TRUE(client->call("die", "{}", {}).is_error);
   const CallResult after = client->call("echo", R"({"text":"x"})", {});
   EXPECT_TRUE(after.is_error);
