@@ -111,8 +111,10 @@ public:
     ServerStatus status = m_status;
     if (m_channel && status.state == ServerState::running) {
       status.pid = m_channel->closed() ? 0 : m_channel->pid();
-      if (m_channel->closed() && status.restarts >= 1) {
-        status.state = ServerState::failed;
+      // A server that died is `stopped` while its one restart is still to come (at the next
+      // call), `failed` once that is spent.
+      if (m_channel->closed()) {
+        status.state = status.restarts >= 1 ? ServerState::failed : ServerState::stopped;
       }
     }
     return status;

@@ -354,7 +354,11 @@ TEST(StdioClient, RestartsADeadServerOnceThenFailsClearly) {
   EXPECT_TRUE(died.is_error);
   EXPECT_NE(died.text.find("MCP server `scripted` exited"), std::string::npos) << died.text;
   EXPECT_NE(died.text.find("dying as asked"), std::string::npos) << died.text;
+  EXPECT_EQ(client->status().state, ServerState::stopped);
+  EXPECT_EQ(client->status().pid, 0);
+  EXPECT_NE(client->status().last_error.find("exited during the call"), std::string::npos);
   EXPECT_EQ(client->call("echo", R"({"text":"again"})", {}).text, "Echo: again");
+  EXPECT_EQ(client->status().state, ServerState::running);
   EXPECT_EQ(client->status().restarts, 1);
   EXPECT_NE(client->status().pid, first_pid);
   // The era found the first time is kept: the restarted server is not probed again.
