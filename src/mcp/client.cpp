@@ -151,6 +151,8 @@ private:
     request.timeout =
         options.timeout.count() > 0 ? options.timeout : to_ms(m_settings.tool_timeout);
     request.cancel = options.cancel;
+    request.waiter = options.waiter;
+    request.make_transport = options.make_transport;
     if (options.on_progress) {
       request.on_progress = [&options](const Json& params) {
         CallProgress progress;

@@ -163,7 +163,7 @@ RpcReply HttpChannel::request(const RpcRequest& request) {
     // The answer came: closing the stream now is no cancel.
     return !request.cancel.cancelled() || answered;
   };
-  const auto transport = m_make_transport();
+  const auto transport = request.make_transport ? request.make_transport() : m_make_transport();
   auto response = transport->send(http_request, sink, request.cancel);
   if (!response) {
     if (answered) {
@@ -181,10 +181,12 @@ RpcReply HttpChannel::request(const RpcRequest& request) {
           error.kind == ErrorKind::cancelled ? RpcFailure::cancelled : RpcFailure::timeout;
       // The current era's cancel is the closed stream; a legacy server is told.
       if (era() == Era::legacy) {
-        notify("notifications/cancelled",
-               {{"requestId", id},
-                {"reason", reply.failure == RpcFailure::cancelled ? "cancelled by the client"
-                                                                  : "timed out"}});
+        send_notification(
+            request.make_transport ? request.make_transport : m_make_transport,
+            "notifications/cancelled",
+            {{"requestId", id},
+             {"reason",
+              reply.failure == RpcFailure::cancelled ? "cancelled by the client" : "timed out"}});
       }
       return reply;
     }
@@ -216,12 +218,17 @@ RpcReply HttpChannel::request(const RpcRequest& request) {
 }
 
 void HttpChannel::notify(const std::string& method, const Json& params) {
+  send_notification(m_make_transport, method, params);
+}
+
+void HttpChannel::send_notification(const TransportFactory& make_transport,
+                                    const std::string& method, const Json& params) {
   http::Request http_request;
   http_request.url = m_url;
   http_request.headers = headers_for(method, "");
   http_request.body = rpc_notification_text(method, params);
   http_request.total_timeout = std::chrono::seconds(10);
-  const auto transport = m_make_transport();
+  const auto transport = make_transport();
   // A notification's answer (202) says nothing worth acting on.
   [[maybe_unused]] auto ignored = transport->send(
       http_request, [](std::string_view) { return true; }, CancelToken());

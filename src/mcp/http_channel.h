@@ -38,6 +38,8 @@ public:
 
 private:
   Era era() const;
+  void send_notification(const TransportFactory& make_transport, const std::string& method,
+                         const Json& params);
   http::Headers headers_for(const std::string& method, const std::string& name) const;
   void remember_session(const http::Response& response);
 

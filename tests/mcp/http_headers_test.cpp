@@ -5,6 +5,7 @@
 #include "http/loopback_server.h"
 #include "support/temp_dir.h"
 
+#include "ralph/http/curl_transport.h"
 #include "ralph/mcp/client.h"
 
 #include <gtest/gtest.h>
@@ -280,6 +281,30 @@ TEST(HttpHeaders, AnAnswerOverTheBoundIsAnErrorNotAllInMemory) {
   EXPECT_TRUE(huge.is_error);
   EXPECT_NE(huge.text.find("over 67108864 bytes"), std::string::npos) << huge.text.substr(0, 300);
   EXPECT_EQ((*client)->call("echo", "{}", {}).text, "echoed");
+}
+
+TEST(HttpHeaders, ACallSendsThroughItsOwnTransportWhenGivenOne) {
+  ScriptedHttpServer server(/*modern=*/true);
+  TempDir dir;
+  int owner_made = 0;
+  ClientOptions options = options_for(dir);
+  options.make_transport = [&owner_made] {
+    ++owner_made;
+    return std::make_unique<http::CurlTransport>();
+  };
+  auto client = Client::connect(settings_for(server), options);
+  ASSERT_TRUE(client) << client.error().message;
+  const int after_connect = owner_made;
+  EXPECT_GT(after_connect, 0);
+  int caller_made = 0;
+  CallOptions call;
+  call.make_transport = [&caller_made] {
+    ++caller_made;
+    return std::make_unique<http::CurlTransport>();
+  };
+  EXPECT_EQ((*client)->call("echo", "{}", call).text, "echoed");
+  EXPECT_EQ(caller_made, 1);
+  EXPECT_EQ(owner_made, after_connect);
 }
 
 } // namespace

@@ -5,6 +5,7 @@
 #include "support/temp_dir.h"
 
 #include "ralph/mcp/client.h"
+#include "ralph/mcp/mcp_tool.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -418,6 +419,37 @@ TEST(StdioClient, WaitsThroughTheGivenWaiter) {
   options.timeout = std::chrono::milliseconds(200);
   EXPECT_TRUE(client->call("hang", "{}", options).timed_out);
   EXPECT_GT(waiter.calls.load(), after_connect);
+}
+
+TEST(StdioClient, ACallWaitsThroughItsOwnWaiterWhenGivenOne) {
+  Harness h;
+  CountingWaiter owner;
+  h.options.waiter = &owner;
+  auto settings = scripted_server();
+  settings.tool_timeout = std::chrono::milliseconds(300);
+  auto made = Client::connect(settings, h.options);
+  ASSERT_TRUE(made) << made.error().message;
+  std::shared_ptr<Client> client = *std::move(made);
+  const int owner_calls = owner.calls.load();
+  CountingWaiter caller;
+  CallOptions options;
+  options.waiter = &caller;
+  EXPECT_TRUE(client->call("hang", "{}", options).timed_out);
+  EXPECT_GT(caller.calls.load(), 0);
+  EXPECT_EQ(owner.calls.load(), owner_calls);
+
+  // The tool adapter of a session sharing the client passes its own.
+  CountingWaiter session;
+  const auto tools = client->tools();
+  const auto hang = std::find_if(tools.begin(), tools.end(),
+                                 [](const RemoteTool& t) { return t.name == "hang"; });
+  ASSERT_NE(hang, tools.end());
+  auto tool = make_mcp_tool(client, "scripted", *hang, 1000, &session, nullptr);
+  tools::ToolContext context;
+  context.workspace = h.dir.path();
+  EXPECT_TRUE(tool->run("{}", context).timed_out);
+  EXPECT_GT(session.calls.load(), 0);
+  EXPECT_EQ(owner.calls.load(), owner_calls);
 }
 
 } // namespace

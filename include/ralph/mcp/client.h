@@ -61,6 +61,11 @@ struct CallOptions {
   CancelToken cancel;                   // a cancel sends the server its cancellation
   std::chrono::milliseconds timeout{0}; // 0: the server's tool_timeout
   std::function<void(const CallProgress&)> on_progress; // may be empty
+  // This call's waits and HTTP requests when they must not be the client's own: a server shared
+  // by sessions on several fibers or threads is called with each caller's. Null or empty: the
+  // ClientOptions' ones.
+  Waiter* waiter = nullptr;
+  std::function<std::unique_ptr<http::Transport>()> make_transport;
 };
 
 // A tool call's outcome, for the model: `text` is the structured content (JSON) when the server
