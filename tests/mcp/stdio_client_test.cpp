@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -185,6 +187,36 @@ TEST(StdioClient, AServerThatExitsAtOnceFailsQuotingItsStderr) {
       << client.error().message;
   // Found at its exit, not after the startup timeout.
   EXPECT_LT(std::chrono::steady_clock::now() - start, settings.startup_timeout / 2);
+}
+
+// After the client, no process is left, not even a zombie (kill(pid, 0) finds nothing).
+bool gone(int pid) {
+  return ::kill(pid, 0) != 0 && errno == ESRCH;
+}
+
+TEST(StdioClient, ClosingStdinEndsAServerThatListens) {
+  Harness h;
+  auto client = h.connect(scripted_server());
+  ASSERT_TRUE(client);
+  const int pid = client->status().pid;
+  ASSERT_GT(pid, 0);
+  const auto start = std::chrono::steady_clock::now();
+  client.reset();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+  EXPECT_TRUE(gone(pid));
+}
+
+TEST(StdioClient, AServerThatIgnoresStdinAndSigtermIsKilled) {
+  Harness h;
+  auto client = h.connect(scripted_server({"--stubborn"}));
+  ASSERT_TRUE(client);
+  const int pid = client->status().pid;
+  ASSERT_GT(pid, 0);
+  const auto start = std::chrono::steady_clock::now();
+  client.reset();
+  // Two grace periods of about 2 s: after stdin closed, after SIGTERM.
+  EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(3900));
+  EXPECT_TRUE(gone(pid));
 }
 
 TEST(StdioClient, NeitherOrBothOfCommandAndUrlIsAConfigError) {
