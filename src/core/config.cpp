@@ -364,7 +364,8 @@ Result<void> check_environment_names(const std::vector<std::string>& names) {
                                                                  "RALPH_PG_FSYNC",
                                                                  "RALPH_PG_BIN",
                                                                  "RALPH_BENCH_PG_URL",
-                                                                 "RALPH_BUILD"};
+                                                                 "RALPH_BUILD",
+                                                                 "RALPH_MCP_TESTS_DIR"};
   constexpr std::string_view k_prefix = "RALPH_";
   std::vector<std::string> known(std::begin(k_other_ralph_variables),
                                  std::end(k_other_ralph_variables));

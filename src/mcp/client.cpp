@@ -1,9 +1,12 @@
 #include "ralph/mcp/client.h"
 
+#include "handshake.h"
 #include "http_channel.h"
+#include "param_headers.h"
 #include "rpc_channel.h"
 #include "stdio_channel.h"
 #include "tool_call_result.h"
+#include "tool_list.h"
 
 #include "ralph/core/try.h"
 #include "ralph/http/curl_transport.h"
@@ -11,10 +14,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <atomic>
 #include <cstdlib>
 #include <fcntl.h>
+#include <map>
 #include <mutex>
 #include <poll.h>
 #include <unistd.h>
@@ -23,38 +26,10 @@
 namespace ralph::mcp {
 namespace {
 
-constexpr const char* modern_version = "2026-07-28";
-constexpr const char* legacy_version = "2025-11-25";
-constexpr std::array<const char*, 4> legacy_versions{"2025-11-25", "2025-06-18", "2025-03-26",
-                                                     "2024-11-05"};
-constexpr int max_tool_pages = 1000;
-
 using std::chrono::milliseconds;
 
 milliseconds to_ms(Duration d) {
   return std::chrono::duration_cast<milliseconds>(d);
-}
-
-bool contains(const std::vector<std::string>& list, const std::string& value) {
-  return std::find(list.begin(), list.end(), value) != list.end();
-}
-
-std::string describe(const RpcReply& reply) {
-  if (reply.error) {
-    return fmt::format("{} (JSON-RPC error {})", reply.error->message, reply.error->code);
-  }
-  switch (reply.failure) {
-  case RpcFailure::timeout:
-    return "no answer in time";
-  case RpcFailure::cancelled:
-    return "cancelled";
-  default:
-    return reply.failure_message;
-  }
-}
-
-Json client_info() {
-  return {{"name", "ralph"}, {"version", RALPH_VERSION}};
 }
 
 class McpClient final : public Client {
@@ -82,10 +57,12 @@ public:
     if (m_tools_stale.exchange(false)) {
       std::string why;
       if (auto channel = running_channel(why)) {
-        auto listed = list_tools(*channel, to_ms(m_settings.startup_timeout));
+        auto listed =
+            list_tools(*channel, meta_adder(), m_settings, to_ms(m_settings.startup_timeout));
         const std::lock_guard lock(m_mutex);
         if (listed) {
-          m_status.tools = *std::move(listed);
+          m_status.tools = std::move(listed->tools);
+          m_param_headers = std::move(listed->param_headers);
         } else {
           m_status.last_error = listed.error().message;
         }
@@ -109,8 +86,10 @@ public:
     ServerStatus status = m_status;
     if (m_channel && status.state == ServerState::running) {
       status.pid = m_channel->closed() ? 0 : m_channel->pid();
-      if (m_channel->closed() && status.restarts >= 1) {
-        status.state = ServerState::failed;
+      // A server that died is `stopped` while its one restart is still to come (at the next
+      // call), `failed` once that is spent.
+      if (m_channel->closed()) {
+        status.state = status.restarts >= 1 ? ServerState::failed : ServerState::stopped;
       }
     }
     return status;
@@ -136,11 +115,19 @@ private:
     }
     RpcRequest request;
     request.method = "tools/call";
+    {
+      const std::lock_guard lock(m_mutex);
+      if (const auto it = m_param_headers.find(tool); it != m_param_headers.end()) {
+        request.headers = param_header_values(it->second, arguments);
+      }
+    }
     request.params = with_meta({{"name", tool}, {"arguments", std::move(arguments)}});
     request.name = tool;
     request.timeout =
         options.timeout.count() > 0 ? options.timeout : to_ms(m_settings.tool_timeout);
     request.cancel = options.cancel;
+    request.waiter = options.waiter;
+    request.make_transport = options.make_transport;
     if (options.on_progress) {
       request.on_progress = [&options](const Json& params) {
         CallProgress progress;
@@ -335,27 +322,34 @@ private:
   // Starts the server, settles the era and lists the tools, within the startup timeout.
   Result<std::shared_ptr<RpcChannel>> start_channel() {
     const auto deadline = std::chrono::steady_clock::now() + to_ms(m_settings.startup_timeout);
-    const auto left = [&] {
-      return std::max(milliseconds(1), std::chrono::duration_cast<milliseconds>(
-                                           deadline - std::chrono::steady_clock::now()));
-    };
     auto channel = make_channel();
     if (!channel) {
       return fail(ErrorKind::tool,
                   fmt::format("MCP server `{}`: {}", m_settings.name, channel.error().message));
     }
-    if (auto settled = handshake(**channel, left); !settled) {
+    auto settled = handshake(**channel, era(), deadline);
+    if (!settled) {
       return fail(ErrorKind::tool, fmt::format("MCP server `{}`: {}", m_settings.name,
                                                with_stderr(settled.error().message, **channel)));
     }
+    {
+      const std::lock_guard lock(m_mutex);
+      m_status.era = settled->era;
+      m_status.protocol_version = settled->version;
+      m_status.server_name = settled->server_name;
+      m_status.server_version = settled->server_version;
+    }
     m_tools_stale = false;
-    auto listed = list_tools(**channel, left());
+    const auto left = std::max(milliseconds(1), std::chrono::duration_cast<milliseconds>(
+                                                    deadline - std::chrono::steady_clock::now()));
+    auto listed = list_tools(**channel, meta_adder(), m_settings, left);
     if (!listed) {
       return fail(ErrorKind::tool, fmt::format("MCP server `{}`: {}", m_settings.name,
                                                with_stderr(listed.error().message, **channel)));
     }
     const std::lock_guard lock(m_mutex);
-    m_status.tools = *std::move(listed);
+    m_status.tools = std::move(listed->tools);
+    m_param_headers = std::move(listed->param_headers);
     m_status.state = ServerState::running;
     return channel;
   }
@@ -375,158 +369,28 @@ private:
     const std::lock_guard lock(m_mutex);
     if (m_status.era == Era::modern) {
       Json& meta = params["_meta"];
-      meta["io.modelcontextprotocol/protocolVersion"] = m_status.protocol_version;
-      meta["io.modelcontextprotocol/clientInfo"] = client_info();
-      meta["io.modelcontextprotocol/clientCapabilities"] = Json::object();
+      if (!meta.is_object()) {
+        meta = Json::object();
+      }
+      meta.update(modern_meta(m_status.protocol_version));
     }
     return params;
   }
 
-  void settle(RpcChannel& channel, Era era, const std::string& version, const Json& server_info) {
-    channel.set_protocol(era, version);
-    const std::lock_guard lock(m_mutex);
-    m_status.era = era;
-    m_status.protocol_version = version;
-    if (server_info.is_object()) {
-      m_status.server_name = server_info.value("name", "");
-      m_status.server_version = server_info.value("version", "");
-    }
-  }
-
-  template <typename Left> Result<void> handshake(RpcChannel& channel, const Left& left) {
-    std::string version = legacy_version;
-    // A server's era is probed once; a restarted legacy server goes straight to `initialize`.
-    if (era() != Era::legacy) {
-      RpcRequest discover;
-      discover.method = "server/discover";
-      discover.params = {{"_meta",
-                          {{"io.modelcontextprotocol/protocolVersion", modern_version},
-                           {"io.modelcontextprotocol/clientInfo", client_info()},
-                           {"io.modelcontextprotocol/clientCapabilities", Json::object()}}}};
-      // A legacy server may stay silent: half the time is left for `initialize`.
-      discover.timeout = era() == Era::modern ? left() : left() / 2;
-      // Over HTTP the probe is a current-era POST, headers included.
-      channel.set_protocol(Era::unknown, modern_version);
-      const RpcReply reply = channel.request(discover);
-      if (reply.failure == RpcFailure::none && !reply.error && reply.result.is_object()) {
-        const Json meta = reply.result.value("_meta", Json::object());
-        Json info =
-            meta.is_object() ? meta.value("io.modelcontextprotocol/serverInfo", Json()) : Json();
-        if (!info.is_object()) {
-          info = reply.result.value("serverInfo", Json());
-        }
-        settle(channel, Era::modern, modern_version, info);
-        return {};
-      }
-      if (reply.failure == RpcFailure::closed) {
-        return fail(ErrorKind::tool,
-                    fmt::format("it exited before answering ({})", reply.failure_message));
-      }
-      if (reply.failure == RpcFailure::transport && reply.http_status == 0) {
-        return fail(ErrorKind::network, reply.failure_message);
-      }
-      if (reply.error && reply.error->code == rpc_code::unsupported_protocol_version) {
-        // It speaks another version: one of the older ones it lists, if any.
-        const Json data = reply.error->data;
-        const Json supported = data.is_object() ? data.value("supported", Json::array()) : Json();
-        std::string pick;
-        for (const Json& offered : supported.is_array() ? supported : Json::array()) {
-          for (const char* known : legacy_versions) {
-            if (pick.empty() && offered.is_string() && offered == known) {
-              pick = known;
-            }
-          }
-        }
-        if (pick.empty()) {
-          return fail(ErrorKind::tool,
-                      fmt::format("it supports none of ralph's protocol versions (it offers {})",
-                                  supported.dump()));
-        }
-        version = pick;
-      }
-    }
-    channel.set_protocol(Era::legacy, "");
-    RpcRequest initialize;
-    initialize.method = "initialize";
-    initialize.params = {{"protocolVersion", version},
-                         {"capabilities", Json::object()},
-                         {"clientInfo", client_info()}};
-    initialize.timeout = left();
-    const RpcReply reply = channel.request(initialize);
-    if (reply.failure != RpcFailure::none || reply.error || !reply.result.is_object()) {
-      return fail(ErrorKind::tool,
-                  fmt::format("it answered neither `server/discover` nor `initialize`: {}",
-                              reply.failure == RpcFailure::none && !reply.error
-                                  ? std::string("not an object")
-                                  : describe(reply)));
-    }
-    const std::string agreed = reply.result.value("protocolVersion", "");
-    if (std::find_if(legacy_versions.begin(), legacy_versions.end(),
-                     [&](const char* known) { return agreed == known; }) == legacy_versions.end()) {
-      return fail(ErrorKind::tool,
-                  fmt::format("it answered `initialize` with protocol version `{}`, which "
-                              "ralph does not speak",
-                              agreed));
-    }
-    settle(channel, Era::legacy, agreed, reply.result.value("serverInfo", Json()));
-    channel.notify("notifications/initialized", Json());
-    return {};
-  }
-
-  Result<std::vector<RemoteTool>> list_tools(RpcChannel& channel, milliseconds timeout) {
-    std::vector<RemoteTool> tools;
-    std::string cursor;
-    for (int page = 0; page < max_tool_pages; ++page) {
-      RpcRequest request;
-      request.method = "tools/list";
-      request.params = cursor.empty() ? Json::object() : Json{{"cursor", cursor}};
-      request.params = with_meta(std::move(request.params));
-      request.timeout = timeout;
-      const RpcReply reply = channel.request(request);
-      if (reply.failure != RpcFailure::none || reply.error || !reply.result.is_object()) {
-        return fail(ErrorKind::tool, fmt::format("tools/list failed: {}",
-                                                 reply.failure == RpcFailure::none && !reply.error
-                                                     ? std::string("not an object")
-                                                     : describe(reply)));
-      }
-      const Json listed = reply.result.value("tools", Json::array());
-      for (const Json& item : listed.is_array() ? listed : Json::array()) {
-        if (!item.is_object() || !item.contains("name") || !item["name"].is_string()) {
-          continue;
-        }
-        RemoteTool tool;
-        tool.name = item["name"].get<std::string>();
-        tool.title = item.value("title", "");
-        tool.description = item.value("description", "");
-        if (const auto it = item.find("inputSchema"); it != item.end() && it->is_object()) {
-          tool.input_schema = it->dump();
-        }
-        if (const auto it = item.find("outputSchema"); it != item.end() && it->is_object()) {
-          tool.output_schema = it->dump();
-        }
-        if ((!m_settings.enabled_tools.empty() && !contains(m_settings.enabled_tools, tool.name)) ||
-            contains(m_settings.disabled_tools, tool.name)) {
-          continue;
-        }
-        tools.push_back(std::move(tool));
-      }
-      const Json next = reply.result.value("nextCursor", Json());
-      if (!next.is_string() || next.get<std::string>().empty()) {
-        return tools;
-      }
-      cursor = next.get<std::string>();
-    }
-    return fail(ErrorKind::tool, fmt::format("tools/list gave more than {} pages", max_tool_pages));
+  std::function<Json(Json)> meta_adder() const {
+    return [this](Json params) { return with_meta(std::move(params)); };
   }
 
   McpServerSettings m_settings;
   ClientOptions m_options;
   BlockingWaiter m_blocking;
   std::atomic<bool> m_tools_stale{false};
-  // Guards the three below; never held while waiting on the server.
+  // Guards the four below; never held while waiting on the server.
   mutable std::mutex m_mutex;
   std::shared_ptr<RpcChannel> m_channel;
   std::shared_ptr<RestartGate> m_restarting; // set while one caller restarts the server
+  // The x-mcp-header declarations of the tools listed, by tool.
+  std::map<std::string, std::vector<ParamHeader>> m_param_headers;
   ServerStatus m_status;
 };
 

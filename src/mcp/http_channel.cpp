@@ -1,5 +1,7 @@
 #include "http_channel.h"
 
+#include "param_headers.h"
+
 #include "ralph/http/sse_decoder.h"
 
 #include <fmt/format.h>
@@ -9,6 +11,9 @@
 
 namespace ralph::mcp {
 namespace {
+
+// The largest answer read; a bigger one is cut off as a failure instead of filling memory.
+constexpr std::size_t max_answer_bytes = std::size_t{64} << 20;
 
 std::string head_of(std::string_view text) {
   std::string head(text.substr(0, 200));
@@ -27,6 +32,31 @@ HttpChannel::HttpChannel(std::string url, http::Headers headers, TransportFactor
     : m_url(std::move(url)), m_headers(std::move(headers)),
       m_make_transport(std::move(make_transport)), m_on_notification(std::move(on_notification)) {}
 
+HttpChannel::~HttpChannel() {
+  std::string session;
+  {
+    const std::lock_guard lock(m_mutex);
+    session = m_session_id;
+  }
+  if (session.empty()) {
+    return;
+  }
+  http::Request request;
+  request.method = "DELETE";
+  request.url = m_url;
+  request.headers = m_headers;
+  request.headers.emplace_back("Mcp-Session-Id", session);
+  request.total_timeout = std::chrono::seconds(2);
+  // Many servers answer 405 (no session ending); either way the client is done with it.
+  [[maybe_unused]] auto ignored = m_make_transport()->send(
+      request, [](std::string_view) { return true; }, CancelToken());
+}
+
+Era HttpChannel::era() const {
+  const std::lock_guard lock(m_mutex);
+  return m_era;
+}
+
 void HttpChannel::set_protocol(Era era, const std::string& version) {
   const std::lock_guard lock(m_mutex);
   m_era = era;
@@ -44,7 +74,7 @@ http::Headers HttpChannel::headers_for(const std::string& method, const std::str
   if (m_era != Era::legacy) {
     headers.emplace_back("Mcp-Method", method);
     if (!name.empty()) {
-      headers.emplace_back("Mcp-Name", name);
+      headers.emplace_back("Mcp-Name", header_value(name));
     }
   }
   if (!m_session_id.empty()) {
@@ -70,6 +100,10 @@ RpcReply HttpChannel::request(const RpcRequest& request) {
   http::Request http_request;
   http_request.url = m_url;
   http_request.headers = headers_for(request.method, request.name);
+  if (era() != Era::legacy) {
+    http_request.headers.insert(http_request.headers.end(), request.headers.begin(),
+                                request.headers.end());
+  }
   http_request.body = rpc_request_text(id, request.method, params);
   http_request.total_timeout = request.timeout;
   // A long call may be quiet for its whole time limit.
@@ -103,7 +137,12 @@ RpcReply HttpChannel::request(const RpcRequest& request) {
   http::SseDecoder sse([&](const http::SseEvent& event) { on_message(event.data); });
   std::optional<bool> is_json; // decided by the first byte of the body
   std::string json_body;
+  std::size_t received = 0;
   const http::BodySink sink = [&](std::string_view chunk) {
+    received += chunk.size();
+    if (received > max_answer_bytes) {
+      return false;
+    }
     if (!is_json) {
       const auto first = chunk.find_first_not_of(" \t\r\n");
       if (first == std::string_view::npos) {
@@ -124,27 +163,30 @@ RpcReply HttpChannel::request(const RpcRequest& request) {
     // The answer came: closing the stream now is no cancel.
     return !request.cancel.cancelled() || answered;
   };
-  const auto transport = m_make_transport();
+  const auto transport = request.make_transport ? request.make_transport() : m_make_transport();
   auto response = transport->send(http_request, sink, request.cancel);
   if (!response) {
     if (answered) {
+      return reply;
+    }
+    if (received > max_answer_bytes) {
+      reply.failure = RpcFailure::transport;
+      reply.failure_message = fmt::format("the answer to `{}` from {} is over {} bytes",
+                                          request.method, m_url, max_answer_bytes);
       return reply;
     }
     const Error& error = response.error();
     if (error.kind == ErrorKind::cancelled || error.kind == ErrorKind::timeout) {
       reply.failure =
           error.kind == ErrorKind::cancelled ? RpcFailure::cancelled : RpcFailure::timeout;
-      bool legacy = false;
-      {
-        const std::lock_guard lock(m_mutex);
-        legacy = m_era == Era::legacy;
-      }
       // The current era's cancel is the closed stream; a legacy server is told.
-      if (legacy) {
-        notify("notifications/cancelled",
-               {{"requestId", id},
-                {"reason", reply.failure == RpcFailure::cancelled ? "cancelled by the client"
-                                                                  : "timed out"}});
+      if (era() == Era::legacy) {
+        send_notification(
+            request.make_transport ? request.make_transport : m_make_transport,
+            "notifications/cancelled",
+            {{"requestId", id},
+             {"reason",
+              reply.failure == RpcFailure::cancelled ? "cancelled by the client" : "timed out"}});
       }
       return reply;
     }
@@ -176,12 +218,17 @@ RpcReply HttpChannel::request(const RpcRequest& request) {
 }
 
 void HttpChannel::notify(const std::string& method, const Json& params) {
+  send_notification(m_make_transport, method, params);
+}
+
+void HttpChannel::send_notification(const TransportFactory& make_transport,
+                                    const std::string& method, const Json& params) {
   http::Request http_request;
   http_request.url = m_url;
   http_request.headers = headers_for(method, "");
   http_request.body = rpc_notification_text(method, params);
   http_request.total_timeout = std::chrono::seconds(10);
-  const auto transport = m_make_transport();
+  const auto transport = make_transport();
   // A notification's answer (202) says nothing worth acting on.
   [[maybe_unused]] auto ignored = transport->send(
       http_request, [](std::string_view) { return true; }, CancelToken());

@@ -24,6 +24,10 @@ public:
 
   HttpChannel(std::string url, http::Headers headers, TransportFactory make_transport,
               NotificationHandler on_notification);
+  // Ends a legacy session the server opened (DELETE with its Mcp-Session-Id).
+  ~HttpChannel() override;
+  HttpChannel(const HttpChannel&) = delete;
+  HttpChannel& operator=(const HttpChannel&) = delete;
 
   RpcReply request(const RpcRequest& request) override;
   void notify(const std::string& method, const Json& params) override;
@@ -33,6 +37,9 @@ public:
   int pid() const override { return 0; }
 
 private:
+  Era era() const;
+  void send_notification(const TransportFactory& make_transport, const std::string& method,
+                         const Json& params);
   http::Headers headers_for(const std::string& method, const std::string& name) const;
   void remember_session(const http::Response& response);
 

@@ -31,8 +31,10 @@ bool allowed(char c) {
 class McpTool final : public tools::Tool {
 public:
   McpTool(std::shared_ptr<Client> client, std::string_view server, const RemoteTool& tool,
-          std::size_t output_limit)
-      : m_client(std::move(client)), m_tool(tool.name), m_output_limit(output_limit) {
+          std::size_t output_limit, Waiter* waiter,
+          std::function<std::unique_ptr<http::Transport>()> make_transport)
+      : m_client(std::move(client)), m_tool(tool.name), m_output_limit(output_limit),
+        m_waiter(waiter), m_make_transport(std::move(make_transport)) {
     m_spec.name = model_tool_name(server, tool.name);
     const std::string& about = tool.description.empty() ? tool.title : tool.description;
     m_spec.description =
@@ -47,6 +49,8 @@ public:
                         const tools::ToolContext& context) override {
     CallOptions options;
     options.cancel = context.cancel;
+    options.waiter = m_waiter;
+    options.make_transport = m_make_transport;
     if (context.on_progress) {
       options.on_progress = [&context](const CallProgress& progress) {
         tools::ToolProgressUpdate update;
@@ -76,6 +80,8 @@ private:
   std::shared_ptr<Client> m_client;
   std::string m_tool;
   std::size_t m_output_limit;
+  Waiter* m_waiter;
+  std::function<std::unique_ptr<http::Transport>()> m_make_transport;
   ToolSpec m_spec;
 };
 
@@ -100,7 +106,15 @@ std::string model_tool_name(std::string_view server, std::string_view tool) {
 
 std::unique_ptr<tools::Tool> make_mcp_tool(std::shared_ptr<Client> client, std::string_view server,
                                            const RemoteTool& tool, std::size_t output_limit) {
-  return std::make_unique<McpTool>(std::move(client), server, tool, output_limit);
+  return std::make_unique<McpTool>(std::move(client), server, tool, output_limit, nullptr, nullptr);
+}
+
+std::unique_ptr<tools::Tool>
+make_mcp_tool(std::shared_ptr<Client> client, std::string_view server, const RemoteTool& tool,
+              std::size_t output_limit, Waiter* waiter,
+              std::function<std::unique_ptr<http::Transport>()> make_transport) {
+  return std::make_unique<McpTool>(std::move(client), server, tool, output_limit, waiter,
+                                   std::move(make_transport));
 }
 
 } // namespace ralph::mcp

@@ -3,10 +3,13 @@
 #include "rpc_message.h"
 
 #include "ralph/core/cancel.h"
+#include "ralph/core/waiter.h"
+#include "ralph/http/transport.h"
 #include "ralph/mcp/client.h"
 
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -33,6 +36,11 @@ struct RpcRequest {
   std::string method;
   Json params = Json::object();
   std::string name; // the tool, resource or prompt named (the Mcp-Name header)
+  // Current-era HTTP only: arguments mirrored into Mcp-Param-* headers.
+  http::Headers headers;
+  // This request's waits (stdio) and transport (HTTP); null or empty: the channel's own.
+  Waiter* waiter = nullptr;
+  std::function<std::unique_ptr<http::Transport>()> make_transport;
   std::chrono::milliseconds timeout{60'000};
   CancelToken cancel;
   // Set: the request asks for progress (`_meta.progressToken`) and each notifications/progress

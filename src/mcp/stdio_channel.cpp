@@ -309,7 +309,8 @@ RpcReply StdioChannel::request(const RpcRequest& request) {
     }
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
     pollfd p{pending->event, POLLIN, 0};
-    if (m_waiter.poll(&p, 1, std::clamp(left, std::chrono::milliseconds(1), cancel_check)) > 0) {
+    Waiter& waiter = request.waiter != nullptr ? *request.waiter : m_waiter;
+    if (waiter.poll(&p, 1, std::clamp(left, std::chrono::milliseconds(1), cancel_check)) > 0) {
       drain_event(pending->event);
     }
   }

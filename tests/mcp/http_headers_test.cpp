@@ -5,6 +5,7 @@
 #include "http/loopback_server.h"
 #include "support/temp_dir.h"
 
+#include "ralph/http/curl_transport.h"
 #include "ralph/mcp/client.h"
 
 #include <gtest/gtest.h>
@@ -34,6 +35,13 @@ public:
                              [this](const httplib::Request& request, httplib::Response& response) {
                                handle(request, response);
                              });
+    m_loopback.server().Delete(
+        "/mcp", [this](const httplib::Request& request, httplib::Response& response) {
+          const std::lock_guard lock(m_mutex);
+          m_seen.push_back(
+              {"DELETE", {{"Mcp-Session-Id", request.get_header_value("Mcp-Session-Id")}}});
+          response.status = 200;
+        });
     m_loopback.start();
   }
 
@@ -109,6 +117,17 @@ private:
     const json token = meta.value("progressToken", json());
     if (tool == "echo") {
       return reply({{"content", {{{"type", "text"}, {"text", "echoed"}}}}});
+    }
+    if (tool == "huge") {
+      // A JSON answer over the client's 64 MiB bound.
+      std::string text(65U << 20, 'x');
+      response.set_content(
+          json{{"jsonrpc", "2.0"},
+               {"id", id},
+               {"result", {{"content", {{{"type", "text"}, {"text", std::move(text)}}}}}}}
+              .dump(),
+          "application/json");
+      return;
     }
     if (tool == "add") {
       // Progress and a list_changed on the response's own stream, then the answer.
@@ -210,6 +229,10 @@ TEST(HttpHeaders, LegacyEraAfterA400KeepsTheSessionId) {
   EXPECT_EQ(call.headers.at("MCP-Protocol-Version"), "2025-11-25");
   EXPECT_EQ(call.headers.at("Authorization"), "Bearer secret-token");
   EXPECT_EQ(call.headers.count("Mcp-Method"), 0U);
+  client->reset();
+  const Seen ended = server.last("DELETE");
+  ASSERT_EQ(ended.method, "DELETE") << "the legacy session was not ended";
+  EXPECT_EQ(ended.headers.at("Mcp-Session-Id"), "session-42");
 }
 
 TEST(HttpHeaders, SseAnswersCarryProgressAndListChanged) {
@@ -247,6 +270,41 @@ TEST(HttpHeaders, ACurrentEraCancelClosesTheStreamWithoutANotification) {
     EXPECT_NE(s.method, "notifications/cancelled");
   }
   EXPECT_EQ((*client)->call("echo", "{}", {}).text, "echoed");
+}
+
+TEST(HttpHeaders, AnAnswerOverTheBoundIsAnErrorNotAllInMemory) {
+  ScriptedHttpServer server(/*modern=*/true);
+  TempDir dir;
+  auto client = Client::connect(settings_for(server), options_for(dir));
+  ASSERT_TRUE(client) << client.error().message;
+  const CallResult huge = (*client)->call("huge", "{}", {});
+  EXPECT_TRUE(huge.is_error);
+  EXPECT_NE(huge.text.find("over 67108864 bytes"), std::string::npos) << huge.text.substr(0, 300);
+  EXPECT_EQ((*client)->call("echo", "{}", {}).text, "echoed");
+}
+
+TEST(HttpHeaders, ACallSendsThroughItsOwnTransportWhenGivenOne) {
+  ScriptedHttpServer server(/*modern=*/true);
+  TempDir dir;
+  int owner_made = 0;
+  ClientOptions options = options_for(dir);
+  options.make_transport = [&owner_made] {
+    ++owner_made;
+    return std::make_unique<http::CurlTransport>();
+  };
+  auto client = Client::connect(settings_for(server), options);
+  ASSERT_TRUE(client) << client.error().message;
+  const int after_connect = owner_made;
+  EXPECT_GT(after_connect, 0);
+  int caller_made = 0;
+  CallOptions call;
+  call.make_transport = [&caller_made] {
+    ++caller_made;
+    return std::make_unique<http::CurlTransport>();
+  };
+  EXPECT_EQ((*client)->call("echo", "{}", call).text, "echoed");
+  EXPECT_EQ(caller_made, 1);
+  EXPECT_EQ(owner_made, after_connect);
 }
 
 } // namespace

@@ -27,7 +27,7 @@ void expect_modern_and_callable(Client& client) {
   EXPECT_EQ(status.server_name, "ralph-modern-fixture");
   EXPECT_EQ(status.server_version, "3.1.4");
   const auto tools = client.tools();
-  ASSERT_EQ(tools.size(), 2U);
+  ASSERT_EQ(tools.size(), 3U);
   EXPECT_EQ(tools[0].name, "shout");
   EXPECT_NE(tools[0].input_schema.find("\"text\""), std::string::npos);
   const CallResult shout = client.call("shout", R"({"text":"quiet"})", {});
@@ -35,6 +35,10 @@ void expect_modern_and_callable(Client& client) {
   EXPECT_EQ(shout.text, "QUIET");
   EXPECT_EQ(client.call("add", R"({"a":2,"b":3})", {}).text, R"({"sum":5})");
   EXPECT_TRUE(client.call("missing", "{}", {}).is_error);
+  // Over HTTP the SDK refuses this call unless `region` also comes as Mcp-Param-Region, in the
+  // Base64 form when it is not plain ASCII.
+  EXPECT_EQ(client.call("where", R"({"region":"eu-west"})", {}).text, "region eu-west");
+  EXPECT_EQ(client.call("where", R"({"region":"z\u00fcrich"})", {}).text, "region z\xc3\xbcrich");
 }
 
 TEST(ModernServer, StdioIsFoundModernAndCalled) {

@@ -5,12 +5,15 @@
 #include "support/temp_dir.h"
 
 #include "ralph/mcp/client.h"
+#include "ralph/mcp/mcp_tool.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -116,6 +119,15 @@ TEST(StdioClient, DetectsAModernServerAndSendsMetaOnEveryRequest) {
   }
 }
 
+TEST(StdioClient, AnInputRequiredResultIsAClearError) {
+  Harness h;
+  auto client = h.connect(scripted_server({"--era", "modern"}));
+  ASSERT_TRUE(client);
+  const CallResult result = client->call("needs_input", "{}", {});
+  EXPECT_TRUE(result.is_error);
+  EXPECT_NE(result.text.find("asked for input"), std::string::npos) << result.text;
+}
+
 TEST(StdioClient, TreatsASilentDiscoverAsLegacy) {
   Harness h;
   auto settings = scripted_server({"--era", "silent"});
@@ -159,6 +171,54 @@ TEST(StdioClient, AMissingCommandIsAClearError) {
       << client.error().message;
 }
 
+TEST(StdioClient, AServerThatExitsAtOnceFailsQuotingItsStderr) {
+  Harness h;
+  McpServerSettings settings;
+  settings.name = "quitter";
+  settings.command = "python3";
+  settings.args = {"-c", "import sys; sys.stderr.write('no such flag: --frob\\n'); sys.exit(2)"};
+  const auto start = std::chrono::steady_clock::now();
+  auto client = Client::connect(settings, h.options);
+  ASSERT_FALSE(client);
+  EXPECT_NE(client.error().message.find("MCP server `quitter`"), std::string::npos)
+      << client.error().message;
+  EXPECT_NE(client.error().message.find("exited"), std::string::npos) << client.error().message;
+  EXPECT_NE(client.error().message.find("no such flag: --frob"), std::string::npos)
+      << client.error().message;
+  // Found at its exit, not after the startup timeout.
+  EXPECT_LT(std::chrono::steady_clock::now() - start, settings.startup_timeout / 2);
+}
+
+// After the client, no process is left, not even a zombie (kill(pid, 0) finds nothing).
+bool gone(int pid) {
+  return ::kill(pid, 0) != 0 && errno == ESRCH;
+}
+
+TEST(StdioClient, ClosingStdinEndsAServerThatListens) {
+  Harness h;
+  auto client = h.connect(scripted_server());
+  ASSERT_TRUE(client);
+  const int pid = client->status().pid;
+  ASSERT_GT(pid, 0);
+  const auto start = std::chrono::steady_clock::now();
+  client.reset();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+  EXPECT_TRUE(gone(pid));
+}
+
+TEST(StdioClient, AServerThatIgnoresStdinAndSigtermIsKilled) {
+  Harness h;
+  auto client = h.connect(scripted_server({"--stubborn"}));
+  ASSERT_TRUE(client);
+  const int pid = client->status().pid;
+  ASSERT_GT(pid, 0);
+  const auto start = std::chrono::steady_clock::now();
+  client.reset();
+  // Two grace periods of about 2 s: after stdin closed, after SIGTERM.
+  EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(3900));
+  EXPECT_TRUE(gone(pid));
+}
+
 TEST(StdioClient, NeitherOrBothOfCommandAndUrlIsAConfigError) {
   Harness h;
   McpServerSettings settings;
@@ -177,7 +237,7 @@ TEST(StdioClient, ListsEveryPageInTheServersOrderAndFilters) {
   const auto names = names_of(client->tools());
   EXPECT_EQ(names, (std::vector<std::string>{"echo", "progress", "wait_cancel", "hang", "die",
                                              "fail", "structured", "image", "add_tool",
-                                             "ask_client", "env", "cwd"}));
+                                             "ask_client", "env", "cwd", "needs_input"}));
   auto settings = scripted_server({"--page-size", "5"});
   settings.enabled_tools = {"echo", "fail", "cwd"};
   settings.disabled_tools = {"fail"};
@@ -190,7 +250,7 @@ TEST(StdioClient, ListsAgainAfterTheServerSaysItsListChanged) {
   Harness h;
   auto client = h.connect(scripted_server());
   ASSERT_TRUE(client);
-  EXPECT_EQ(names_of(client->tools()).back(), "cwd");
+  EXPECT_EQ(names_of(client->tools()).back(), "needs_input");
   EXPECT_EQ(client->call("add_tool", "{}", {}).text, "added");
   EXPECT_EQ(names_of(client->tools()).back(), "extra");
 }
@@ -287,9 +347,11 @@ TEST(StdioClient, AnswersTheServersPingAndRefusesItsOtherRequests) {
   Harness h;
   auto client = h.connect(scripted_server());
   ASSERT_TRUE(client);
-  const auto answers = nlohmann::json::parse(client->call("ask_client", "{}", {}).text);
-  EXPECT_EQ(answers[0]["result"], nlohmann::json::object());
-  EXPECT_EQ(answers[1]["error"]["code"], -32601);
+  const std::string text = client->call("ask_client", "{}", {}).text;
+  const auto answers = nlohmann::json::parse(text, nullptr, false);
+  ASSERT_TRUE(answers.is_array() && answers.size() == 2) << text;
+  EXPECT_EQ(answers[0].value("result", nlohmann::json()), nlohmann::json::object()) << text;
+  EXPECT_EQ(answers[1].value("error", nlohmann::json::object()).value("code", 0), -32601) << text;
 }
 
 TEST(StdioClient, GivesTheServerOnlyPathHomeAndTheListedVariables) {
@@ -318,16 +380,24 @@ TEST(StdioClient, GivesTheServerOnlyPathHomeAndTheListedVariables) {
 
 TEST(StdioClient, RestartsADeadServerOnceThenFailsClearly) {
   Harness h;
-  auto client = h.connect(scripted_server());
+  auto client = h.connect(scripted_server({"--log", h.log_option()}));
   ASSERT_TRUE(client);
   const int first_pid = client->status().pid;
   const CallResult died = client->call("die", "{}", {});
   EXPECT_TRUE(died.is_error);
   EXPECT_NE(died.text.find("MCP server `scripted` exited"), std::string::npos) << died.text;
   EXPECT_NE(died.text.find("dying as asked"), std::string::npos) << died.text;
+  EXPECT_EQ(client->status().state, ServerState::stopped);
+  EXPECT_EQ(client->status().pid, 0);
+  EXPECT_NE(client->status().last_error.find("exited during the call"), std::string::npos);
   EXPECT_EQ(client->call("echo", R"({"text":"again"})", {}).text, "Echo: again");
+  EXPECT_EQ(client->status().state, ServerState::running);
   EXPECT_EQ(client->status().restarts, 1);
   EXPECT_NE(client->status().pid, first_pid);
+  // The era found the first time is kept: the restarted server is not probed again.
+  const auto methods = h.methods();
+  EXPECT_EQ(std::count(methods.begin(), methods.end(), "server/discover"), 1);
+  EXPECT_EQ(std::count(methods.begin(), methods.end(), "initialize"), 2);
   EXPECT_TRUE(client->call("die", "{}", {}).is_error);
   const CallResult after = client->call("echo", R"({"text":"x"})", {});
   EXPECT_TRUE(after.is_error);
@@ -381,6 +451,37 @@ TEST(StdioClient, WaitsThroughTheGivenWaiter) {
   options.timeout = std::chrono::milliseconds(200);
   EXPECT_TRUE(client->call("hang", "{}", options).timed_out);
   EXPECT_GT(waiter.calls.load(), after_connect);
+}
+
+TEST(StdioClient, ACallWaitsThroughItsOwnWaiterWhenGivenOne) {
+  Harness h;
+  CountingWaiter owner;
+  h.options.waiter = &owner;
+  auto settings = scripted_server();
+  settings.tool_timeout = std::chrono::milliseconds(300);
+  auto made = Client::connect(settings, h.options);
+  ASSERT_TRUE(made) << made.error().message;
+  std::shared_ptr<Client> client = *std::move(made);
+  const int owner_calls = owner.calls.load();
+  CountingWaiter caller;
+  CallOptions options;
+  options.waiter = &caller;
+  EXPECT_TRUE(client->call("hang", "{}", options).timed_out);
+  EXPECT_GT(caller.calls.load(), 0);
+  EXPECT_EQ(owner.calls.load(), owner_calls);
+
+  // The tool adapter of a session sharing the client passes its own.
+  CountingWaiter session;
+  const auto tools = client->tools();
+  const auto hang = std::find_if(tools.begin(), tools.end(),
+                                 [](const RemoteTool& t) { return t.name == "hang"; });
+  ASSERT_NE(hang, tools.end());
+  auto tool = make_mcp_tool(client, "scripted", *hang, 1000, &session, nullptr);
+  tools::ToolContext context;
+  context.workspace = h.dir.path();
+  EXPECT_TRUE(tool->run("{}", context).timed_out);
+  EXPECT_GT(session.calls.load(), 0);
+  EXPECT_EQ(owner.calls.load(), owner_calls);
 }
 
 } // namespace
