@@ -289,7 +289,9 @@ Result<void> apply_mcp_json(McpSettings& into, std::string_view text, const std:
     return fail(ErrorKind::config,
                 fmt::format("{}: expected an object with \"mcpServers\"", source));
   }
-  for (const auto& [name, entry] : servers->items()) {
+  for (const auto& item : servers->items()) {
+    const std::string& name = item.key();
+    const nlohmann::json& entry = item.value();
     const bool declared = std::any_of(into.servers.begin(), into.servers.end(),
                                       [&](const McpServerSettings& s) { return s.name == name; });
     if (declared) {
