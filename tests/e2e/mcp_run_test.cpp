@@ -211,6 +211,13 @@ TEST_F(McpRun, ABadServerDeclarationIsAConfigErrorNamingFileAndLine) {
   EXPECT_TRUE(server.requests().empty());
 }
 
+bool file_has(const std::filesystem::path& file, const std::string& needle) {
+  std::ifstream in(file);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str().find(needle) != std::string::npos;
+}
+
 // The scripted stdio server of the client's tests, logging every message it gets to `log`.
 std::string scripted_server_toml(const std::string& name, const std::filesystem::path& log,
                                  const std::string& more = "") {
@@ -220,19 +227,21 @@ std::string scripted_server_toml(const std::string& name, const std::filesystem:
          log.string() + "\"]\n" + more;
 }
 
-TEST_F(McpRun, AStdioServerGetsOnlyTheVariablesItIsGiven) {
+TEST_F(McpRun, AStdioServerGetsOnlyTheVariablesItIsGivenAndItsSecretsAreRedacted) {
   const std::filesystem::path log = cwd.path() / "messages.ndjson";
+  const std::filesystem::path events = cwd.path() / "events.ndjson";
   write_config(
-      scripted_server_toml("s", log, "env = { GIVEN = \"yes\" }\nenv_vars = [\"PASSED_ON\"]\n"));
-  for (const char* name : {"SOME_API_TOKEN", "GIVEN", "PASSED_ON", "NOT_PASSED"}) {
+      scripted_server_toml("s", log, "env = { GIVEN = \"yes\" }\nenv_vars = [\"PASSED_TOKEN\"]\n"));
+  for (const char* name : {"SOME_API_TOKEN", "GIVEN", "PASSED_TOKEN", "NOT_PASSED"}) {
     server.push(tool_turn("mcp__s__env", {{"name", name}}));
   }
   server.push(text_turn("Looked."));
 
-  const auto result = run_ralph(run_args({"look", "--json"}), cwd.path(),
-                                {{"SOME_API_TOKEN", "tok-1234567890"},
-                                 {"PASSED_ON", "passed-value"},
-                                 {"NOT_PASSED", "kept-away"}});
+  const auto result =
+      run_ralph(run_args({"look", "--json", "--events", events.string()}), cwd.path(),
+                {{"SOME_API_TOKEN", "tok-1234567890"},
+                 {"PASSED_TOKEN", "passed-secret-value"},
+                 {"NOT_PASSED", "kept-away"}});
 
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const auto requests = server.requests();
@@ -242,8 +251,13 @@ TEST_F(McpRun, AStdioServerGetsOnlyTheVariablesItIsGiven) {
   };
   EXPECT_THAT(tool_result(1), HasSubstr("<unset>")) << "ralph's secrets never reach a server";
   EXPECT_THAT(tool_result(2), HasSubstr("yes"));
-  EXPECT_THAT(tool_result(3), HasSubstr("passed-value"));
+  EXPECT_THAT(tool_result(3), HasSubstr("passed-secret-value")) << "passed on by name";
   EXPECT_THAT(tool_result(4), HasSubstr("<unset>"));
+  // What ralph writes of the call's result is redacted like any other output.
+  EXPECT_FALSE(file_has(events, "passed-secret-value"));
+  EXPECT_TRUE(file_has(events, "[REDACTED]"));
+  const json session = show_session(json::parse(result.out)["session_id"], workspace.path());
+  EXPECT_THAT(session.dump(), Not(HasSubstr("passed-secret-value")));
 }
 
 TEST_F(McpRun, ABatchSharesAShareableServerAndStartsOneOtherwise) {
@@ -275,13 +289,6 @@ TEST_F(McpRun, ABatchSharesAShareableServerAndStartsOneOtherwise) {
   ASSERT_EQ(result.exit_code, 0) << result.err << result.out;
   EXPECT_EQ(starts(shared_log), 1);
   EXPECT_EQ(starts(own_log), 3);
-}
-
-bool file_has(const std::filesystem::path& file, const std::string& needle) {
-  std::ifstream in(file);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str().find(needle) != std::string::npos;
 }
 
 TEST_F(McpRun, CtrlCDuringALongCallShowsItsProgressAndCancelsItOnTheServer) {
