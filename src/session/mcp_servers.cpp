@@ -140,6 +140,7 @@ Result<McpConnections> connect_mcp_servers(const Config& config,
   const Environment& env = runtime.environment();
   SharedMcpClients* shared = &runtime.shared_mcp();
   McpConnections out;
+  out.io = &io;
   const mcp::ClientOptions options = mcp_client_options(workspace, io, env);
   for (const McpServerSettings& declared : config.mcp.servers) {
     if (!declared.enabled) {
@@ -213,7 +214,12 @@ void add_mcp_tools(tools::Registry& registry, const McpConnections& servers,
                    std::size_t output_limit) {
   for (std::size_t i = 0; i < servers.clients.size(); ++i) {
     for (const mcp::RemoteTool& tool : servers.clients[i]->tools()) {
-      registry.add(mcp::make_mcp_tool(servers.clients[i], servers.names[i], tool, output_limit));
+      registry.add(
+          servers.io == nullptr
+              ? mcp::make_mcp_tool(servers.clients[i], servers.names[i], tool, output_limit)
+              : mcp::make_mcp_tool(servers.clients[i], servers.names[i], tool, output_limit,
+                                   &servers.io->waiter(),
+                                   [io = servers.io] { return io->make_transport(); }));
     }
   }
 }

@@ -261,13 +261,13 @@ TEST_F(McpRun, AStdioServerGetsOnlyTheVariablesItIsGivenAndItsSecretsAreRedacted
 }
 
 TEST_F(McpRun, ABatchSharesAShareableServerAndStartsOneOtherwise) {
-  const auto starts = [](const std::filesystem::path& log) {
+  const auto count = [](const std::filesystem::path& log, const std::string& method) {
     std::ifstream in(log);
-    int count = 0;
+    int n = 0;
     for (std::string line; std::getline(in, line);) {
-      count += line.find("\"server/discover\"") != std::string::npos ? 1 : 0;
+      n += line.find("\"" + method + "\"") != std::string::npos ? 1 : 0;
     }
-    return count;
+    return n;
   };
   const std::filesystem::path shared_log = cwd.path() / "shared.ndjson";
   const std::filesystem::path own_log = cwd.path() / "own.ndjson";
@@ -277,8 +277,23 @@ TEST_F(McpRun, ABatchSharesAShareableServerAndStartsOneOtherwise) {
   for (const char* id : {"a", "b", "c"}) {
     goals +=
         json{{"id", id}, {"goal", std::string("goal ") + id}, {"verify", "true"}}.dump() + "\n";
-    server.push(text_turn("done"));
   }
+  // Each goal calls both servers' echo once, then answers: the calls of the three sessions reach
+  // the shared process from their own fibers.
+  server.set_responder([](const RecordedRequest& request) -> std::optional<FakeTurn> {
+    const json messages = json::parse(request.body)["messages"];
+    int results = 0;
+    for (const json& message : messages) {
+      results += message["role"] == "tool" ? 1 : 0;
+    }
+    if (results == 0) {
+      return tool_turn("mcp__shared__echo", {{"text", "one"}});
+    }
+    if (results == 1) {
+      return tool_turn("mcp__own__echo", {{"text", "two"}});
+    }
+    return text_turn("done");
+  });
   const std::filesystem::path goals_file = cwd.write("goals.jsonl", goals);
 
   const auto result = run_ralph(
@@ -287,8 +302,10 @@ TEST_F(McpRun, ABatchSharesAShareableServerAndStartsOneOtherwise) {
       cwd.path());
 
   ASSERT_EQ(result.exit_code, 0) << result.err << result.out;
-  EXPECT_EQ(starts(shared_log), 1);
-  EXPECT_EQ(starts(own_log), 3);
+  EXPECT_EQ(count(shared_log, "server/discover"), 1);
+  EXPECT_EQ(count(own_log, "server/discover"), 3);
+  EXPECT_EQ(count(shared_log, "tools/call"), 3);
+  EXPECT_EQ(count(own_log, "tools/call"), 3);
 }
 
 TEST_F(McpRun, CtrlCDuringALongCallShowsItsProgressAndCancelsItOnTheServer) {

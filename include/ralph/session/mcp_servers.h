@@ -22,6 +22,9 @@ namespace ralph::session {
 struct McpConnections {
   std::vector<std::shared_ptr<mcp::Client>> clients;
   std::vector<std::string> names; // the server of each client
+  // The session's: its calls wait and send HTTP through it, also on a client another session
+  // started (a shareable server).
+  engine::Io* io = nullptr;
   // Servers not required that could not start, one line each: the run goes on without them.
   std::vector<std::string> warnings;
 };
