@@ -225,7 +225,7 @@ TEST(CommandLine, ServeMaxStreamsSetsHowManyStreamsTheServerHolds) {
 TEST(CommandLine, MissingCommandListsTheCommands) {
   EXPECT_EQ(parse({}).err,
             "ralph: a command is required (run, chat, qa, task, demo, sessions, hook, "
-            "heartbeat, batch, worker, serve). See 'ralph --help'.\n");
+            "heartbeat, batch, worker, serve, mcp). See 'ralph --help'.\n");
   EXPECT_EQ(parse({"sessions"}).err,
             "ralph sessions: a command is required (list, show, resume, export, rm, prune, copy). "
             "See 'ralph sessions --help'.\n");
