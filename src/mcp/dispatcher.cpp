@@ -16,6 +16,8 @@ namespace {
 
 constexpr std::string_view k_version_key = "io.modelcontextprotocol/protocolVersion";
 constexpr std::string_view k_server_info_key = "io.modelcontextprotocol/serverInfo";
+constexpr std::string_view k_capabilities_key = "io.modelcontextprotocol/clientCapabilities";
+constexpr std::string_view k_client_info_key = "io.modelcontextprotocol/clientInfo";
 // How long a client may keep the tool list: it changes only with a new ralph.
 constexpr int k_list_ttl_ms = 3600 * 1000;
 
@@ -69,12 +71,7 @@ struct IncomingRequest {
 
 Dispatcher::Dispatcher(ServerIdentity identity, std::vector<std::unique_ptr<ServerTool>> tools,
                        bool read_only)
-    : m_identity(std::move(identity)), m_tools(std::move(tools)), m_read_only(read_only) {
-  // Deterministic order (the 2026-07-28 revision asks for it): a client's prompt cache stays
-  // warm across restarts.
-  std::sort(m_tools.begin(), m_tools.end(),
-            [](const auto& a, const auto& b) { return a->spec().name < b->spec().name; });
-}
+    : m_identity(std::move(identity)), m_tools(std::move(tools)), m_read_only(read_only) {}
 
 void Dispatcher::cancel_all() {
   const std::lock_guard lock(m_mutex);
@@ -135,8 +132,31 @@ Reply Dispatcher::handle(std::string_view text, const Send& send, const CancelTo
   }
   const json* meta = member(request.params, "_meta");
   const json* version = meta != nullptr ? member(*meta, k_version_key) : nullptr;
-  if (version != nullptr) {
+  const bool claims_modern =
+      meta != nullptr && (version != nullptr || member(*meta, k_capabilities_key) != nullptr ||
+                          member(*meta, k_client_info_key) != nullptr);
+  if (request.method == "server/discover" || claims_modern) {
     request.modern = true;
+    // The 2026-07-28 envelope is whole or the request is refused: a version to answer in and
+    // the client's capabilities, so that nothing is assumed of the client.
+    std::string missing;
+    if (version == nullptr) {
+      missing = std::string(k_version_key);
+    } else if (member(*meta, k_capabilities_key) == nullptr) {
+      missing = std::string(k_capabilities_key);
+    }
+    if (!missing.empty()) {
+      if (request.notification) {
+        return {};
+      }
+      Reply reply = error_reply(reply_id, k_invalid_params,
+                                fmt::format("Invalid params: _meta needs \"{}\" (protocol {})",
+                                            missing, k_modern_version));
+      reply.modern = true;
+      reply.bad_envelope = true;
+      reply.method = request.method;
+      return reply;
+    }
     if (!version->is_string() || version->get<std::string>() != k_modern_version) {
       if (request.notification) {
         return {};
@@ -184,6 +204,12 @@ Reply Dispatcher::dispatch(const IncomingRequest& request, const Send& send,
   }
   json result;
   Reply reply;
+  if (request.modern && (method == "initialize" || method == "ping")) {
+    // Gone in 2026-07-28: a request in that era asking for them asks for nothing we have.
+    return error_reply(request.id, k_method_not_found,
+                       "Method not found: " + method + " (removed in " +
+                           std::string(k_modern_version) + ")");
+  }
   if (method == "initialize") {
     const std::string_view asked = string_member(request.params, "protocolVersion");
     result = {{"protocolVersion",

@@ -18,12 +18,17 @@ namespace {
 
 using nlohmann::json;
 
-HttpResponse rpc_error(int status, int code, const std::string& message) {
+// A JSON-RPC error answered before the dispatcher saw the message, with its id when it had one.
+HttpResponse rpc_error(int status, int code, const std::string& message,
+                       const json& about = nullptr) {
+  const json* id = member(about, "id");
+  const bool usable = id != nullptr && (id->is_string() || id->is_number_integer());
   HttpResponse response;
   response.status = status;
-  response.body =
-      json{{"jsonrpc", "2.0"}, {"id", nullptr}, {"error", {{"code", code}, {"message", message}}}}
-          .dump(-1, ' ', false, json::error_handler_t::replace);
+  response.body = json{{"jsonrpc", "2.0"},
+                       {"id", usable ? *id : json(nullptr)},
+                       {"error", {{"code", code}, {"message", message}}}}
+                      .dump(-1, ' ', false, json::error_handler_t::replace);
   return response;
 }
 
@@ -40,6 +45,8 @@ int status_of(const mcp::Reply& reply) {
   case mcp::k_unsupported_version:
   case mcp::k_header_mismatch:
     return 400;
+  case mcp::k_invalid_params:
+    return reply.bad_envelope ? 400 : 200;
   default:
     return 200;
   }
@@ -52,7 +59,8 @@ std::optional<HttpResponse> header_mismatch(const HttpRequest& request, const js
   if (header_method != method) {
     return rpc_error(400, mcp::k_header_mismatch,
                      fmt::format("Header mismatch: Mcp-Method is '{}', the body's method '{}'",
-                                 header_method, method));
+                                 header_method, method),
+                     message);
   }
   const json* params = member(message, "params");
   if (method == "tools/call" && params != nullptr) {
@@ -60,7 +68,8 @@ std::optional<HttpResponse> header_mismatch(const HttpRequest& request, const js
     if (request.header("mcp-name") != name) {
       return rpc_error(400, mcp::k_header_mismatch,
                        fmt::format("Header mismatch: Mcp-Name is '{}', the body's tool '{}'",
-                                   request.header("mcp-name"), name));
+                                   request.header("mcp-name"), name),
+                       message);
     }
   }
   const std::string version = request.header("mcp-protocol-version");
@@ -71,7 +80,8 @@ std::optional<HttpResponse> header_mismatch(const HttpRequest& request, const js
       *body_version != version) {
     return rpc_error(400, mcp::k_header_mismatch,
                      fmt::format("Header mismatch: MCP-Protocol-Version is '{}', the body's '{}'",
-                                 version, body_version->get<std::string>()));
+                                 version, body_version->get<std::string>()),
+                     message);
   }
   return std::nullopt;
 }
@@ -126,13 +136,22 @@ HttpResponse McpEndpoint::post(const HttpRequest& request) {
     const std::lock_guard lock(m_mutex);
     if (m_sessions.count(session) == 0) {
       return rpc_error(404, mcp::k_invalid_request,
-                       "Mcp-Session-Id " + session + ": no such session (ended or never begun)");
+                       "Mcp-Session-Id " + session + ": no such session (ended or never begun)",
+                       message);
     }
   }
   if (message.is_object() && is_modern(message)) {
     if (auto mismatch = header_mismatch(request, message)) {
       return *mismatch;
     }
+  } else if (message.is_object() &&
+             request.header("mcp-protocol-version") == mcp::k_modern_version) {
+    // A 2026-07-28 request by its header whose body lacks the envelope.
+    return rpc_error(400, mcp::k_invalid_params,
+                     fmt::format("Invalid params: MCP-Protocol-Version is {} but the body has "
+                                 "no _meta \"io.modelcontextprotocol/protocolVersion\"",
+                                 mcp::k_modern_version),
+                     message);
   }
   if (message.is_object() && wants_progress(message)) {
     // Progress goes out as it happens: the call runs on a worker, its messages stream out.

@@ -61,7 +61,8 @@ struct Fixture {
   std::vector<json> sent;
 };
 
-const json k_modern_meta = {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"}};
+const json k_modern_meta = {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                            {"io.modelcontextprotocol/clientCapabilities", json::object()}};
 
 TEST(McpDispatcher, InitializeEchoesASupportedVersionAndOffersTheNewestOtherwise) {
   Fixture f;
@@ -105,24 +106,68 @@ TEST(McpDispatcher, DiscoverAndModernRequestsCarryResultTypeServerInfoAndCacheHi
 
 TEST(McpDispatcher, UnknownModernVersionIsRefusedWithTheSupportedOnes) {
   Fixture f;
-  const json reply = f.call(
-      {{"jsonrpc", "2.0"},
-       {"id", 1},
-       {"method", "tools/list"},
-       {"params", {{"_meta", {{"io.modelcontextprotocol/protocolVersion", "2030-01-01"}}}}}});
+  const json reply =
+      f.call({{"jsonrpc", "2.0"},
+              {"id", 1},
+              {"method", "tools/list"},
+              {"params",
+               {{"_meta",
+                 {{"io.modelcontextprotocol/protocolVersion", "2030-01-01"},
+                  {"io.modelcontextprotocol/clientCapabilities", json::object()}}}}}});
   EXPECT_EQ(reply["error"]["code"], -32022);
   EXPECT_EQ(reply["error"]["data"]["supported"], json::array({"2026-07-28"}));
   EXPECT_EQ(reply["error"]["data"]["requested"], "2030-01-01");
 }
 
-TEST(McpDispatcher, ToolsAreListedByNameWithSchemasAndAnnotations) {
+TEST(McpDispatcher, AnIncompleteModernEnvelopeIsInvalidParams) {
+  Fixture f;
+  // server/discover exists only in 2026-07-28: without the envelope there is no era to answer in.
+  const json bare = f.call({{"jsonrpc", "2.0"}, {"id", 1}, {"method", "server/discover"}});
+  EXPECT_EQ(bare["error"]["code"], -32602);
+  EXPECT_EQ(bare["id"], 1);
+  const json no_capabilities = f.call(
+      {{"jsonrpc", "2.0"},
+       {"id", 2},
+       {"method", "tools/list"},
+       {"params", {{"_meta", {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"}}}}}});
+  EXPECT_EQ(no_capabilities["error"]["code"], -32602);
+  EXPECT_NE(no_capabilities["error"]["message"].get<std::string>().find("clientCapabilities"),
+            std::string::npos);
+  const json no_version = f.call(
+      {{"jsonrpc", "2.0"},
+       {"id", 3},
+       {"method", "tools/list"},
+       {"params", {{"_meta", {{"io.modelcontextprotocol/clientCapabilities", json::object()}}}}}});
+  EXPECT_EQ(no_version["error"]["code"], -32602);
+  // A legacy call's _meta (a progress token alone) is no claim to the modern era.
+  EXPECT_EQ(f.call({{"jsonrpc", "2.0"},
+                    {"id", 4},
+                    {"method", "tools/call"},
+                    {"params",
+                     {{"name", "echo"}, {"_meta", {{"progressToken", 1}}}}}})["result"]["isError"],
+            false);
+}
+
+TEST(McpDispatcher, HandshakeMethodsAreGoneInTheModernEra) {
+  Fixture f;
+  for (const char* method : {"initialize", "ping"}) {
+    const json reply = f.call({{"jsonrpc", "2.0"},
+                               {"id", 9},
+                               {"method", method},
+                               {"params", {{"_meta", k_modern_meta}}}});
+    EXPECT_EQ(reply["error"]["code"], -32601) << method;
+  }
+}
+
+TEST(McpDispatcher, ToolsAreListedInTheirOrderWithSchemasAndAnnotations) {
   Fixture f;
   const json list = f.call({{"jsonrpc", "2.0"}, {"id", 1}, {"method", "tools/list"}});
   ASSERT_EQ(list["result"]["tools"].size(), 2U);
-  EXPECT_EQ(list["result"]["tools"][0]["name"], "echo");
-  EXPECT_EQ(list["result"]["tools"][1]["name"], "zeta");
-  EXPECT_EQ(list["result"]["tools"][0]["inputSchema"]["type"], "object");
-  EXPECT_TRUE(list["result"]["tools"][0]["annotations"].contains("readOnlyHint"));
+  EXPECT_EQ(list["result"]["tools"][0]["name"], "zeta");
+  EXPECT_EQ(list["result"]["tools"][1]["name"], "echo");
+  EXPECT_EQ(list["result"]["tools"][1]["inputSchema"]["type"], "object");
+  EXPECT_TRUE(list["result"]["tools"][1]["annotations"].contains("readOnlyHint"));
+  EXPECT_EQ(f.call({{"jsonrpc", "2.0"}, {"id", 1}, {"method", "tools/list"}}), list);
   EXPECT_EQ(f.call({{"jsonrpc", "2.0"},
                     {"id", 2},
                     {"method", "tools/list"},
@@ -214,7 +259,7 @@ TEST(McpDispatcher, MalformedMessagesGetJsonRpcErrors) {
 
 TEST(McpDispatcher, CancelledNotificationStopsTheRunningCall) {
   Fixture f;
-  auto* tool = dynamic_cast<EchoTool*>(f.dispatcher.tools()[0].get());
+  auto* tool = dynamic_cast<EchoTool*>(f.dispatcher.tools()[1].get());
   ASSERT_NE(tool, nullptr);
   Reply reply;
   std::thread call([&] {
@@ -233,7 +278,7 @@ TEST(McpDispatcher, CancelledNotificationStopsTheRunningCall) {
 
 TEST(McpDispatcher, CancelAllStopsRunningCalls) {
   Fixture f;
-  auto* tool = dynamic_cast<EchoTool*>(f.dispatcher.tools()[0].get());
+  auto* tool = dynamic_cast<EchoTool*>(f.dispatcher.tools()[1].get());
   Reply reply;
   std::thread call([&] {
     reply = f.dispatcher.handle(

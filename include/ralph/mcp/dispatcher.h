@@ -41,11 +41,12 @@ struct ServerIdentity {
 
 // The dispatcher's answer to one message.
 struct Reply {
-  std::string body;        // the JSON-RPC response; empty for a notification or a response
-  int error_code = 0;      // the JSON-RPC error the response carries; 0: a result
-  bool modern = false;     // the request carried the 2026-07-28 `_meta` envelope
-  std::string method;      // the request's method, when it had one
-  bool initialize = false; // a legacy `initialize` was answered
+  std::string body;          // the JSON-RPC response; empty for a notification or a response
+  int error_code = 0;        // the JSON-RPC error the response carries; 0: a result
+  bool modern = false;       // the request carried the 2026-07-28 `_meta` envelope
+  std::string method;        // the request's method, when it had one
+  bool initialize = false;   // a legacy `initialize` was answered
+  bool bad_envelope = false; // the 2026-07-28 `_meta` was incomplete (-32602)
 };
 
 // The server's half of MCP in both eras, over any transport: one JSON-RPC message in, its
@@ -64,7 +65,8 @@ public:
   // method -32601, a message over k_max_message_bytes -32600.
   Reply handle(std::string_view text, const Send& send, const CancelToken& cancel = {});
 
-  // The tools, in the order `tools/list` gives them (by name).
+  // The tools, in the order `tools/list` gives them: the order given, the same on every call
+  // and every start (2026-07-28 asks for a deterministic order, for clients' prompt caches).
   const std::vector<std::unique_ptr<ServerTool>>& tools() const { return m_tools; }
 
   // Cancels every running call (the client went away).

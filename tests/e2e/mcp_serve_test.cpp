@@ -1,0 +1,363 @@
+// ralph as an MCP server: `ralph mcp serve` (stdio) and `/mcp` in `ralph serve`, spoken to by
+// the official inspector's CLI in both protocol eras, and by hand for what a client can get
+// wrong.
+
+#include "e2e_support.h"
+#include "mcp_process.h"
+#include "serve_process.h"
+#include "support/temp_dir.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+namespace ralph::testing {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+using std::chrono::seconds;
+
+const json k_modern_meta = {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                            {"io.modelcontextprotocol/clientCapabilities", json::object()}};
+
+// A git workspace with a file the verify commands look at.
+struct Workspace {
+  Workspace() {
+    dir.write("a.txt", "hello\n");
+    const std::string command = "cd '" + dir.path().string() +
+                                "' && git init -q . && git -c user.email=t@t -c user.name=t add -A "
+                                "&& git -c user.email=t@t -c user.name=t commit -qm init";
+    EXPECT_EQ(std::system(command.c_str()), 0);
+  }
+  const fs::path& path() const { return dir.path(); }
+  TempDir dir;
+};
+
+#define REQUIRE_INSPECTOR(var)                                                                     \
+  const std::optional<fs::path> var = find_inspector();                                            \
+  if (!var) {                                                                                      \
+    if (std::getenv("RALPH_REQUIRE_AGENT_CLIS") != nullptr &&                                      \
+        std::string(std::getenv("RALPH_REQUIRE_AGENT_CLIS")) == "1") {                             \
+      FAIL() << "mcp-inspector is not in " << mcp_tests_dir() << " (npm ci in tests/mcp)";         \
+    }                                                                                              \
+    GTEST_SKIP() << "mcp-inspector is not in " << mcp_tests_dir();                                 \
+  }
+
+std::vector<std::string> tool_names(const json& listed) {
+  std::vector<std::string> names;
+  for (const json& tool : listed.value("tools", json::array())) {
+    names.push_back(tool.value("name", ""));
+  }
+  return names;
+}
+
+const std::vector<std::string> k_all_tools = {"verify", "run_goal", "get_session", "list_sessions",
+                                              "stop_session"};
+
+// The inspector against one server target (a command or a URL with its header), in one era:
+// lists the tools, calls verify with a passing and a failing command, and list_sessions.
+void inspect(const fs::path& inspector, const std::vector<std::string>& target,
+             const std::string& era, const fs::path& cwd) {
+  SCOPED_TRACE("protocol era " + era);
+  const auto run = [&](std::vector<std::string> args) {
+    std::vector<std::string> all = target;
+    all.insert(all.end(), args.begin(), args.end());
+    all.insert(all.end(), {"--protocol-era", era});
+    return run_inspector(inspector, all, cwd);
+  };
+  EXPECT_EQ(tool_names(run({"--method", "tools/list"})), k_all_tools);
+
+  const json passed = run({"--method", "tools/call", "--tool-name", "verify", "--tool-arg",
+                           R"(verify_cmd=["test -f a.txt"])"});
+  EXPECT_EQ(passed["isError"], false) << passed.dump();
+  EXPECT_EQ(passed["structuredContent"]["passed"], true) << passed.dump();
+  EXPECT_EQ(passed["structuredContent"]["verdicts"][0]["result"], "pass");
+  EXPECT_EQ(passed["structuredContent"]["verdicts"][0]["exit_code"], 0);
+
+  const json failed = run({"--method", "tools/call", "--tool-name", "verify", "--tool-arg",
+                           R"(verify_cmd=["echo 'FAIL: b.txt is missing'; test -f b.txt"])"});
+  EXPECT_EQ(failed["structuredContent"]["passed"], false) << failed.dump();
+  const json& verdict = failed["structuredContent"]["verdicts"][0];
+  EXPECT_EQ(verdict["result"], "fail");
+  EXPECT_EQ(verdict["exit_code"], 1);
+  EXPECT_NE(verdict["output"].get<std::string>().find("FAIL: b.txt is missing"), std::string::npos);
+  EXPECT_NE(failed["content"][0]["text"].get<std::string>().find("FAILED"), std::string::npos);
+
+  const json sessions = run({"--method", "tools/call", "--tool-name", "list_sessions"});
+  EXPECT_EQ(sessions["isError"], false) << sessions.dump();
+  EXPECT_TRUE(sessions["structuredContent"]["sessions"].is_array()) << sessions.dump();
+  if (era == "modern") {
+    EXPECT_EQ(sessions["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "ralph");
+  }
+}
+
+TEST(McpServe, TheInspectorListsAndCallsToolsOverStdioInBothEras) {
+  REQUIRE_INSPECTOR(inspector);
+  const Workspace workspace;
+  for (const std::string era : {"legacy", "modern", "auto"}) {
+    inspect(*inspector, {RALPH_BINARY, "mcp", "serve"}, era, workspace.path());
+  }
+}
+
+TEST(McpServe, TheInspectorListsAndCallsToolsOverHttpInBothEras) {
+  REQUIRE_INSPECTOR(inspector);
+  const Workspace workspace;
+  ServeProcess server(workspace.path());
+  ASSERT_TRUE(server.started());
+  const std::string url = "http://127.0.0.1:" + std::to_string(server.port()) + "/mcp";
+  for (const std::string era : {"legacy", "modern", "auto"}) {
+    inspect(*inspector, {url, "--header", "Authorization: Bearer " + server.token()}, era,
+            workspace.path());
+  }
+}
+
+TEST(McpServe, BadInputOnStdinGetsClearErrorsAndTheServerGoesOn) {
+  const Workspace workspace;
+  McpStdioProcess mcp(workspace.path());
+  const auto error_of = [&](const std::string& line) {
+    mcp.send_line(line);
+    const std::optional<json> reply = mcp.read_response(seconds(30));
+    return reply ? (*reply)["error"] : json();
+  };
+  EXPECT_EQ(error_of("{not json")["code"], -32700);
+  EXPECT_EQ(error_of("[1, 2]")["code"], -32600);
+  EXPECT_EQ(error_of("\"a string\"")["code"], -32600);
+  EXPECT_EQ(error_of(R"({"jsonrpc":"2.0","id":3,"method":"no/such"})")["code"], -32601);
+  const json huge = error_of(R"({"jsonrpc":"2.0","id":4,"method":"ping","params":{"x":")" +
+                             std::string(5 << 20, 'x') + "\"}}");
+  EXPECT_EQ(huge["code"], -32600);
+  EXPECT_NE(huge["message"].get<std::string>().find("4 MiB"), std::string::npos) << huge.dump();
+  // Still answering, in both eras.
+  mcp.send({{"jsonrpc", "2.0"},
+            {"id", 5},
+            {"method", "initialize"},
+            {"params", {{"protocolVersion", "2025-06-18"}}}});
+  EXPECT_EQ((*mcp.read_response(seconds(30)))["result"]["protocolVersion"], "2025-06-18");
+  mcp.send({{"jsonrpc", "2.0"},
+            {"id", 6},
+            {"method", "server/discover"},
+            {"params", {{"_meta", k_modern_meta}}}});
+  EXPECT_EQ((*mcp.read_response(seconds(30)))["result"]["supportedVersions"][0], "2026-07-28");
+  mcp.close_stdin();
+  EXPECT_EQ(mcp.wait(), 0) << mcp.err();
+}
+
+TEST(McpServe, ProgressIsReportedWhenAskedFor) {
+  const Workspace workspace;
+  McpStdioProcess mcp(workspace.path());
+  mcp.send({{"jsonrpc", "2.0"},
+            {"id", 1},
+            {"method", "tools/call"},
+            {"params",
+             {{"name", "verify"},
+              {"arguments", {{"verify_cmd", {"true", "test -f a.txt"}}}},
+              {"_meta", {{"progressToken", "p1"}}}}}});
+  const std::optional<json> reply = mcp.read_response(seconds(60));
+  ASSERT_TRUE(reply);
+  EXPECT_EQ((*reply)["result"]["structuredContent"]["passed"], true);
+  ASSERT_GE(mcp.notifications.size(), 2U);
+  for (const json& note : mcp.notifications) {
+    EXPECT_EQ(note["method"], "notifications/progress");
+    EXPECT_EQ(note["params"]["progressToken"], "p1");
+  }
+  EXPECT_EQ(mcp.notifications.back()["params"]["progress"], 2);
+  EXPECT_EQ(mcp.notifications.back()["params"]["total"], 2);
+}
+
+TEST(McpServe, ClosingStdinWhileVerifyRunsCancelsItAndExitsCleanly) {
+  const Workspace workspace;
+  McpStdioProcess mcp(workspace.path());
+  mcp.send(
+      {{"jsonrpc", "2.0"},
+       {"id", 1},
+       {"method", "tools/call"},
+       {"params",
+        {{"name", "verify"}, {"arguments", {{"verify_cmd", {"touch started && sleep 120"}}}}}}});
+  ASSERT_TRUE(eventually([&] { return fs::exists(workspace.path() / "started"); }));
+  const auto closed = std::chrono::steady_clock::now();
+  mcp.close_stdin();
+  EXPECT_EQ(mcp.wait(), 0) << mcp.err();
+  EXPECT_LT(std::chrono::steady_clock::now() - closed, seconds(60));
+  // Nothing half made: no session was recorded for a verify call.
+  const RalphOutput listed = run_ralph({"sessions", "list", "--json"}, workspace.path());
+  EXPECT_EQ(listed.exit_code, 0) << listed.err;
+  EXPECT_EQ(listed.out.find("\"id\""), std::string::npos) << listed.out;
+}
+
+TEST(McpServe, CancelledNotificationStopsARunningVerify) {
+  const Workspace workspace;
+  McpStdioProcess mcp(workspace.path());
+  mcp.send(
+      {{"jsonrpc", "2.0"},
+       {"id", "v"},
+       {"method", "tools/call"},
+       {"params",
+        {{"name", "verify"}, {"arguments", {{"verify_cmd", {"touch started && sleep 120"}}}}}}});
+  ASSERT_TRUE(eventually([&] { return fs::exists(workspace.path() / "started"); }));
+  mcp.send({{"jsonrpc", "2.0"},
+            {"method", "notifications/cancelled"},
+            {"params", {{"requestId", "v"}, {"reason", "test"}}}});
+  const std::optional<json> reply = mcp.read_response(seconds(60));
+  ASSERT_TRUE(reply);
+  EXPECT_EQ((*reply)["id"], "v");
+  EXPECT_EQ((*reply)["result"]["isError"], true) << reply->dump();
+}
+
+// Raw requests to /mcp: what the HTTP rules of each era say.
+struct HttpMcp {
+  explicit HttpMcp(const fs::path& workspace, std::vector<std::string> args = {})
+      : server(workspace, std::move(args)) {}
+  httplib::Result post(const json& body, httplib::Headers headers = {}, bool signed_in = true) {
+    headers.emplace("Accept", "application/json, text/event-stream");
+    return server.client(signed_in)->Post("/mcp", headers, body.dump(), "application/json");
+  }
+  ServeProcess server;
+};
+
+json modern(const std::string& method, json params = json::object(), int id = 1) {
+  params["_meta"] = k_modern_meta;
+  return {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}};
+}
+
+TEST(McpServeHttp, ModernHeadersMustMatchTheBody) {
+  const Workspace workspace;
+  HttpMcp mcp(workspace.path());
+  ASSERT_TRUE(mcp.server.started());
+  const auto ok = mcp.post(modern("tools/list"), {{"Mcp-Method", "tools/list"}});
+  ASSERT_TRUE(ok);
+  EXPECT_EQ(ok->status, 200) << ok->body;
+  EXPECT_EQ(json::parse(ok->body)["result"]["cacheScope"], "public");
+
+  const auto wrong_method = mcp.post(modern("tools/list"), {{"Mcp-Method", "tools/call"}});
+  EXPECT_EQ(wrong_method->status, 400);
+  EXPECT_EQ(json::parse(wrong_method->body)["error"]["code"], -32020);
+  EXPECT_EQ(json::parse(wrong_method->body)["id"], 1);
+
+  const auto wrong_name = mcp.post(modern("tools/call", {{"name", "list_sessions"}}),
+                                   {{"Mcp-Method", "tools/call"}, {"Mcp-Name", "verify"}});
+  EXPECT_EQ(wrong_name->status, 400);
+  EXPECT_EQ(json::parse(wrong_name->body)["error"]["code"], -32020);
+
+  const auto unknown = mcp.post(modern("no/such"), {{"Mcp-Method", "no/such"}});
+  EXPECT_EQ(unknown->status, 404);
+  EXPECT_EQ(json::parse(unknown->body)["error"]["code"], -32601);
+
+  const auto future =
+      mcp.post({{"jsonrpc", "2.0"},
+                {"id", 2},
+                {"method", "tools/list"},
+                {"params",
+                 {{"_meta",
+                   {{"io.modelcontextprotocol/protocolVersion", "2099-01-01"},
+                    {"io.modelcontextprotocol/clientCapabilities", json::object()}}}}}},
+               {{"Mcp-Method", "tools/list"}});
+  EXPECT_EQ(future->status, 400);
+  EXPECT_EQ(json::parse(future->body)["error"]["code"], -32022);
+  EXPECT_EQ(json::parse(future->body)["error"]["data"]["supported"][0], "2026-07-28");
+}
+
+TEST(McpServeHttp, LegacySessionsBeginAtInitializeAndEndWithDelete) {
+  const Workspace workspace;
+  HttpMcp mcp(workspace.path());
+  ASSERT_TRUE(mcp.server.started());
+  const auto init = mcp.post({{"jsonrpc", "2.0"},
+                              {"id", 1},
+                              {"method", "initialize"},
+                              {"params", {{"protocolVersion", "2025-11-25"}}}});
+  ASSERT_TRUE(init);
+  EXPECT_EQ(init->status, 200);
+  const std::string session = init->get_header_value("Mcp-Session-Id");
+  ASSERT_FALSE(session.empty());
+  const auto listed = mcp.post({{"jsonrpc", "2.0"}, {"id", 2}, {"method", "tools/list"}},
+                               {{"Mcp-Session-Id", session}});
+  EXPECT_EQ(listed->status, 200);
+  const auto note = mcp.post({{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}},
+                             {{"Mcp-Session-Id", session}});
+  EXPECT_EQ(note->status, 202);
+  EXPECT_EQ(mcp.server.client()->Get("/mcp")->status, 405);
+  EXPECT_EQ(mcp.server.client()->Delete("/mcp", {{"Mcp-Session-Id", session}})->status, 200);
+  const auto after = mcp.post({{"jsonrpc", "2.0"}, {"id", 3}, {"method", "tools/list"}},
+                              {{"Mcp-Session-Id", session}});
+  EXPECT_EQ(after->status, 404);
+}
+
+TEST(McpServeHttp, TheServersTokenHostAndOriginChecksGuardIt) {
+  const Workspace workspace;
+  HttpMcp mcp(workspace.path());
+  ASSERT_TRUE(mcp.server.started());
+  const json list = {{"jsonrpc", "2.0"}, {"id", 1}, {"method", "tools/list"}};
+  EXPECT_EQ(mcp.post(list, {}, false)->status, 401);
+  EXPECT_EQ(mcp.post(list, {{"Origin", "http://evil.example"}})->status, 403);
+  auto rebinding = mcp.server.client();
+  rebinding->set_default_headers({{"Host", "evil.example"}});
+  EXPECT_EQ(rebinding->Post("/mcp", list.dump(), "application/json")->status, 403);
+  EXPECT_EQ(mcp.post(list)->status, 200);
+}
+
+TEST(McpServeHttp, MalformedBodiesAreBadRequests) {
+  const Workspace workspace;
+  HttpMcp mcp(workspace.path());
+  ASSERT_TRUE(mcp.server.started());
+  auto client = mcp.server.client();
+  const auto bad = client->Post("/mcp", "{not json", "application/json");
+  EXPECT_EQ(bad->status, 400);
+  EXPECT_EQ(json::parse(bad->body)["error"]["code"], -32700);
+  const auto batch = client->Post("/mcp", "[]", "application/json");
+  EXPECT_EQ(batch->status, 400);
+  EXPECT_EQ(json::parse(batch->body)["error"]["code"], -32600);
+}
+
+TEST(McpServeHttp, ProgressComesAsAnEventStream) {
+  const Workspace workspace;
+  HttpMcp mcp(workspace.path());
+  ASSERT_TRUE(mcp.server.started());
+  const auto reply = mcp.post({{"jsonrpc", "2.0"},
+                               {"id", 7},
+                               {"method", "tools/call"},
+                               {"params",
+                                {{"name", "verify"},
+                                 {"arguments", {{"verify_cmd", {"true"}}}},
+                                 {"_meta", {{"progressToken", 42}}}}}});
+  ASSERT_TRUE(reply);
+  EXPECT_EQ(reply->status, 200);
+  EXPECT_NE(reply->get_header_value("Content-Type").find("text/event-stream"), std::string::npos);
+  std::vector<json> events;
+  std::istringstream lines(reply->body);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("data: ", 0) == 0) {
+      events.push_back(json::parse(line.substr(6)));
+    }
+  }
+  ASSERT_GE(events.size(), 2U) << reply->body;
+  EXPECT_EQ(events.front()["method"], "notifications/progress");
+  EXPECT_EQ(events.front()["params"]["progressToken"], 42);
+  EXPECT_EQ(events.back()["id"], 7);
+  EXPECT_EQ(events.back()["result"]["structuredContent"]["passed"], true);
+}
+
+TEST(McpServeHttp, ReadOnlyRefusesToolsThatRunAnything) {
+  const Workspace workspace;
+  HttpMcp mcp(workspace.path(), {"--read-only"});
+  ASSERT_TRUE(mcp.server.started());
+  const auto verify =
+      mcp.post({{"jsonrpc", "2.0"},
+                {"id", 1},
+                {"method", "tools/call"},
+                {"params", {{"name", "verify"}, {"arguments", {{"verify_cmd", {"touch ran"}}}}}}});
+  ASSERT_TRUE(verify);
+  EXPECT_EQ(json::parse(verify->body)["result"]["isError"], true);
+  EXPECT_FALSE(fs::exists(workspace.path() / "ran"));
+  const auto list = mcp.post({{"jsonrpc", "2.0"},
+                              {"id", 2},
+                              {"method", "tools/call"},
+                              {"params", {{"name", "list_sessions"}}}});
+  EXPECT_EQ(json::parse(list->body)["result"]["isError"], false);
+}
+
+} // namespace
+} // namespace ralph::testing
