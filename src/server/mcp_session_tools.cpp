@@ -27,10 +27,30 @@ mcp::ToolOutcome outcome_of(const HttpResponse& response, const std::string& sum
           .text = summary};
 }
 
-std::string summary_line(const json& session) {
+// "session ID: STATUS (verified)" of a summary, or of a detail's summary.
+std::string summary_line(const json& body) {
+  const json& session = body.contains("session") ? body["session"] : body;
   return fmt::format("session {}: {}{}", session.value("id", std::string("?")),
                      session.value("status", std::string("?")),
                      session.value("verified", false) ? " (verified)" : "");
+}
+
+// A session as GET /api/v1/sessions/ID shows it, without its configuration (every setting: noise
+// for a model that asked how the session went), and its answer in the summary.
+mcp::ToolOutcome detail_of(ServerParts& parts, const std::string& id) {
+  const HttpResponse shown = show_session(parts, {.method = "GET", .params = {id}});
+  json body = json::parse(shown.body, nullptr, false);
+  if (shown.status >= 400 || !body.is_object()) {
+    return outcome_of(shown, "");
+  }
+  body.erase("config");
+  std::string text = summary_line(body);
+  const std::string answer = body["session"].value("answer", std::string());
+  if (!answer.empty()) {
+    text += "\n\n" + answer;
+  }
+  return {.structured = body.dump(-1, ' ', false, json::error_handler_t::replace),
+          .text = std::move(text)};
 }
 
 // A tool over the API's routes: its schema checked before `run` sees the arguments.
@@ -122,10 +142,7 @@ public:
 
 private:
   Result<mcp::ToolOutcome> run(const json& arguments, const mcp::ToolCallContext&) override {
-    const HttpResponse response =
-        show_session(m_parts, {.method = "GET", .params = {arguments["session_id"]}});
-    const json body = json::parse(response.body, nullptr, false);
-    return outcome_of(response, body.is_object() ? summary_line(body) : std::string());
+    return detail_of(m_parts, arguments["session_id"]);
   }
 };
 
@@ -216,13 +233,7 @@ private:
         break;
       }
     }
-    const HttpResponse shown = show_session(m_parts, {.method = "GET", .params = {id}});
-    const json body = json::parse(shown.body, nullptr, false);
-    mcp::ToolOutcome outcome = outcome_of(shown, body.is_object() ? summary_line(body) : "");
-    if (!outcome.is_error && body.is_object() && body.contains("answer")) {
-      outcome.text += "\n\n" + body.value("answer", std::string());
-    }
-    return outcome;
+    return detail_of(m_parts, id);
   }
 };
 

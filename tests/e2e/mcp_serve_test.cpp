@@ -3,6 +3,7 @@
 // wrong.
 
 #include "e2e_support.h"
+#include "fake_provider/fake_provider_server.h"
 #include "mcp_process.h"
 #include "serve_process.h"
 #include "support/temp_dir.h"
@@ -206,6 +207,104 @@ TEST(McpServe, CancelledNotificationStopsARunningVerify) {
   ASSERT_TRUE(reply);
   EXPECT_EQ((*reply)["id"], "v");
   EXPECT_EQ((*reply)["result"]["isError"], true) << reply->dump();
+}
+
+// `ralph mcp serve` whose sessions use the fake provider.
+class McpSessions : public ::testing::Test {
+protected:
+  std::unique_ptr<McpStdioProcess> start() {
+    return std::make_unique<McpStdioProcess>(
+        workspace.path(),
+        std::vector<std::string>{"--model", "openai/gpt-test", "--base-url",
+                                 provider.base_url() + "/v1"},
+        std::map<std::string, std::string>{{"OPENAI_API_KEY", "sk-test-mcp-key-123"}});
+  }
+  static json call(McpStdioProcess& mcp, const std::string& tool, const json& arguments,
+                   const json& progress_token = nullptr) {
+    static int id = 0;
+    json params = {{"name", tool}, {"arguments", arguments}};
+    if (!progress_token.is_null()) {
+      params["_meta"] = {{"progressToken", progress_token}};
+    }
+    mcp.send({{"jsonrpc", "2.0"}, {"id", ++id}, {"method", "tools/call"}, {"params", params}});
+    const std::optional<json> reply = mcp.read_response(seconds(120));
+    return reply ? (*reply)["result"] : json();
+  }
+  Workspace workspace;
+  FakeProviderServer provider;
+};
+
+TEST_F(McpSessions, RunGoalWaitsWithProgressAndTheSessionToolsSeeIt) {
+  // Fails `test -f done.txt` once, then passes.
+  provider.push(tool_turn("write_file", {{"path", "notes.txt"}, {"content", "first try\n"}}));
+  provider.push(text_turn("I wrote notes.txt."));
+  provider.push(tool_turn("write_file", {{"path", "done.txt"}, {"content", "done\n"}}));
+  provider.push(text_turn("done.txt is written."));
+  auto mcp = start();
+  const json ran =
+      call(*mcp, "run_goal",
+           {{"goal", "write done.txt"}, {"verify", "test -f done.txt"}, {"wait", true}}, "goal");
+  ASSERT_EQ(ran["isError"], false) << ran.dump();
+  const json& session = ran["structuredContent"]["session"];
+  EXPECT_EQ(session["status"], "completed") << ran.dump();
+  EXPECT_EQ(session["verified"], true);
+  EXPECT_EQ(ran["structuredContent"]["attempts"].size(), 2U);
+  EXPECT_FALSE(ran["structuredContent"].contains("config"));
+  EXPECT_NE(ran["content"][0]["text"].get<std::string>().find("done.txt is written."),
+            std::string::npos);
+  EXPECT_TRUE(fs::exists(workspace.path() / "done.txt"));
+  // Progress per attempt and verdict: two attempts, each with one verdict.
+  std::vector<std::string> steps;
+  for (const json& note : mcp->notifications) {
+    EXPECT_EQ(note["params"]["progressToken"], "goal");
+    steps.push_back(note["params"].value("message", ""));
+  }
+  EXPECT_EQ(steps.size(), 4U) << json(steps).dump();
+  const std::string id = session["id"];
+  const json got = call(*mcp, "get_session", {{"session_id", id}});
+  EXPECT_EQ(got["structuredContent"]["session"]["status"], "completed") << got.dump();
+  const json listed = call(*mcp, "list_sessions", json::object());
+  ASSERT_EQ(listed["structuredContent"]["sessions"].size(), 1U);
+  EXPECT_EQ(listed["structuredContent"]["sessions"][0]["id"], id);
+  EXPECT_EQ(call(*mcp, "get_session", {{"session_id", "nope"}})["isError"], true);
+  mcp->close_stdin();
+  EXPECT_EQ(mcp->wait(), 0) << mcp->err();
+}
+
+TEST_F(McpSessions, StopSessionAndClosingStdinEndSessionsInterrupted) {
+  HeldAnswers held(provider, "held");
+  auto mcp = start();
+  const json first = call(*mcp, "run_goal", {{"goal", "g"}, {"verify", "test -f done.txt"}});
+  ASSERT_EQ(first["isError"], false) << first.dump();
+  const std::string stopped = first["structuredContent"]["id"];
+  ASSERT_TRUE(provider.wait_for_requests(1, seconds(30)));
+  const json stop = call(*mcp, "stop_session", {{"session_id", stopped}});
+  EXPECT_EQ(stop["structuredContent"]["stopping"], true) << stop.dump();
+  EXPECT_EQ(call(*mcp, "stop_session", {{"session_id", "nope"}})["isError"], true);
+
+  const json second = call(*mcp, "run_goal", {{"goal", "g2"}, {"verify", "test -f done.txt"}});
+  const std::string left = second["structuredContent"]["id"];
+  ASSERT_TRUE(provider.wait_for_requests(2, seconds(30)));
+  mcp->close_stdin(); // the client goes away with a session running
+  held.release();
+  EXPECT_EQ(mcp->wait(), 0) << mcp->err();
+  EXPECT_EQ(show_session(stopped, workspace.path())["status"], "interrupted");
+  EXPECT_EQ(show_session(left, workspace.path())["status"], "interrupted");
+}
+
+TEST_F(McpSessions, ABadGoalIsAnErrorResultAndRecordsNothing) {
+  auto mcp = start();
+  const json refused = call(*mcp, "run_goal", {{"goal", "g"}, {"max_iterations", "many"}});
+  EXPECT_EQ(refused["isError"], true) << refused.dump();
+  EXPECT_NE(refused["content"][0]["text"].get<std::string>().find("max_iterations"),
+            std::string::npos)
+      << refused.dump();
+  mcp->send({{"jsonrpc", "2.0"},
+             {"id", "x"},
+             {"method", "tools/call"},
+             {"params", {{"name", "run_goal"}, {"arguments", {{"wait", true}}}}}});
+  EXPECT_EQ((*mcp->read_response(seconds(30)))["error"]["code"], -32602);
+  EXPECT_TRUE(call(*mcp, "list_sessions", json::object())["structuredContent"]["sessions"].empty());
 }
 
 // Raw requests to /mcp: what the HTTP rules of each era say.
