@@ -4,6 +4,7 @@
 #include "ralph/verify/json_schema.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include <chrono>

@@ -5,7 +5,11 @@
 #include "ralph/verify/json_schema.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <mutex>
 
 namespace ralph::server {
 namespace {
@@ -107,19 +111,24 @@ public:
     if (!verifier) {
       return mcp::ToolOutcome{.text = "verify: " + verifier.error().message, .is_error = true};
     }
-    const std::size_t count = config.verify.commands.size() + config.verify.exec.size();
-    context.progress(
-        {.progress = 0,
-         .total = count > 0 ? std::optional<double>(static_cast<double>(count)) : std::nullopt,
-         .message = "running the verifiers"});
+    // Progress per verifier: how many have finished of how many, and the last one's verdict.
+    const auto total = static_cast<double>((*verifier)->verifier_count());
+    context.progress({.progress = 0, .total = total, .message = "running the verifiers"});
+    std::atomic<int> finished{0};
+    std::mutex reporting; // verdicts come from the verifiers' threads, one report at a time
+    const auto on_verdict = [&](const verify::Verdict& verdict) {
+      const std::lock_guard lock(reporting);
+      context.progress(
+          {.progress = static_cast<double>(++finished),
+           .total = total,
+           .message = fmt::format("{}: {}", verdict.verifier, to_string(verdict.result))});
+    };
     const loop::AnswerCheck check =
         (*verifier)->check({.goal = arguments.value("goal", std::string()),
-                            .answer = arguments.value("answer", std::string())},
+                            .answer = arguments.value("answer", std::string()),
+                            .on_verdict = on_verdict},
                            context.cancel);
     const auto& verdicts = check.attempt.verdicts;
-    context.progress({.progress = static_cast<double>(verdicts.size()),
-                      .total = static_cast<double>(verdicts.size()),
-                      .message = "verifiers done"});
     json list = json::array();
     std::string lines;
     for (const verify::Verdict& verdict : verdicts) {

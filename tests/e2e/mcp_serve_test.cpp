@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 namespace ralph::testing {
 namespace {
@@ -168,6 +169,14 @@ TEST(McpServe, ProgressIsReportedWhenAskedFor) {
   }
   EXPECT_EQ(mcp.notifications.back()["params"]["progress"], 2);
   EXPECT_EQ(mcp.notifications.back()["params"]["total"], 2);
+  // One step per verifier as it finishes, naming it and its verdict.
+  std::set<std::string> messages;
+  for (const json& note : mcp.notifications) {
+    messages.insert(note["params"].value("message", ""));
+  }
+  EXPECT_EQ(mcp.notifications.size(), 3U);
+  EXPECT_EQ(messages.count("command: true: pass"), 1U) << json(messages).dump();
+  EXPECT_EQ(messages.count("command: test -f a.txt: pass"), 1U) << json(messages).dump();
 }
 
 TEST(McpServe, ClosingStdinWhileVerifyRunsCancelsItAndExitsCleanly) {
