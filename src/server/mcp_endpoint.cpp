@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <deque>
 #include <thread>
@@ -139,6 +140,17 @@ HttpResponse McpEndpoint::post(const HttpRequest& request) {
                        "Mcp-Session-Id " + session + ": no such session (ended or never begun)",
                        message);
     }
+  }
+  const std::string version = request.header("mcp-protocol-version");
+  if (!version.empty() && version != mcp::k_modern_version &&
+      std::find(std::begin(mcp::k_legacy_versions), std::end(mcp::k_legacy_versions), version) ==
+          std::end(mcp::k_legacy_versions)) {
+    return rpc_error(400, mcp::k_invalid_request,
+                     fmt::format("MCP-Protocol-Version {}: not a version this server speaks ({}, "
+                                 "{}, {}, {})",
+                                 version, mcp::k_modern_version, mcp::k_legacy_versions[0],
+                                 mcp::k_legacy_versions[1], mcp::k_legacy_versions[2]),
+                     message);
   }
   if (message.is_object() && is_modern(message)) {
     if (auto mismatch = header_mismatch(request, message)) {

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -56,6 +57,14 @@ std::vector<std::string> tool_names(const json& listed) {
     names.push_back(tool.value("name", ""));
   }
   return names;
+}
+
+// A verify command that writes its pid to `pid` and sleeps: whether its process still runs.
+const char* const k_sleeper = "echo $$ > pid && exec sleep 120";
+bool sleeper_runs(const fs::path& workspace) {
+  std::ifstream in(workspace / "pid");
+  pid_t pid = 0;
+  return in >> pid && pid > 0 && ::kill(pid, 0) == 0;
 }
 
 const std::vector<std::string> k_all_tools = {"verify", "run_goal", "get_session", "list_sessions",
@@ -418,6 +427,18 @@ TEST(McpServeHttp, MalformedBodiesAreBadRequests) {
   const auto batch = client->Post("/mcp", "[]", "application/json");
   EXPECT_EQ(batch->status, 400);
   EXPECT_EQ(json::parse(batch->body)["error"]["code"], -32600);
+  const auto huge = client->Post("/mcp",
+                                 R"({"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":")" +
+                                     std::string(5 << 20, 'x') + "\"}}",
+                                 "application/json");
+  ASSERT_TRUE(huge);
+  EXPECT_EQ(huge->status, 413);
+  const auto version = mcp.post({{"jsonrpc", "2.0"}, {"id", 4}, {"method", "tools/list"}},
+                                {{"MCP-Protocol-Version", "1999-01-01"}});
+  EXPECT_EQ(version->status, 400);
+  EXPECT_EQ(json::parse(version->body)["id"], 4);
+  // Nothing of that reached the store.
+  EXPECT_TRUE(mcp.server.get_json("/api/v1/sessions")["sessions"].empty());
 }
 
 TEST(McpServeHttp, ProgressComesAsAnEventStream) {
@@ -446,6 +467,40 @@ TEST(McpServeHttp, ProgressComesAsAnEventStream) {
   EXPECT_EQ(events.front()["params"]["progressToken"], 42);
   EXPECT_EQ(events.back()["id"], 7);
   EXPECT_EQ(events.back()["result"]["structuredContent"]["passed"], true);
+}
+
+TEST(McpServeHttp, ClosingTheProgressStreamCancelsTheCall) {
+  const Workspace workspace;
+  HttpMcp mcp(workspace.path());
+  ASSERT_TRUE(mcp.server.started());
+  const json call = {{"jsonrpc", "2.0"},
+                     {"id", 9},
+                     {"method", "tools/call"},
+                     {"params",
+                      {{"name", "verify"},
+                       {"arguments", {{"verify_cmd", {k_sleeper}}}},
+                       {"_meta", {{"progressToken", "t"}}}}}};
+  auto client = mcp.server.client();
+  std::string seen;
+  httplib::Request request;
+  request.method = "POST";
+  request.path = "/mcp";
+  request.headers = {{"Accept", "application/json, text/event-stream"},
+                     {"Content-Type", "application/json"}};
+  request.body = call.dump();
+  // Reads until the first progress event once the command runs, then hangs up.
+  request.content_receiver = [&](const char* data, size_t length, uint64_t, uint64_t) {
+    seen.append(data, length);
+    return seen.find("notifications/progress") == std::string::npos ||
+           !sleeper_runs(workspace.path());
+  };
+  httplib::Response response;
+  httplib::Error error = httplib::Error::Success;
+  client->send(request, response, error);
+  EXPECT_NE(seen.find("notifications/progress"), std::string::npos) << seen;
+  EXPECT_EQ(seen.find("\"id\":9"), std::string::npos) << seen; // no answer came: it hung up first
+  ASSERT_TRUE(fs::exists(workspace.path() / "pid"));
+  EXPECT_TRUE(eventually([&] { return !sleeper_runs(workspace.path()); }));
 }
 
 TEST(McpServeHttp, ReadOnlyRefusesToolsThatRunAnything) {
