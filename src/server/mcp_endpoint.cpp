@@ -109,6 +109,22 @@ struct StreamState {
   CancelToken cancel;
 };
 
+// Held by the stream's writer: when the server lets go of the stream before the call's answer
+// went out (the client hung up, and the server noticed before any write of ours failed), the
+// call is cancelled.
+struct StreamGuard {
+  explicit StreamGuard(std::shared_ptr<StreamState> of) : state(std::move(of)) {}
+  StreamGuard(const StreamGuard&) = delete;
+  StreamGuard& operator=(const StreamGuard&) = delete;
+  std::shared_ptr<StreamState> state;
+  ~StreamGuard() {
+    const std::lock_guard lock(state->mutex);
+    if (!state->done) {
+      state->cancel.cancel();
+    }
+  }
+};
+
 } // namespace
 
 McpEndpoint::McpEndpoint(ServerParts& parts)
@@ -141,8 +157,11 @@ HttpResponse McpEndpoint::post(const HttpRequest& request) {
                        message);
     }
   }
+  // A 2025 request naming a version it did not negotiate (a 2026-07-28 request's version is in
+  // its body: the dispatcher answers an unknown one with -32022).
   const std::string version = request.header("mcp-protocol-version");
-  if (!version.empty() && version != mcp::k_modern_version &&
+  if (!version.empty() && !(message.is_object() && is_modern(message)) &&
+      version != mcp::k_modern_version &&
       std::find(std::begin(mcp::k_legacy_versions), std::end(mcp::k_legacy_versions), version) ==
           std::end(mcp::k_legacy_versions)) {
     return rpc_error(400, mcp::k_invalid_request,
@@ -194,7 +213,8 @@ HttpResponse McpEndpoint::post(const HttpRequest& request) {
     HttpResponse response;
     response.content_type = "text/event-stream";
     response.headers = {{"Cache-Control", "no-cache"}, {"X-Accel-Buffering", "no"}};
-    response.stream = [state](StreamWriter& writer) {
+    auto guard = std::make_shared<StreamGuard>(state);
+    response.stream = [state, guard](StreamWriter& writer) {
       std::unique_lock lock(state->mutex);
       state->ready.wait_for(lock, std::chrono::milliseconds(200),
                             [&] { return state->done || !state->messages.empty(); });

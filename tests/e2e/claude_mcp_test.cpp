@@ -58,8 +58,13 @@ TEST_F(ClaudeMcp, TheModelActsOnRalphsVerdictAndVerifiesAgain) {
   server.push(tool_turn("mcp__ralph__verify", json::object()));
   server.push(text_turn("add.sh adds, and ralph's verify passes."));
 
-  const CliRun run = run_cli(workspace.path(), home.env_list(),
-                             claude_argv("make add.sh add, then check it with ralph"), "");
+  // Claude Code connects to MCP servers beside its first model call; it is told to wait for
+  // them, so a loaded machine does not start the session without ralph's tools.
+  auto env = home.env_list();
+  env.emplace_back("MCP_CONNECTION_NONBLOCKING", "false");
+  env.emplace_back("CLAUDE_CODE_MCP_STARTUP_WAIT_MS", "60000");
+  const CliRun run =
+      run_cli(workspace.path(), env, claude_argv("make add.sh add, then check it with ralph"), "");
   ASSERT_EQ(run.process.exit_code, 0) << describe(run);
   EXPECT_EQ(workspace.read("add.sh"), k_fixed_add);
 

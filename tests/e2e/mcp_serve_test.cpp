@@ -497,6 +497,7 @@ TEST(McpServeHttp, ClosingTheProgressStreamCancelsTheCall) {
   httplib::Response response;
   httplib::Error error = httplib::Error::Success;
   client->send(request, response, error);
+  client.reset(); // the connection is closed, whatever the client library kept of it
   EXPECT_NE(seen.find("notifications/progress"), std::string::npos) << seen;
   EXPECT_EQ(seen.find("\"id\":9"), std::string::npos) << seen; // no answer came: it hung up first
   ASSERT_TRUE(fs::exists(workspace.path() / "pid"));
