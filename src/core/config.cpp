@@ -312,15 +312,12 @@ Result<void> apply_environment(Config& config,
 Result<void> check_environment_names(const std::vector<std::string>& names) {
   // Not settings, and passed down to ralph's processes: the queue of `worker` and `batch`, and
   // what the test suite, .ci, scripts/ and bench/ set for themselves.
-  static constexpr std::string_view k_other_ralph_variables[] = {"RALPH_QUEUE_URL",
-                                                                 "RALPH_SERVE_TOKEN",
-                                                                 "RALPH_AGENT_CLIS_DIR",
-                                                                 "RALPH_REQUIRE_AGENT_CLIS",
-                                                                 "RALPH_REQUIRE_POSTGRES",
-                                                                 "RALPH_PG_FSYNC",
-                                                                 "RALPH_PG_BIN",
-                                                                 "RALPH_BENCH_PG_URL",
-                                                                 "RALPH_BUILD"};
+  static constexpr std::string_view k_other_ralph_variables[] = {
+      "RALPH_QUEUE_URL",          "RALPH_SERVE_TOKEN",
+      "RALPH_AGENT_CLIS_DIR",     "RALPH_MCP_TESTS_DIR",
+      "RALPH_REQUIRE_AGENT_CLIS", "RALPH_REQUIRE_POSTGRES",
+      "RALPH_PG_FSYNC",           "RALPH_PG_BIN",
+      "RALPH_BENCH_PG_URL",       "RALPH_BUILD"};
   constexpr std::string_view k_prefix = "RALPH_";
   std::vector<std::string> known(std::begin(k_other_ralph_variables),
                                  std::end(k_other_ralph_variables));

@@ -10,7 +10,7 @@ namespace ralph::server {
 Result<std::unique_ptr<Hosting>> Hosting::open(session::Runtime& runtime,
                                                const ServeRequest& request,
                                                const std::string& token, int port,
-                                               ServeObserver& observer) {
+                                               ServeObserver& observer, bool watch_store) {
   std::unique_ptr<Hosting> hosting(new Hosting());
   Hosting& h = *hosting;
   const std::string location = session::store_location(request.config, request.workspace);
@@ -43,6 +43,9 @@ Result<std::unique_ptr<Hosting>> Hosting::open(session::Runtime& runtime,
                                   .batches = *h.m_batches,
                                   .idempotency = *h.m_idempotency,
                                   .queue = h.m_queue.get()});
+  if (!watch_store) {
+    return hosting;
+  }
   TRY_ASSIGN(auto feed, store::ChangeFeed::open(location, request.config.store.retry));
   h.m_watch =
       std::make_unique<StoreWatch>(std::move(feed), summaries, *h.m_bus, h.m_queue.get(), observer);

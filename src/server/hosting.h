@@ -21,10 +21,13 @@ namespace ralph::server {
 class Hosting {
 public:
   // Opens the store named by `request.config`; `port` is the one Host and Origin checks expect.
+  // `watch_store`: follow what other processes write to the store (the change feed, for live
+  // streams); a server without streams (`ralph mcp serve`) goes without, and so needs no inotify
+  // instance or LISTEN connection of its own.
   static Result<std::unique_ptr<Hosting>> open(session::Runtime& runtime,
                                                const ServeRequest& request,
                                                const std::string& token, int port,
-                                               ServeObserver& observer);
+                                               ServeObserver& observer, bool watch_store = true);
   ~Hosting(); // the sessions and batches it runs end interrupted (resumable) first
   Hosting(const Hosting&) = delete;
   Hosting& operator=(const Hosting&) = delete;

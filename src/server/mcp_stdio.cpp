@@ -175,7 +175,7 @@ Result<void> mcp_serve(session::Runtime& runtime, const McpServeRequest& request
       .workspace = request.workspace, .config = request.config, .flags = request.flags};
   std::unique_ptr<Hosting> hosting;
   if (request.config.store.enabled) {
-    TRY_ASSIGN(hosting, Hosting::open(runtime, serve, random_token(), 0, observer));
+    TRY_ASSIGN(hosting, Hosting::open(runtime, serve, random_token(), 0, observer, false));
   }
   mcp::Dispatcher dispatcher(
       {.name = "ralph", .version = RALPH_VERSION, .instructions = k_mcp_instructions},
