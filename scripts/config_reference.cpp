@@ -37,6 +37,8 @@ constexpr Section k_sections[] = {
     {"tools", "The built-in agent's tools."},
     {"http", "Connections to model servers."},
     {"store", "Where sessions are recorded (`ralph sessions`)."},
+    {"mcp", "MCP servers whose tools the built-in agent gets; each server is a table "
+            "`[mcp.servers.NAME]` (below)."},
     {"display", "What a run shows while it works."},
     {"loop", "The outer loop: attempts, which answers are verified, feedback, stalls."},
     {"budget", "Limits of one run; 0 is no limit. Tokens and cost count every model call of the "
@@ -375,6 +377,40 @@ void print_notify() {
       std::chrono::duration_cast<std::chrono::seconds>(defaults.timeout).count());
 }
 
+// The `[mcp.servers.NAME]` tables: their fields (docs/manual/mcp.md says what the agent gets).
+void print_mcp_servers() {
+  const ralph::McpServerSettings defaults;
+  const auto seconds = [](std::chrono::milliseconds d) {
+    return std::chrono::duration_cast<std::chrono::seconds>(d).count();
+  };
+  fmt::print(
+      "\n## `[mcp.servers.NAME]`\n\n"
+      "An MCP server whose tools the built-in agent gets as `mcp__NAME__TOOL`, with Codex's key "
+      "names; a workspace's `.mcp.json` (Claude Code's file) adds its servers after these. A "
+      "table has `command` or `url`. Fields:\n\n"
+      "- `command`, `args`: a stdio server: the program (looked up in PATH) and its arguments, "
+      "run without a shell in the workspace\n"
+      "- `env`: variables set for it (nothing else of ralph's environment is, but PATH and "
+      "HOME); values written out here are not recorded with the session, `${{VAR}}` references "
+      "are\n"
+      "- `env_vars`: variables passed through from ralph's environment, by name\n"
+      "- `cwd`: its working directory (relative: under the workspace)\n"
+      "- `url`: a streamable HTTP server instead\n"
+      "- `bearer_token_env_var`: the variable holding the token sent as `Authorization: "
+      "Bearer`\n"
+      "- `http_headers` (or `headers`): headers sent with each request\n"
+      "- `enabled`: `false` declares it without starting it; default true\n"
+      "- `required`: a server that cannot start stops the run before the first model call; "
+      "default false\n"
+      "- `shareable`: one process for every session of a batch or a server; default false\n"
+      "- `startup_timeout_sec`: to start and list its tools; default {}\n"
+      "- `tool_timeout_sec`: the longest one call may take; default {}\n"
+      "- `enabled_tools`, `disabled_tools`: which of its tools the agent gets (empty "
+      "`enabled_tools`: all)\n\n"
+      "See [MCP both ways](../manual/mcp.md).\n",
+      seconds(defaults.startup_timeout), seconds(defaults.tool_timeout));
+}
+
 } // namespace
 
 int main() {
@@ -394,7 +430,8 @@ int main() {
     contents.push_back(fmt::format("[{0}](#{0})", section.name));
   }
   fmt::print("By section: {}; and [`[agents.NAME]`](#agentsname), the agent CLIs; "
-             "[`[[notify]]`](#notify), notifications.\n",
+             "[`[[notify]]`](#notify), notifications; [`[mcp.servers.NAME]`](#mcpserversname), MCP "
+             "servers.\n",
              fmt::join(contents, ", "));
   for (const Section& section : k_sections) {
     fmt::print("\n### {}\n\n{}\n",
@@ -408,5 +445,6 @@ int main() {
   }
   print_agents(defaults.at("agents"));
   print_notify();
+  print_mcp_servers();
   return 0;
 }

@@ -7,6 +7,7 @@
 #include "toml_guard.h"
 
 #include "ralph/core/json.h"
+#include "ralph/core/mcp_config.h"
 #include "ralph/core/setting_names.h"
 #include "ralph/core/text.h"
 #include "ralph/core/try.h"
@@ -113,6 +114,7 @@ nlohmann::json toml_json(const toml::node& node) {
 
 constexpr std::string_view k_agents_table = "agents";
 constexpr std::string_view k_notify_table = "notify";
+constexpr std::string_view k_mcp_servers_table = "mcp.servers";
 
 int line_of(const toml::node& node) {
   return static_cast<int>(node.source().begin.line);
@@ -145,6 +147,44 @@ Result<void> apply_notify(Config& config, const toml::node& node, const std::str
     auto target = std::get<NotifyTarget>(std::move(parsed));
     target.origin = where(source, entry_line);
     config.notify.push_back(std::move(target));
+  }
+  return {};
+}
+
+std::string mcp_problem_text(const McpConfigProblem& problem) {
+  std::string name = "mcp.servers";
+  if (!problem.server.empty()) {
+    name += "." + problem.server;
+  }
+  if (!problem.field.empty()) {
+    name += "." + problem.field;
+  }
+  return fmt::format("{}: {}", name, problem.message);
+}
+
+// `[mcp.servers.NAME]` tables, each named with its own line.
+Result<void> apply_mcp_table(Config& config, const toml::node& node, const std::string& source,
+                             int line) {
+  const auto* servers = node.as_table();
+  if (servers == nullptr) {
+    return tl::unexpected(config_error(
+        fmt::format("{}: mcp.servers: expected tables [mcp.servers.NAME], each with command or url",
+                    where(source, line)),
+        source, line));
+  }
+  // toml++ keeps a table's keys sorted: the order declared is the order of their lines.
+  std::vector<std::pair<int, std::string>> order;
+  for (const auto& [name, server] : *servers) {
+    order.emplace_back(line_of(server) != 0 ? line_of(server) : line, std::string(name.str()));
+  }
+  std::sort(order.begin(), order.end());
+  for (const auto& [at, name] : order) {
+    nlohmann::json one = nlohmann::json::object();
+    one[name] = toml_json(*servers->get(name));
+    if (auto problem = apply_mcp_servers(config.mcp, one, where(source, at))) {
+      return tl::unexpected(config_error(
+          fmt::format("{}: {}", where(source, at), mcp_problem_text(*problem)), source, at));
+    }
   }
   return {};
 }
@@ -207,6 +247,10 @@ Result<void> apply_table(Config& config, const toml::table& table, const std::st
     }
     if (path == k_notify_table) {
       TRY(apply_notify(config, node, source, line));
+      continue;
+    }
+    if (path == k_mcp_servers_table) {
+      TRY(apply_mcp_table(config, node, source, line));
       continue;
     }
     const Key* key = config_detail::find_key(path);
@@ -312,12 +356,16 @@ Result<void> apply_environment(Config& config,
 Result<void> check_environment_names(const std::vector<std::string>& names) {
   // Not settings, and passed down to ralph's processes: the queue of `worker` and `batch`, and
   // what the test suite, .ci, scripts/ and bench/ set for themselves.
-  static constexpr std::string_view k_other_ralph_variables[] = {
-      "RALPH_QUEUE_URL",          "RALPH_SERVE_TOKEN",
-      "RALPH_AGENT_CLIS_DIR",     "RALPH_MCP_TESTS_DIR",
-      "RALPH_REQUIRE_AGENT_CLIS", "RALPH_REQUIRE_POSTGRES",
-      "RALPH_PG_FSYNC",           "RALPH_PG_BIN",
-      "RALPH_BENCH_PG_URL",       "RALPH_BUILD"};
+  static constexpr std::string_view k_other_ralph_variables[] = {"RALPH_QUEUE_URL",
+                                                                 "RALPH_SERVE_TOKEN",
+                                                                 "RALPH_AGENT_CLIS_DIR",
+                                                                 "RALPH_REQUIRE_AGENT_CLIS",
+                                                                 "RALPH_REQUIRE_POSTGRES",
+                                                                 "RALPH_PG_FSYNC",
+                                                                 "RALPH_PG_BIN",
+                                                                 "RALPH_BENCH_PG_URL",
+                                                                 "RALPH_BUILD",
+                                                                 "RALPH_MCP_TESTS_DIR"};
   constexpr std::string_view k_prefix = "RALPH_";
   std::vector<std::string> known(std::begin(k_other_ralph_variables),
                                  std::end(k_other_ralph_variables));
@@ -502,6 +550,7 @@ std::string config_to_json(const Config& config) {
         *value);
   }
   out[std::string(k_agents_table)] = config_detail::agent_presets_json(config.agents);
+  out[std::string(k_mcp_servers_table)] = mcp_servers_json(config.mcp);
   // Stored with every session: a server's password must not be.
   out["store.url"] = url_without_password(config.store.url);
   return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -516,6 +565,12 @@ Result<void> apply_config_json(Config& config, std::string_view json, const std:
     if (name == k_agents_table) {
       if (auto problem = config_detail::apply_agent_presets(config.agents, item)) {
         return fail(ErrorKind::config, fmt::format("{}: {}", source, *problem));
+      }
+      continue;
+    }
+    if (name == k_mcp_servers_table) {
+      if (auto problem = apply_mcp_servers(config.mcp, item, source)) {
+        return fail(ErrorKind::config, fmt::format("{}: {}", source, mcp_problem_text(*problem)));
       }
       continue;
     }

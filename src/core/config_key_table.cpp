@@ -143,6 +143,9 @@ std::vector<Key> runtime_keys() {
                         .help = "the session store: postgresql://USER:PASSWORD@HOST/DB, or a "
                                 "SQLite file (default .ralph/ralph.db; also RALPH_STORE_URL, "
                                 "store.url)"}}}),
+      named(bool_key("mcp.project_file", [](Config& c) -> bool& { return c.mcp.project_file; }),
+            {.help = "give the built-in agent the MCP servers of the workspace's .mcp.json (Claude "
+                     "Code's file) besides [mcp.servers.NAME]"}),
       named(bool_key("store.enabled", [](Config& c) -> bool& { return c.store.enabled; }),
             {.help = "record each session in the store (false: no record, no resume)",
              .flags = {{.names = "--no-store",

@@ -94,6 +94,7 @@ public:
 
   Clock& clock() override { return m_clock; }
   tools::ProcessRunner& runner() override { return m_runner; }
+  Waiter& waiter() override { return m_waiter; }
   std::unique_ptr<http::Transport> make_transport() override {
     return std::make_unique<FiberTransport>(m_scheduler);
   }

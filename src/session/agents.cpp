@@ -148,10 +148,13 @@ make_external_agent(const Config& config, const std::filesystem::path& workspace
 BuiltinAgent make_builtin_agent(const Config& config, const Model& model,
                                 tools::ProcessRunner& runner,
                                 const std::filesystem::path& workspace, const CancelToken& cancel,
-                                const std::vector<verify::JudgeRulesFile>& rules) {
+                                const std::vector<verify::JudgeRulesFile>& rules,
+                                McpConnections mcp) {
   BuiltinAgent made;
+  made.mcp = std::move(mcp);
   made.tools =
       std::make_unique<tools::Registry>(tools::make_builtin_registry(config.tools, runner));
+  add_mcp_tools(*made.tools, made.mcp, config.tools.output_limit);
   AgentSettings settings = config.agent;
   settings.system_prompt = agent_system_prompt(config, rules);
   made.agent = std::make_unique<agent::ReactAgent>(

@@ -2,6 +2,7 @@
 
 #include "ralph/http/curl_transport.h"
 #include "ralph/notify/dispatcher.h"
+#include "ralph/session/mcp_servers.h"
 
 #include <fmt/format.h>
 
@@ -9,7 +10,9 @@
 
 namespace ralph::session {
 
-Runtime::Runtime(Environment env) : m_env(std::move(env)), m_redactor(m_env.redactor()) {}
+Runtime::Runtime(Environment env)
+    : m_env(std::move(env)), m_redactor(m_env.redactor()),
+      m_shared_mcp(std::make_unique<SharedMcpClients>()) {}
 
 Runtime::~Runtime() {
   drain_notifications();

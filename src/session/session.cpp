@@ -144,8 +144,11 @@ Result<std::unique_ptr<Session>> Session::prepare(Runtime& runtime, SessionReque
   TRY(check_prices(config));
   TRY_ASSIGN(parts.verifiers, build_verifiers(config, workspace, runner, *parts.models,
                                               parts.baseline, true, redactor));
-  parts.builtin =
-      make_builtin_agent(config, model, runner, workspace, cancel, parts.verifiers.rules);
+  TRY_ASSIGN(McpConnections mcp, connect_mcp_servers(config, workspace, *parts.io, runtime));
+  parts.verifiers.warnings.insert(parts.verifiers.warnings.end(), mcp.warnings.begin(),
+                                  mcp.warnings.end());
+  parts.builtin = make_builtin_agent(config, model, runner, workspace, cancel,
+                                     parts.verifiers.rules, std::move(mcp));
   parts.agent = parts.builtin.agent.get();
   return session;
 }

@@ -1,11 +1,14 @@
 #include "ralph/session/settings.h"
 
+#include "ralph/core/mcp_config.h"
 #include "ralph/core/try.h"
 #include "ralph/session/agents.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 
 namespace ralph::session {
 
@@ -18,6 +21,25 @@ std::filesystem::path user_config_file(const Environment& env) {
   }
   return {};
 }
+
+namespace {
+
+// The servers of the workspace's `.mcp.json`, when it has one, after those of ralph's own files.
+Result<void> apply_mcp_project_file(McpSettings& into, const std::filesystem::path& file) {
+  std::error_code ec;
+  if (!std::filesystem::exists(file, ec)) {
+    return {};
+  }
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    return fail(ErrorKind::config, fmt::format("{}: cannot be read", file.string()));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return apply_mcp_json(into, text.str(), file.string());
+}
+
+} // namespace
 
 Result<Config> load_settings(const SettingsSources& sources, const Environment& env) {
   Config config = sources.defaults;
@@ -39,6 +61,9 @@ Result<Config> load_settings(const SettingsSources& sources, const Environment& 
   TRY(check_environment_names(names));
   TRY(apply_environment(config, [&env](const char* name) { return env.c_str(name); }));
   apply_settings(config, sources.overrides);
+  if (config.mcp.project_file && !sources.workspace.empty()) {
+    TRY(apply_mcp_project_file(config.mcp, sources.workspace / ".mcp.json"));
+  }
   return config;
 }
 

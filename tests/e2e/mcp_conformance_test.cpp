@@ -1,6 +1,7 @@
-// The official MCP conformance suite (tests/mcp: @modelcontextprotocol/conformance, run with the
-// Node 22 installed beside it) against `/mcp` in `ralph serve`. The suite cannot send a header, so
-// it speaks through tests/mcp/auth_proxy.mjs, which adds the API token and passes the rest.
+// The official MCP conformance suite (tests/mcp_packages: @modelcontextprotocol/conformance, run
+// with the Node 22 installed beside it) against `/mcp` in `ralph serve`. The suite cannot send a
+// header, so it speaks through tests/e2e/mcp_auth_proxy.mjs, which adds the API token and passes
+// the rest.
 
 #include "mcp_process.h"
 #include "serve_process.h"
@@ -48,16 +49,17 @@ TEST(McpConformance, TheScenariosThatApplyPass) {
   if (!fs::exists(node) || !fs::exists(suite)) {
     const char* required = std::getenv("RALPH_REQUIRE_AGENT_CLIS");
     if (required != nullptr && std::string(required) == "1") {
-      FAIL() << "node or conformance is not in " << bin << " (npm ci in tests/mcp)";
+      FAIL() << "node or conformance is not in " << bin << " (npm ci in tests/mcp_packages)";
     }
     GTEST_SKIP() << "node or conformance is not in " << bin;
   }
   const TempDir workspace;
   ServeProcess server(workspace.path());
   ASSERT_TRUE(server.started());
-  RalphProcess proxy({(fs::path(RALPH_SOURCE_DIR) / "tests" / "mcp" / "auth_proxy.mjs").string(),
-                      std::to_string(server.port()), server.token()},
-                     workspace.path(), {}, Streams::terminal, nullptr, node.string());
+  RalphProcess proxy(
+      {(fs::path(RALPH_SOURCE_DIR) / "tests" / "e2e" / "mcp_auth_proxy.mjs").string(),
+       std::to_string(server.port()), server.token()},
+      workspace.path(), {}, Streams::terminal, nullptr, node.string());
   ASSERT_TRUE(proxy.read_until("listening ", std::chrono::seconds(60))) << proxy.live();
   std::smatch port;
   ASSERT_TRUE(std::regex_search(proxy.live(), port, std::regex(R"(listening (\d+))")));

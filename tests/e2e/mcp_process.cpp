@@ -199,7 +199,7 @@ std::filesystem::path mcp_tests_dir() {
   const char* dir = std::getenv("RALPH_MCP_TESTS_DIR");
   return dir != nullptr && *dir != '\0'
              ? std::filesystem::path(dir)
-             : std::filesystem::path(RALPH_SOURCE_DIR) / "tests" / "mcp" / "node_modules";
+             : std::filesystem::path(RALPH_SOURCE_DIR) / "tests" / "mcp_packages" / "node_modules";
 }
 
 std::optional<std::filesystem::path> find_inspector() {

@@ -50,7 +50,7 @@ private:
 };
 
 // Where the pinned MCP test packages are: $RALPH_MCP_TESTS_DIR, else the source tree's
-// tests/mcp/node_modules.
+// tests/mcp_packages/node_modules.
 std::filesystem::path mcp_tests_dir();
 
 // The inspector's CLI, or nullopt when it is not installed (the caller skips, or fails when

@@ -46,7 +46,7 @@ struct Workspace {
   if (!var) {                                                                                      \
     if (std::getenv("RALPH_REQUIRE_AGENT_CLIS") != nullptr &&                                      \
         std::string(std::getenv("RALPH_REQUIRE_AGENT_CLIS")) == "1") {                             \
-      FAIL() << "mcp-inspector is not in " << mcp_tests_dir() << " (npm ci in tests/mcp)";         \
+      FAIL() << "mcp-inspector is not in " << mcp_tests_dir() << " (npm ci in tests/mcp_packages)";         \
     }                                                                                              \
     GTEST_SKIP() << "mcp-inspector is not in " << mcp_tests_dir();                                 \
   }

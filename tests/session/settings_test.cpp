@@ -76,8 +76,8 @@ TEST(Settings, ARalphVariableThatNamesNoSettingIsAnError) {
   EXPECT_THAT(nothing_near.error().message, HasSubstr("docs/reference/configuration.md"));
 
   for (const char* accepted : {"RALPH_LOOP_MAX_ITERATIONS", "RALPH_MAX_STEPS", "RALPH_QUEUE_URL",
-                               "RALPH_REQUIRE_AGENT_CLIS", "RALPH_REQUIRE_POSTGRES",
-                               "RALPH_PG_FSYNC", "NOT_RALPH_AT_ALL"}) {
+                               "RALPH_REQUIRE_AGENT_CLIS", "RALPH_MCP_TESTS_DIR",
+                               "RALPH_REQUIRE_POSTGRES", "RALPH_PG_FSYNC", "NOT_RALPH_AT_ALL"}) {
     const auto config = loaded(accepted);
     EXPECT_TRUE(config) << accepted << ": " << config.error().message;
   }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ralph/core/clock.h"
+#include "ralph/core/waiter.h"
 #include "ralph/http/transport.h"
 #include "ralph/tools/process_runner.h"
 
@@ -16,6 +17,8 @@ public:
   virtual ~Io() = default;
   virtual Clock& clock() = 0;
   virtual tools::ProcessRunner& runner() = 0;
+  // Waits on file descriptors (an MCP server's pipes): a fiber parks, a thread blocks.
+  virtual Waiter& waiter() = 0;
   // A transport for one provider: used by one thread (or fiber) at a time.
   virtual std::unique_ptr<http::Transport> make_transport() = 0;
 };
@@ -26,10 +29,12 @@ class BlockingIo final : public Io {
 public:
   Clock& clock() override { return m_clock; }
   tools::ProcessRunner& runner() override { return m_runner; }
+  Waiter& waiter() override { return m_waiter; }
   std::unique_ptr<http::Transport> make_transport() override;
 
 private:
   SystemClock m_clock;
+  BlockingWaiter m_waiter;
   tools::PosixProcessRunner m_runner;
 };
 

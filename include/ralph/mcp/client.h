@@ -48,6 +48,7 @@ struct ServerStatus {
   std::vector<RemoteTool> tools; // after enabled_tools/disabled_tools, in the server's order
   int restarts = 0;
   std::string last_error; // empty when none
+  int pid = 0;            // a running stdio server's process id; 0 otherwise
 };
 
 struct CallProgress {
@@ -60,6 +61,11 @@ struct CallOptions {
   CancelToken cancel;                   // a cancel sends the server its cancellation
   std::chrono::milliseconds timeout{0}; // 0: the server's tool_timeout
   std::function<void(const CallProgress&)> on_progress; // may be empty
+  // This call's waits and HTTP requests when they must not be the client's own: a server shared
+  // by sessions on several fibers or threads is called with each caller's. Null or empty: the
+  // ClientOptions' ones.
+  Waiter* waiter = nullptr;
+  std::function<std::unique_ptr<http::Transport>()> make_transport;
 };
 
 // A tool call's outcome, for the model: `text` is the structured content (JSON) when the server
@@ -83,7 +89,9 @@ struct ClientOptions {
   // Reads ralph's environment for `env_vars` and `bearer_token_env_var`; returns nullptr when
   // unset.
   std::function<const char*(const char*)> getenv;
-  // Each line a stdio server writes on stderr (for the session log); may be empty.
+  // Each line a stdio server writes on stderr (for the session log), and each line on its
+  // stdout that is not JSON-RPC (ignored otherwise); may be empty. Called on the connection's
+  // reader thread, so it must be thread-safe.
   std::function<void(std::string_view)> on_stderr;
 };
 
@@ -91,9 +99,13 @@ struct ClientOptions {
 // streamable HTTP; the current protocol era is tried first, then the older one, and what worked
 // is remembered for the life of the client. Thread-safe: calls may run concurrently from several
 // threads or fibers.
+// connect() costs a process start (or an HTTP round trip) plus two to four exchanges; a legacy
+// stdio server that ignores `server/discover` costs up to half the startup timeout more.
+// Destruction may take up to ~4 s for a stdio server that ignores its closed stdin and SIGTERM.
+// Progress callbacks run on the calling thread.
 class Client {
 public:
-  virtual ~Client() = default; // stdio: closes stdin, then SIGTERM, then SIGKILL
+  virtual ~Client() = default; // stdio: closes stdin, then SIGTERM, then SIGKILL; HTTP: DELETE
 
   // Starts the server and lists its tools (within settings.startup_timeout). A server that
   // cannot start, or answers neither era, is the error (kind `tool`).

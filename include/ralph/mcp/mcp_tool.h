@@ -4,6 +4,7 @@
 #include "ralph/tools/tool.h"
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -21,5 +22,13 @@ std::string model_tool_name(std::string_view server, std::string_view tool);
 // read-only: the loop looks for what it changed in the workspace.
 std::unique_ptr<tools::Tool> make_mcp_tool(std::shared_ptr<Client> client, std::string_view server,
                                            const RemoteTool& tool, std::size_t output_limit);
+
+// The same, its calls waiting through `waiter` and sending HTTP through `make_transport` (the
+// calling session's, for a client shared by sessions on other fibers or threads; see
+// CallOptions). Either may be null or empty: the client's own.
+std::unique_ptr<tools::Tool>
+make_mcp_tool(std::shared_ptr<Client> client, std::string_view server, const RemoteTool& tool,
+              std::size_t output_limit, Waiter* waiter,
+              std::function<std::unique_ptr<http::Transport>()> make_transport);
 
 } // namespace ralph::mcp

@@ -5,6 +5,7 @@
 #include "ralph/core/cancel.h"
 #include "ralph/core/config.h"
 #include "ralph/core/error.h"
+#include "ralph/session/mcp_servers.h"
 #include "ralph/session/models.h"
 #include "ralph/tools/process_runner.h"
 #include "ralph/tools/registry.h"
@@ -43,15 +44,18 @@ make_external_agent(const Config& config, const std::filesystem::path& workspace
 
 // The built-in ReAct agent on `model` with the built-in tools (the registry it owns beside it).
 struct BuiltinAgent {
+  McpConnections mcp; // the MCP servers whose tools it has
   std::unique_ptr<tools::Registry> tools;
   std::unique_ptr<agent::ReactAgent> agent;
 };
 
 // The built-in agent working in `workspace`; its tools stop with `cancel`. `rules` go into its
-// system prompt. `model`'s provider and `runner` must outlive it.
+// system prompt; the tools of the `mcp` servers join the built-in ones. `model`'s provider and
+// `runner` must outlive it.
 BuiltinAgent make_builtin_agent(const Config& config, const Model& model,
                                 tools::ProcessRunner& runner,
                                 const std::filesystem::path& workspace, const CancelToken& cancel,
-                                const std::vector<verify::JudgeRulesFile>& rules);
+                                const std::vector<verify::JudgeRulesFile>& rules,
+                                McpConnections mcp = {});
 
 } // namespace ralph::session

@@ -17,6 +17,8 @@ class Dispatcher;
 
 namespace ralph::session {
 
+class SharedMcpClients;
+
 // What the sessions of one process share: the environment they read (keys, configuration
 // variables), the redactor made from it, libcurl's process-wide start and the thread that
 // delivers notifications. Thread-safe; must outlive every session prepared with it. Its end
@@ -31,6 +33,9 @@ public:
   const Environment& environment() const { return m_env; }
   // Masks every secret of the environment: whatever a session writes or shows passes it.
   const Redactor& redactor() const { return m_redactor; }
+
+  // The MCP servers declared shareable, one process each for every session of this runtime.
+  SharedMcpClients& shared_mcp() { return *m_shared_mcp; }
 
   // Starts libcurl (and OpenSSL with it) the first time a session talks HTTP: it costs
   // milliseconds and megabytes that a scripted run never needs.
@@ -51,6 +56,7 @@ private:
   Redactor m_redactor;
   std::once_flag m_http_started;
   std::unique_ptr<http::CurlGlobal> m_curl;
+  std::unique_ptr<SharedMcpClients> m_shared_mcp;
   std::mutex m_notify_mutex;
   std::function<void(const std::string&)> m_notify_warn;
   // Declared last: destroyed (and drained) first, while libcurl is still started.

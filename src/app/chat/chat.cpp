@@ -120,8 +120,10 @@ Result<void> Chat::make_agent() {
   const auto rules = verify::read_judge_rules(
       m_workspace, verify::judge_rules_file_names(m_config.judge.rules_files, false),
       m_config.judge.rules_chars);
-  session::BuiltinAgent made =
-      session::make_builtin_agent(m_config, *m_model, m_io->runner(), m_workspace, m_cancel, rules);
+  TRY_ASSIGN(session::McpConnections mcp,
+             session::connect_mcp_servers(m_config, m_workspace, *m_io, m_runtime));
+  session::BuiltinAgent made = session::make_builtin_agent(
+      m_config, *m_model, m_io->runner(), m_workspace, m_cancel, rules, std::move(mcp));
   m_registry = std::move(made.tools);
   m_agent = std::move(made.agent);
   return {};

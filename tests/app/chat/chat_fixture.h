@@ -28,6 +28,7 @@ public:
   explicit FakeClockIo(Clock& clock) : m_clock(clock) {}
   Clock& clock() override { return m_clock; }
   tools::ProcessRunner& runner() override { return m_runner; }
+  Waiter& waiter() override { return m_real.waiter(); }
   std::unique_ptr<http::Transport> make_transport() override { return m_real.make_transport(); }
 
 private:

@@ -1,0 +1,126 @@
+#include "handshake.h"
+
+#include "tool_list.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+
+namespace ralph::mcp {
+namespace {
+
+constexpr const char* legacy_version = "2025-11-25";
+constexpr std::array<const char*, 4> legacy_versions{"2025-11-25", "2025-06-18", "2025-03-26",
+                                                     "2024-11-05"};
+
+using std::chrono::milliseconds;
+
+void take_server_info(Handshake& handshake, const Json& info) {
+  if (info.is_object()) {
+    handshake.server_name = info.value("name", "");
+    handshake.server_version = info.value("version", "");
+  }
+}
+
+} // namespace
+
+Json client_info() {
+  return {{"name", "ralph"}, {"version", RALPH_VERSION}};
+}
+
+Json modern_meta(const std::string& version) {
+  return {{"io.modelcontextprotocol/protocolVersion", version},
+          {"io.modelcontextprotocol/clientInfo", client_info()},
+          {"io.modelcontextprotocol/clientCapabilities", Json::object()}};
+}
+
+Result<Handshake> handshake(RpcChannel& channel, Era known,
+                            std::chrono::steady_clock::time_point deadline) {
+  const auto left = [&] {
+    return std::max(milliseconds(1), std::chrono::duration_cast<milliseconds>(
+                                         deadline - std::chrono::steady_clock::now()));
+  };
+  Handshake settled;
+  std::string version = legacy_version;
+  // A server's era is probed once; a restarted legacy server goes straight to `initialize`.
+  if (known != Era::legacy) {
+    RpcRequest discover;
+    discover.method = "server/discover";
+    discover.params = {{"_meta", modern_meta(k_modern_version)}};
+    // A legacy server may stay silent: half the time is left for `initialize`.
+    discover.timeout = known == Era::modern ? left() : left() / 2;
+    // Over HTTP the probe is a current-era POST, headers included.
+    channel.set_protocol(Era::unknown, k_modern_version);
+    const RpcReply reply = channel.request(discover);
+    if (reply.failure == RpcFailure::none && !reply.error && reply.result.is_object()) {
+      const Json meta = reply.result.value("_meta", Json::object());
+      Json info =
+          meta.is_object() ? meta.value("io.modelcontextprotocol/serverInfo", Json()) : Json();
+      if (!info.is_object()) {
+        info = reply.result.value("serverInfo", Json());
+      }
+      settled.era = Era::modern;
+      settled.version = k_modern_version;
+      take_server_info(settled, info);
+      channel.set_protocol(Era::modern, settled.version);
+      return settled;
+    }
+    if (reply.failure == RpcFailure::closed) {
+      return fail(ErrorKind::tool,
+                  fmt::format("it exited before answering ({})", reply.failure_message));
+    }
+    if (reply.failure == RpcFailure::transport && reply.http_status == 0) {
+      return fail(ErrorKind::network, reply.failure_message);
+    }
+    if (reply.error && reply.error->code == rpc_code::unsupported_protocol_version) {
+      // It speaks another version: one of the older ones it lists, if any.
+      const Json data = reply.error->data;
+      const Json supported = data.is_object() ? data.value("supported", Json::array()) : Json();
+      std::string pick;
+      for (const Json& offered : supported.is_array() ? supported : Json::array()) {
+        for (const char* legacy : legacy_versions) {
+          if (pick.empty() && offered.is_string() && offered == legacy) {
+            pick = legacy;
+          }
+        }
+      }
+      if (pick.empty()) {
+        return fail(ErrorKind::tool,
+                    fmt::format("it supports none of ralph's protocol versions (it offers {})",
+                                supported.dump()));
+      }
+      version = pick;
+    }
+  }
+  channel.set_protocol(Era::legacy, "");
+  RpcRequest initialize;
+  initialize.method = "initialize";
+  initialize.params = {{"protocolVersion", version},
+                       {"capabilities", Json::object()},
+                       {"clientInfo", client_info()}};
+  initialize.timeout = left();
+  const RpcReply reply = channel.request(initialize);
+  if (reply.failure != RpcFailure::none || reply.error || !reply.result.is_object()) {
+    return fail(ErrorKind::tool,
+                fmt::format("it answered neither `server/discover` nor `initialize`: {}",
+                            reply.failure == RpcFailure::none && !reply.error
+                                ? std::string("not an object")
+                                : describe(reply)));
+  }
+  const std::string agreed = reply.result.value("protocolVersion", "");
+  if (std::find_if(legacy_versions.begin(), legacy_versions.end(),
+                   [&](const char* legacy) { return agreed == legacy; }) == legacy_versions.end()) {
+    return fail(ErrorKind::tool, fmt::format("it answered `initialize` with protocol version `{}`, "
+                                             "which ralph does not speak",
+                                             agreed));
+  }
+  settled.era = Era::legacy;
+  settled.version = agreed;
+  take_server_info(settled, reply.result.value("serverInfo", Json()));
+  channel.set_protocol(Era::legacy, agreed);
+  channel.notify("notifications/initialized", Json());
+  return settled;
+}
+
+} // namespace ralph::mcp
