@@ -1,5 +1,7 @@
 #include "cli/hook_install.h"
 
+#include "cli/settings_file.h"
+
 #include "ralph/core/text.h"
 #include "ralph/core/try.h"
 
@@ -61,33 +63,6 @@ bool handler_is_ours(const Json& handler, HookAgent agent) {
          is_ralph_hook(command->get<std::string>(), agent);
 }
 
-// The file as JSON: an empty object when it does not exist; an error naming it when it cannot
-// be read or is not a JSON object.
-Result<Json> read_settings(const fs::path& file) {
-  std::error_code ec;
-  if (!fs::exists(file, ec)) {
-    return Json::object();
-  }
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    return fail(ErrorKind::config,
-                fmt::format("{}: cannot read: {}", file.string(), std::strerror(errno)));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (text.str().find_first_not_of(" \t\r\n") == std::string::npos) {
-    return Json::object();
-  }
-  Json parsed = Json::parse(text.str(), nullptr, false);
-  if (parsed.is_discarded() || !parsed.is_object()) {
-    return fail(ErrorKind::config,
-                fmt::format("{}: not a JSON object (malformed?); fix or move it, then run the "
-                            "command again: it was left as it was",
-                            file.string()));
-  }
-  return parsed;
-}
-
 // The event's list of hook groups, checked for the shape every CLI reads; null when absent.
 Result<Json*> event_groups(Json& settings, const fs::path& file, HookAgent agent) {
   const auto hooks = settings.find("hooks");
@@ -99,58 +74,16 @@ Result<Json*> event_groups(Json& settings, const fs::path& file, HookAgent agent
         ErrorKind::config,
         fmt::format("{}: \"hooks\" is not an object; it was left as it was", file.string()));
   }
-  const auto groups = hooks->find(event_of(agent));
-  if (groups == hooks->end()) {
+  if (!hooks->contains(event_of(agent))) {
     return nullptr;
   }
-  if (!groups->is_array()) {
+  Json& groups = (*hooks)[event_of(agent)];
+  if (!groups.is_array()) {
     return fail(ErrorKind::config,
                 fmt::format("{}: \"hooks.{}\" is not a list; it was left as it was", file.string(),
                             event_of(agent)));
   }
-  return &*groups;
-}
-
-// Writes `settings` to a temporary file beside `file`, then renames it over `file`: a reader
-// sees the old file or the new one, never half of one. The old file's permissions are kept.
-Result<void> write_atomically(const fs::path& file, const Json& settings) {
-  std::error_code ec;
-  fs::create_directories(file.parent_path(), ec);
-  if (ec) {
-    return fail(ErrorKind::io, fmt::format("{}: cannot create the folder: {}",
-                                           file.parent_path().string(), ec.message()));
-  }
-  std::string temp =
-      (file.parent_path() / ("." + file.filename().string() + ".ralph-XXXXXX")).string();
-  const int fd = ::mkstemp(temp.data());
-  if (fd < 0) {
-    return fail(ErrorKind::io,
-                fmt::format("{}: cannot write beside it: {}", file.string(), std::strerror(errno)));
-  }
-  struct stat old {};
-  ::fchmod(fd, ::stat(file.c_str(), &old) == 0 ? (old.st_mode & 07777) : 0644);
-  const std::string text = settings.dump(2) + "\n";
-  std::size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) {
-      continue;
-    }
-    if (n <= 0) {
-      break;
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  const bool written = done == text.size() && ::fsync(fd) == 0;
-  const int saved = errno;
-  ::close(fd);
-  if (!written || ::rename(temp.c_str(), file.c_str()) != 0) {
-    const int error = written ? errno : saved;
-    ::unlink(temp.c_str());
-    return fail(ErrorKind::io,
-                fmt::format("{}: cannot write: {}", file.string(), std::strerror(error)));
-  }
-  return {};
+  return &groups;
 }
 
 } // namespace
@@ -183,7 +116,7 @@ std::string hook_command_line(const fs::path& ralph, HookAgent agent) {
 }
 
 Result<bool> install_hook(const fs::path& file, HookAgent agent, const std::string& command) {
-  TRY_ASSIGN(Json settings, read_settings(file));
+  TRY_ASSIGN(Json settings, read_json_settings(file));
   TRY_ASSIGN(Json * groups, event_groups(settings, file, agent));
   if (groups != nullptr) {
     for (const Json& group : *groups) {
@@ -204,7 +137,7 @@ Result<bool> install_hook(const fs::path& file, HookAgent agent, const std::stri
   Json group = Json::object();
   group["hooks"] = Json::array({handler});
   settings["hooks"][event_of(agent)].push_back(group);
-  TRY(write_atomically(file, settings));
+  TRY(write_atomically(file, settings.dump(2) + "\n"));
   return true;
 }
 
@@ -213,7 +146,7 @@ Result<bool> uninstall_hook(const fs::path& file, HookAgent agent) {
   if (!fs::exists(file, ec)) {
     return false;
   }
-  TRY_ASSIGN(Json settings, read_settings(file));
+  TRY_ASSIGN(Json settings, read_json_settings(file));
   TRY_ASSIGN(Json * groups, event_groups(settings, file, agent));
   if (groups == nullptr) {
     return false;
@@ -262,7 +195,7 @@ Result<bool> uninstall_hook(const fs::path& file, HookAgent agent) {
     fs::remove(file.parent_path(), ec); // only when empty; a folder with more in it stays
     return true;
   }
-  TRY(write_atomically(file, settings));
+  TRY(write_atomically(file, settings.dump(2) + "\n"));
   return true;
 }
 

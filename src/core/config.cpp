@@ -1,4 +1,4 @@
-// Configuration front ends: TOML files (the only place toml++ is included), environment
+// Configuration front ends: TOML files (toml++ is included here and in toml_query.cpp), environment
 // variables, single key=value settings and session records (JSON), all turned into the key
 // table's values and checked by it.
 #include "ralph/core/config.h"

@@ -1,9 +1,7 @@
 #include "ralph/server/serve.h"
 
-#include "server/batches.h"
-#include "server/server_parts.h"
-#include "server/store_watch.h"
-#include "server/summaries.h"
+#include "server/hosting.h"
+#include "server/mcp_endpoint.h"
 
 #include "ralph/core/try.h"
 #include "ralph/session/record.h"
@@ -43,7 +41,8 @@ Result<void> write_token(const fs::path& file, const std::string& token) {
 // Which routes a request may reach without a credential: signing in, the health check, and the
 // page and its files (they hold no data; the page asks the API, which wants one).
 bool needs_credential(const std::string& path) {
-  return path != "/login" && path != "/api/v1/health" && path.rfind("/api/", 0) == 0;
+  return path == "/mcp" ||
+         (path != "/login" && path != "/api/v1/health" && path.rfind("/api/", 0) == 0);
 }
 
 } // namespace
@@ -59,61 +58,31 @@ Result<void> serve(session::Runtime& runtime, const ServeRequest& request, Serve
   if (!request.config.store.enabled) {
     return fail(ErrorKind::config, "store.enabled is off: ralph serve shows recorded sessions");
   }
-  const std::string location = session::store_location(request.config, request.workspace);
-  const bool postgres = store::is_server_url(location);
-  TRY_ASSIGN(auto store, session::open_store(request.config, request.workspace));
-  std::unique_ptr<store::GoalQueue> queue;
-  if (postgres) {
-    TRY_ASSIGN(queue, store::GoalQueue::open(location, request.config.store.retry));
-  }
   const std::string token = request.token.empty() ? random_token() : request.token;
   fs::path token_file;
   if (request.token.empty()) {
     token_file = request.token_file.empty() ? request.workspace / ".ralph" / "serve" / "token"
                                             : request.token_file;
-    TRY(write_token(token_file, token));
   }
 
   HttpServer http({.bind = request.bind,
                    .port = request.port,
                    .threads = static_cast<std::size_t>(request.max_streams) + 32});
   TRY_ASSIGN(const int port, http.bind());
-  std::vector<std::string> hosts = request.allow_hosts;
-  hosts.push_back(request.bind);
-  Access access(token, hosts, port);
-
-  EventBus bus;
-  Summaries summaries(*store, bus);
-  SessionHost host(runtime, *store, bus, request.workspace / ".ralph" / "serve" / "events",
-                   [&summaries](const std::string& id) { summaries.changed(id); });
-  summaries.set_host(&host);
-  Batches batches(runtime, request, queue.get(), bus);
-  batches.set_store(store.get());
-  summaries.set_batches(&batches);
-  // Declared after the host and the batches, so gone before them: the summaries' thread reads
-  // both, and the host's sessions, ending, still note changes.
-  struct StopSummaries {
-    Summaries& summaries;
-    ~StopSummaries() { summaries.stop(); }
-  } stop_summaries{summaries};
-  Idempotency idempotency;
-  ServerParts parts{.runtime = runtime,
-                    .request = request,
-                    .store = *store,
-                    .postgres = postgres,
-                    .bus = bus,
-                    .access = access,
-                    .host = host,
-                    .batches = batches,
-                    .idempotency = idempotency,
-                    .queue = queue.get()};
-  TRY_ASSIGN(auto feed, store::ChangeFeed::open(location, request.config.store.retry));
-  StoreWatch watch(std::move(feed), summaries, bus, queue.get(), observer);
+  TRY_ASSIGN(const std::unique_ptr<Hosting> hosting,
+             Hosting::open(runtime, request, token, port, observer));
+  if (!token_file.empty()) {
+    TRY(write_token(token_file, token));
+  }
+  ServerParts& parts = hosting->parts();
+  Access& access = hosting->access();
   http.gate([&access](const HttpRequest& r) { return access.check(r, needs_credential(r.path)); });
   add_session_routes(http, parts);
   add_batch_routes(http, parts);
   add_stream_route(http, parts);
   add_web_routes(http, parts);
+  McpEndpoint mcp(parts);
+  add_mcp_route(http, mcp);
 
   std::thread listener([&http] { http.listen(); });
   const std::string shown_host =
@@ -129,9 +98,10 @@ Result<void> serve(session::Runtime& runtime, const ServeRequest& request, Serve
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   // Sessions end interrupted (recorded, resumable) before the streams close.
-  host.stop_all();
+  parts.host.stop_all();
+  mcp.close();
   http.stop();
-  bus.close();
+  parts.bus.close();
   listener.join();
   return {};
 }

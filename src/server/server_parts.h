@@ -39,6 +39,14 @@ void add_batch_routes(HttpServer& server, ServerParts& parts);
 void add_stream_route(HttpServer& server, ServerParts& parts);
 void add_web_routes(HttpServer& server, ServerParts& parts);
 
+// The API's session routes, also called by the MCP tools (docs/reference/api.md): GET
+// /api/v1/sessions, GET /api/v1/sessions/ID, POST /api/v1/sessions, and POST
+// /api/v1/sessions/ID/(stop|resume|rerun|verify) with `params` {ID, action}.
+HttpResponse list_sessions(ServerParts& parts, const HttpRequest& request);
+HttpResponse show_session(ServerParts& parts, const HttpRequest& request);
+HttpResponse start_session(ServerParts& parts, const HttpRequest& request);
+HttpResponse act(ServerParts& parts, const HttpRequest& request);
+
 // The JSON body of `value` as an answer.
 HttpResponse json_response(int status, const nlohmann::json& value);
 

@@ -80,6 +80,8 @@ int int_param(const HttpRequest& request, const std::string& name, int fallback,
   return static_cast<int>(std::min<long>(value, most));
 }
 
+} // namespace
+
 HttpResponse list_sessions(ServerParts& parts, const HttpRequest& request) {
   store::SessionFilter filter;
   const std::string status = request.query_value("status");
@@ -154,6 +156,8 @@ HttpResponse list_sessions(ServerParts& parts, const HttpRequest& request) {
   return json_response(200, {{"sessions", std::move(list)}, {"next_cursor", next}});
 }
 
+namespace {
+
 // A session's record, or the answer when there is none (404) or the store failed.
 using RecordOrAnswer = std::variant<store::SessionRecord, HttpResponse>;
 
@@ -168,6 +172,8 @@ RecordOrAnswer record_of(ServerParts& parts, const std::string& id) {
   return std::move(**record);
 }
 
+} // namespace
+
 HttpResponse show_session(ServerParts& parts, const HttpRequest& request) {
   auto found = record_of(parts, request.params[0]);
   if (std::holds_alternative<HttpResponse>(found)) {
@@ -179,6 +185,8 @@ HttpResponse show_session(ServerParts& parts, const HttpRequest& request) {
   detail["candidates"] = parts.batches.candidates_of(record);
   return json_response(200, detail);
 }
+
+namespace {
 
 // Row `seq` of attempt `iteration` of a session's `rows` (the route's second and third
 // parameters) given to `answer`; 404 naming `what` when there is none.
@@ -373,6 +381,8 @@ HttpResponse started(ServerParts& parts, int status, const Result<std::string>& 
   return json_response(status, out);
 }
 
+} // namespace
+
 HttpResponse start_session(ServerParts& parts, const HttpRequest& request) {
   auto session = request_of(parts, request.body);
   if (!session) {
@@ -380,6 +390,8 @@ HttpResponse start_session(ServerParts& parts, const HttpRequest& request) {
   }
   return started(parts, 201, parts.host.start(std::move(*session)));
 }
+
+namespace {
 
 HttpResponse verify_now(ServerParts& parts, const store::SessionRecord& record) {
   const store::SessionRow& row = record.session;
@@ -410,6 +422,8 @@ HttpResponse verify_now(ServerParts& parts, const store::SessionRecord& record) 
                              {"feedback", parts.runtime.redactor().redact(check->feedback)},
                              {"verdicts", std::move(verdicts)}});
 }
+
+} // namespace
 
 HttpResponse act(ServerParts& parts, const HttpRequest& request) {
   const std::string& id = request.params[0];
@@ -449,8 +463,6 @@ HttpResponse act(ServerParts& parts, const HttpRequest& request) {
   }
   return verify_now(parts, record);
 }
-
-} // namespace
 
 HttpResponse json_response(int status, const nlohmann::json& value) {
   HttpResponse response;

@@ -8,6 +8,36 @@
 #include <fmt/format.h>
 
 namespace ralph::session {
+namespace {
+
+// A verifier that tells `observer` of each verdict it gives; otherwise the one it wraps.
+class ObservedVerifier final : public verify::Verifier {
+public:
+  ObservedVerifier(std::unique_ptr<verify::Verifier> inner,
+                   const std::function<void(const verify::Verdict&)>& observer)
+      : m_inner(std::move(inner)), m_observer(observer) {}
+  std::string name() const override { return m_inner->name(); }
+  verify::VerifierKind kind() const override { return m_inner->kind(); }
+  bool independent() const override { return m_inner->independent(); }
+  verify::Verdict verify(const verify::Attempt& attempt, const CancelToken& cancel) override {
+    verify::Verdict verdict = m_inner->verify(attempt, cancel);
+    m_observer(verdict);
+    return verdict;
+  }
+  void before_verifiers(const verify::Attempt& attempt) override {
+    m_inner->before_verifiers(attempt);
+  }
+  void after_verifiers(const verify::Attempt& attempt) override {
+    m_inner->after_verifiers(attempt);
+  }
+  std::unique_ptr<verify::Verifier> release() { return std::move(m_inner); }
+
+private:
+  std::unique_ptr<verify::Verifier> m_inner;
+  const std::function<void(const verify::Verdict&)>& m_observer;
+};
+
+} // namespace
 
 struct AnswerVerifier::Parts {
   Parts(const Config& config, engine::Io& io, Runtime& runtime) : models(config, io, runtime) {}
@@ -28,6 +58,10 @@ const std::vector<std::string>& AnswerVerifier::warnings() const {
 
 const verify::ProtectedSnapshot& AnswerVerifier::baseline() const {
   return m_parts->setup.baseline;
+}
+
+std::size_t AnswerVerifier::verifier_count() const {
+  return m_parts->setup.entries.size();
 }
 
 Result<void> check_verifiable(const Config& config) {
@@ -72,7 +106,21 @@ loop::AnswerCheck AnswerVerifier::check(const VerifyRequest& request, const Canc
   attempt.metadata.stop_reason = "answered";
   attempt.workspace = m_workspace;
   attempt.output_dir = request.output_dir;
-  return loop::check_answer(m_parts->setup.entries, attempt, m_config.loop.max_iterations, cancel);
+  auto& entries = m_parts->setup.entries;
+  if (!request.on_verdict) {
+    return loop::check_answer(entries, attempt, m_config.loop.max_iterations, cancel);
+  }
+  // Observed for this check only: the verifiers are wrapped, run, and given back unwrapped.
+  for (loop::VerifierEntry& entry : entries) {
+    entry.verifier =
+        std::make_unique<ObservedVerifier>(std::move(entry.verifier), request.on_verdict);
+  }
+  loop::AnswerCheck check =
+      loop::check_answer(entries, attempt, m_config.loop.max_iterations, cancel);
+  for (loop::VerifierEntry& entry : entries) {
+    entry.verifier = static_cast<ObservedVerifier&>(*entry.verifier).release();
+  }
+  return check;
 }
 
 Result<loop::AnswerCheck> verify_answer(Runtime& runtime, const Config& config,

@@ -8,7 +8,9 @@
 #include "ralph/session/runtime.h"
 #include "ralph/verify/protected_paths.h"
 
+#include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -23,6 +25,9 @@ struct VerifyRequest {
   int iteration = 1; // which attempt of config.loop.max_iterations, for the feedback's words
   // Where whole outputs too large for a record go; empty: only head and tail are kept.
   std::filesystem::path output_dir;
+  // Told of each verdict as its verifier finishes (progress for a caller that shows it), on the
+  // verifier's thread: independent verifiers finish on several threads at once.
+  std::function<void(const verify::Verdict&)> on_verdict;
 };
 
 // Whether answers made without ralph's agent can be checked under `config`: verifier-first
@@ -48,6 +53,8 @@ public:
   const std::vector<std::string>& warnings() const;
   // The protected files' state the checks compare against.
   const verify::ProtectedSnapshot& baseline() const;
+  // How many verifiers check() runs (so how many verdicts it gives).
+  std::size_t verifier_count() const;
 
   // Runs every verifier on the answer and judges the verdicts as the outer loop would.
   loop::AnswerCheck check(const VerifyRequest& request, const CancelToken& cancel);
