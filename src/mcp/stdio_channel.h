@@ -1,6 +1,7 @@
 #pragma once
 
 #include "rpc_channel.h"
+#include "stdio_process.h"
 
 #include "ralph/core/error.h"
 #include "ralph/core/waiter.h"
@@ -18,13 +19,6 @@
 #include <vector>
 
 namespace ralph::mcp {
-
-// How to start a stdio server.
-struct StdioLaunch {
-  std::vector<std::string> argv; // argv[0] without a slash is looked up in PATH
-  std::filesystem::path cwd;
-  std::vector<std::string> environment; // "NAME=value": all the child gets
-};
 
 // A server run as a child process speaking newline-delimited JSON-RPC on its stdin and stdout.
 // A reader thread routes each response to the request waiting for its id (which waits on an
