@@ -105,8 +105,7 @@ std::string StdioChannel::last_stderr() const {
   return m_last_stderr;
 }
 
-bool StdioChannel::write_line(const std::string& text) {
-  const std::lock_guard lock(m_write_mutex);
+bool StdioChannel::send_line(const std::string& text) {
   if (m_in < 0) {
     return false;
   }
@@ -123,6 +122,60 @@ bool StdioChannel::write_line(const std::string& text) {
     rest.remove_prefix(static_cast<std::size_t>(n));
   }
   return true;
+}
+
+void StdioChannel::flush_outbox() {
+  while (true) {
+    std::vector<std::string> batch;
+    {
+      const std::lock_guard lock(m_mutex);
+      batch.swap(m_outbox);
+    }
+    if (batch.empty()) {
+      return;
+    }
+    for (const std::string& text : batch) {
+      send_line(text);
+    }
+  }
+}
+
+bool StdioChannel::outbox_empty() const {
+  const std::lock_guard lock(m_mutex);
+  return m_outbox.empty();
+}
+
+void StdioChannel::flush_outbox_if_free() {
+  // Whoever holds the write lock flushes before letting go; this covers an answer queued just
+  // after that.
+  while (!outbox_empty()) {
+    const std::unique_lock lock(m_write_mutex, std::try_to_lock);
+    if (!lock.owns_lock()) {
+      return;
+    }
+    flush_outbox();
+  }
+}
+
+bool StdioChannel::write_line(const std::string& text) {
+  bool sent = false;
+  {
+    const std::lock_guard lock(m_write_mutex);
+    sent = send_line(text);
+    flush_outbox();
+  }
+  flush_outbox_if_free();
+  return sent;
+}
+
+void StdioChannel::answer(const std::string& text) {
+  // The reader never waits for the write lock: its holder may be stuck sending to a server that
+  // is itself stuck writing to us until the reader reads again.
+  {
+    const std::lock_guard lock(m_mutex);
+    m_outbox.push_back(text);
+  }
+  flush_outbox_if_free();
 }
 
 std::shared_ptr<StdioChannel::Pending> StdioChannel::take_pending(std::int64_t id) {
@@ -271,10 +324,10 @@ void StdioChannel::on_line(std::string_view line) {
   case RpcKind::request:
     // ralph offers no roots, sampling or elicitation; a ping is answered.
     if (message.method == "ping") {
-      write_line(rpc_result_text(message.id, Json::object()));
+      answer(rpc_result_text(message.id, Json::object()));
     } else {
-      write_line(rpc_error_text(message.id, rpc_code::method_not_found,
-                                fmt::format("method not found: {}", message.method)));
+      answer(rpc_error_text(message.id, rpc_code::method_not_found,
+                            fmt::format("method not found: {}", message.method)));
     }
     return;
   case RpcKind::notification:

@@ -53,7 +53,14 @@ private:
   void on_line(std::string_view line);
   void on_stderr_line(std::string_view line);
   void close_all(const std::string& why);
+  // Writes one message (and any queued answers), waiting for the write lock.
   bool write_line(const std::string& text);
+  // Queues the reader's answer to the server and sends it if the write lock is free.
+  void answer(const std::string& text);
+  bool send_line(const std::string& text); // with the write lock held
+  void flush_outbox();                     // with the write lock held
+  void flush_outbox_if_free();
+  bool outbox_empty() const;
   std::shared_ptr<Pending> take_pending(std::int64_t id);
   void shutdown_child();
 
@@ -69,9 +76,10 @@ private:
   std::atomic<bool> m_closed{false};
   std::atomic<std::int64_t> m_next_id{1};
   std::mutex m_write_mutex;
-  mutable std::mutex m_mutex; // guards m_pending, m_last_stderr
+  mutable std::mutex m_mutex; // guards m_pending, m_last_stderr, m_outbox
   std::map<std::int64_t, std::shared_ptr<Pending>> m_pending;
   std::string m_last_stderr;
+  std::vector<std::string> m_outbox; // the reader's answers not sent yet
 };
 
 } // namespace ralph::mcp
