@@ -2,22 +2,18 @@
 
 #include "line_splitter.h"
 
+#include "ralph/core/try.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
 #include <cerrno>
-#include <cstring>
 #include <deque>
-#include <fcntl.h>
 #include <optional>
 #include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 namespace ralph::mcp {
@@ -46,44 +42,6 @@ void drain_event(int fd) {
   [[maybe_unused]] const auto got = ::read(fd, &value, sizeof value);
 }
 
-// Waits for the child to exit (its pidfd readable) for at most `timeout`.
-bool wait_exit(int pidfd, std::chrono::milliseconds timeout) {
-  if (pidfd < 0) {
-    return false;
-  }
-  pollfd p{pidfd, POLLIN, 0};
-  int rc = 0;
-  do {
-    rc = ::poll(&p, 1, static_cast<int>(timeout.count()));
-  } while (rc < 0 && errno == EINTR);
-  return rc > 0;
-}
-
-struct SpawnAttributes {
-  posix_spawn_file_actions_t actions;
-  posix_spawnattr_t attr;
-  SpawnAttributes() {
-    posix_spawn_file_actions_init(&actions);
-    posix_spawnattr_init(&attr);
-  }
-  ~SpawnAttributes() {
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attr);
-  }
-  SpawnAttributes(const SpawnAttributes&) = delete;
-  SpawnAttributes& operator=(const SpawnAttributes&) = delete;
-};
-
-std::vector<char*> pointers_to(std::vector<std::string>& strings) {
-  std::vector<char*> result;
-  result.reserve(strings.size() + 1);
-  for (auto& s : strings) {
-    result.push_back(s.data());
-  }
-  result.push_back(nullptr);
-  return result;
-}
-
 } // namespace
 
 struct StdioChannel::Pending {
@@ -106,77 +64,13 @@ StdioChannel::StdioChannel(Waiter& waiter, LineHandler on_stderr,
 Result<std::unique_ptr<StdioChannel>> StdioChannel::start(const StdioLaunch& launch, Waiter& waiter,
                                                           LineHandler on_stderr,
                                                           NotificationHandler on_notification) {
-  if (launch.argv.empty() || launch.argv[0].empty()) {
-    return fail(ErrorKind::config, "cannot start an MCP server: its command is empty");
-  }
   std::unique_ptr<StdioChannel> channel(
       new StdioChannel(waiter, std::move(on_stderr), std::move(on_notification)));
-  // stdin is a socket, not a pipe: send(MSG_NOSIGNAL) to a child that died is an error, not
-  // a SIGPIPE that would end ralph.
-  std::array<int, 2> in{-1, -1};
-  std::array<int, 2> out{-1, -1};
-  std::array<int, 2> err{-1, -1};
-  const auto cleanup = [&] {
-    for (int* fd : {&in[0], &in[1], &out[0], &out[1], &err[0], &err[1]}) {
-      close_fd(*fd);
-    }
-  };
-  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, in.data()) != 0 ||
-      ::pipe2(out.data(), O_CLOEXEC) != 0 || ::pipe2(err.data(), O_CLOEXEC) != 0) {
-    const int saved = errno;
-    cleanup();
-    return fail(ErrorKind::subprocess, fmt::format("cannot start `{}`: no pipes: {}",
-                                                   launch.argv[0], std::strerror(saved)));
-  }
-  SpawnAttributes setup;
-  posix_spawn_file_actions_adddup2(&setup.actions, in[1], STDIN_FILENO);
-  posix_spawn_file_actions_adddup2(&setup.actions, out[1], STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&setup.actions, err[1], STDERR_FILENO);
-  if (!launch.cwd.empty()) {
-    posix_spawn_file_actions_addchdir_np(&setup.actions, launch.cwd.c_str());
-  }
-  // Its own session: the whole group can be stopped, and our terminal's Ctrl-C is not its.
-  sigset_t defaults;
-  sigemptyset(&defaults);
-  for (const int sig : {SIGPIPE, SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGCHLD, SIGUSR1, SIGUSR2}) {
-    sigaddset(&defaults, sig);
-  }
-  sigset_t empty_mask;
-  sigemptyset(&empty_mask);
-  posix_spawnattr_setsigdefault(&setup.attr, &defaults);
-  posix_spawnattr_setsigmask(&setup.attr, &empty_mask);
-  posix_spawnattr_setflags(
-      &setup.attr,
-      static_cast<short>(POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK));
-  std::vector<std::string> argv_strings = launch.argv;
-  std::vector<std::string> env_strings = launch.environment;
-  std::vector<char*> argv = pointers_to(argv_strings);
-  std::vector<char*> envp = pointers_to(env_strings);
-  pid_t pid = -1;
-  const bool search_path = launch.argv[0].find('/') == std::string::npos;
-  const int rc =
-      search_path
-          ? ::posix_spawnp(&pid, argv[0], &setup.actions, &setup.attr, argv.data(), envp.data())
-          : ::posix_spawn(&pid, argv[0], &setup.actions, &setup.attr, argv.data(), envp.data());
-  close_fd(in[1]);
-  close_fd(out[1]);
-  close_fd(err[1]);
-  if (rc != 0) {
-    cleanup();
-    std::error_code ec;
-    if (!launch.cwd.empty() && !std::filesystem::is_directory(launch.cwd, ec)) {
-      return fail(ErrorKind::subprocess,
-                  fmt::format("cannot start `{}`: working directory {} does not exist",
-                              launch.argv[0], launch.cwd.string()));
-    }
-    return fail(ErrorKind::subprocess,
-                fmt::format("cannot start `{}`: {}", launch.argv[0], std::strerror(rc)));
-  }
-  channel->m_pid = pid;
-  channel->m_in = in[0];
-  channel->m_out = out[0];
-  channel->m_err = err[0];
-  ::fcntl(channel->m_err, F_SETFL, ::fcntl(channel->m_err, F_GETFL) | O_NONBLOCK);
+  TRY_ASSIGN(const StdioProcess process, spawn_stdio_process(launch));
+  channel->m_pid = process.pid;
+  channel->m_in = process.in;
+  channel->m_out = process.out;
+  channel->m_err = process.err;
   channel->m_stop = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   channel->m_reader = std::thread([raw = channel.get()] { raw->read_loop(); });
   return channel;
@@ -198,22 +92,11 @@ void StdioChannel::shutdown_child() {
     return;
   }
   // Closing stdin asks a stdio server to exit (the spec's way); then SIGTERM, then SIGKILL.
-  close_fd(m_in);
-  const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, m_pid, 0));
-  if (!wait_exit(pidfd, exit_grace)) {
-    ::kill(-m_pid, SIGTERM);
-    if (!wait_exit(pidfd, exit_grace)) {
-      ::kill(-m_pid, SIGKILL);
-    }
+  {
+    const std::lock_guard lock(m_write_mutex);
+    close_fd(m_in);
   }
-  // The leader is a zombie or soon one, so its group id is not reused yet: end what it left.
-  ::kill(-m_pid, SIGKILL);
-  int status = 0;
-  while (::waitpid(m_pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (pidfd >= 0) {
-    ::close(pidfd);
-  }
+  stop_stdio_process(m_pid, exit_grace);
   m_pid = -1;
 }
 
@@ -222,8 +105,7 @@ std::string StdioChannel::last_stderr() const {
   return m_last_stderr;
 }
 
-bool StdioChannel::write_line(const std::string& text) {
-  const std::lock_guard lock(m_write_mutex);
+bool StdioChannel::send_line(const std::string& text) {
   if (m_in < 0) {
     return false;
   }
@@ -240,6 +122,60 @@ bool StdioChannel::write_line(const std::string& text) {
     rest.remove_prefix(static_cast<std::size_t>(n));
   }
   return true;
+}
+
+void StdioChannel::flush_outbox() {
+  while (true) {
+    std::vector<std::string> batch;
+    {
+      const std::lock_guard lock(m_mutex);
+      batch.swap(m_outbox);
+    }
+    if (batch.empty()) {
+      return;
+    }
+    for (const std::string& text : batch) {
+      send_line(text);
+    }
+  }
+}
+
+bool StdioChannel::outbox_empty() const {
+  const std::lock_guard lock(m_mutex);
+  return m_outbox.empty();
+}
+
+void StdioChannel::flush_outbox_if_free() {
+  // Whoever holds the write lock flushes before letting go; this covers an answer queued just
+  // after that.
+  while (!outbox_empty()) {
+    const std::unique_lock lock(m_write_mutex, std::try_to_lock);
+    if (!lock.owns_lock()) {
+      return;
+    }
+    flush_outbox();
+  }
+}
+
+bool StdioChannel::write_line(const std::string& text) {
+  bool sent = false;
+  {
+    const std::lock_guard lock(m_write_mutex);
+    sent = send_line(text);
+    flush_outbox();
+  }
+  flush_outbox_if_free();
+  return sent;
+}
+
+void StdioChannel::answer(const std::string& text) {
+  // The reader never waits for the write lock: its holder may be stuck sending to a server that
+  // is itself stuck writing to us until the reader reads again.
+  {
+    const std::lock_guard lock(m_mutex);
+    m_outbox.push_back(text);
+  }
+  flush_outbox_if_free();
 }
 
 std::shared_ptr<StdioChannel::Pending> StdioChannel::take_pending(std::int64_t id) {
@@ -388,10 +324,10 @@ void StdioChannel::on_line(std::string_view line) {
   case RpcKind::request:
     // ralph offers no roots, sampling or elicitation; a ping is answered.
     if (message.method == "ping") {
-      write_line(rpc_result_text(message.id, Json::object()));
+      answer(rpc_result_text(message.id, Json::object()));
     } else {
-      write_line(rpc_error_text(message.id, rpc_code::method_not_found,
-                                fmt::format("method not found: {}", message.method)));
+      answer(rpc_error_text(message.id, rpc_code::method_not_found,
+                            fmt::format("method not found: {}", message.method)));
     }
     return;
   case RpcKind::notification:

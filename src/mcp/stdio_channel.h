@@ -1,6 +1,7 @@
 #pragma once
 
 #include "rpc_channel.h"
+#include "stdio_process.h"
 
 #include "ralph/core/error.h"
 #include "ralph/core/waiter.h"
@@ -18,13 +19,6 @@
 #include <vector>
 
 namespace ralph::mcp {
-
-// How to start a stdio server.
-struct StdioLaunch {
-  std::vector<std::string> argv; // argv[0] without a slash is looked up in PATH
-  std::filesystem::path cwd;
-  std::vector<std::string> environment; // "NAME=value": all the child gets
-};
 
 // A server run as a child process speaking newline-delimited JSON-RPC on its stdin and stdout.
 // A reader thread routes each response to the request waiting for its id (which waits on an
@@ -59,7 +53,14 @@ private:
   void on_line(std::string_view line);
   void on_stderr_line(std::string_view line);
   void close_all(const std::string& why);
+  // Writes one message (and any queued answers), waiting for the write lock.
   bool write_line(const std::string& text);
+  // Queues the reader's answer to the server and sends it if the write lock is free.
+  void answer(const std::string& text);
+  bool send_line(const std::string& text); // with the write lock held
+  void flush_outbox();                     // with the write lock held
+  void flush_outbox_if_free();
+  bool outbox_empty() const;
   std::shared_ptr<Pending> take_pending(std::int64_t id);
   void shutdown_child();
 
@@ -75,9 +76,10 @@ private:
   std::atomic<bool> m_closed{false};
   std::atomic<std::int64_t> m_next_id{1};
   std::mutex m_write_mutex;
-  mutable std::mutex m_mutex; // guards m_pending, m_last_stderr
+  mutable std::mutex m_mutex; // guards m_pending, m_last_stderr, m_outbox
   std::map<std::int64_t, std::shared_ptr<Pending>> m_pending;
   std::string m_last_stderr;
+  std::vector<std::string> m_outbox; // the reader's answers not sent yet
 };
 
 } // namespace ralph::mcp

@@ -237,7 +237,7 @@ TEST(StdioClient, ListsEveryPageInTheServersOrderAndFilters) {
   const auto names = names_of(client->tools());
   EXPECT_EQ(names, (std::vector<std::string>{"echo", "progress", "wait_cancel", "hang", "die",
                                              "fail", "structured", "image", "add_tool",
-                                             "ask_client", "env", "cwd", "needs_input"}));
+                                             "ask_client", "env", "cwd", "needs_input", "jam"}));
   auto settings = scripted_server({"--page-size", "5"});
   settings.enabled_tools = {"echo", "fail", "cwd"};
   settings.disabled_tools = {"fail"};
@@ -250,7 +250,7 @@ TEST(StdioClient, ListsAgainAfterTheServerSaysItsListChanged) {
   Harness h;
   auto client = h.connect(scripted_server());
   ASSERT_TRUE(client);
-  EXPECT_EQ(names_of(client->tools()).back(), "needs_input");
+  EXPECT_EQ(names_of(client->tools()).back(), "jam");
   EXPECT_EQ(client->call("add_tool", "{}", {}).text, "added");
   EXPECT_EQ(names_of(client->tools()).back(), "extra");
 }
@@ -427,6 +427,28 @@ TEST(StdioClient, ConcurrentCallsAfterADeathShareOneRestart) {
   }
   EXPECT_EQ(client->status().restarts, 1);
   EXPECT_EQ(client->status().state, ServerState::running);
+}
+
+TEST(StdioClient, AServerRequestWhileAWriteIsStuckDoesNotDeadlock) {
+  Harness h;
+  auto settings = scripted_server();
+  settings.tool_timeout = std::chrono::seconds(30);
+  auto client = h.connect(settings);
+  ASSERT_TRUE(client);
+  const std::string big(16U << 20, 'b');
+  std::string big_answer;
+  std::thread second;
+  CallOptions options;
+  // The server asks its question only once this second, big request has begun to arrive.
+  options.on_progress = [&](const CallProgress&) {
+    second = std::thread(
+        [&] { big_answer = client->call("echo", R"({"text":")" + big + "\"}", {}).text; });
+  };
+  const CallResult jam = client->call("jam", "{}", options);
+  ASSERT_TRUE(second.joinable());
+  second.join();
+  EXPECT_EQ(jam.text, "unjammed");
+  EXPECT_EQ(big_answer.size(), big.size() + std::string("Echo: ").size());
 }
 
 // Counts the waits it is asked for: a fiber's Waiter parks the fiber there instead.
