@@ -75,7 +75,12 @@ Result<std::shared_ptr<mcp::Client>> SharedMcpClients::get(const McpServerSettin
       entry = slot;
     }
     if (mine) {
-      Result<std::unique_ptr<mcp::Client>> made = mcp::Client::connect(settings, options);
+      // The client outlives the session (and the engine) that starts it: its own waits block,
+      // its own requests use a libcurl of their own; each session's calls bring their Io.
+      mcp::ClientOptions own = options;
+      own.waiter = &m_blocking;
+      own.make_transport = {};
+      Result<std::unique_ptr<mcp::Client>> made = mcp::Client::connect(settings, own);
       std::lock_guard lock(m_mutex);
       entry->starting = false;
       entry->close_write();

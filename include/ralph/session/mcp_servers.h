@@ -33,8 +33,10 @@ struct McpConnections {
 // a server), started by the first session that needs one. Thread-safe.
 class SharedMcpClients {
 public:
-  // The client for `settings` (already expanded), started with `options` when none is running; a
-  // server that could not start is tried again by the next session that asks.
+  // The client for `settings` (already expanded), started with `options` when none is running
+  // (but its own blocking waits and transports: it outlives the session that starts it, whose
+  // thread its start blocks); a server that could not start is tried again by the next session
+  // that asks.
   Result<std::shared_ptr<mcp::Client>> get(const McpServerSettings& settings,
                                            const mcp::ClientOptions& options);
 
