@@ -59,6 +59,11 @@ private:
 class Workers {
 public:
   ~Workers() { join(); }
+  // The requests still being answered.
+  std::size_t running() {
+    reap();
+    return m_workers.size();
+  }
   void start(std::function<void()> work) {
     reap();
     auto done = std::make_shared<std::atomic<bool>>(false);
@@ -92,6 +97,11 @@ private:
   }
   std::list<Worker> m_workers;
 };
+
+// Requests answered at once, each on a thread; past it a request gets k_server_busy.
+constexpr std::size_t k_max_requests_at_once = 64;
+// JSON-RPC's range for a server's own errors.
+constexpr int k_server_busy = -32000;
 
 bool is_blank(const std::string& line) {
   return line.find_first_not_of(" \t\r") == std::string::npos;
@@ -152,6 +162,24 @@ void serve_lines(mcp::Dispatcher& dispatcher, int in, int out, const CancelToken
       if (is_blank(line)) {
         line.clear();
         continue;
+      }
+      // A thread per request, but not without end: past the cap a request is refused at once
+      // (a notification, which has no answer and may be the cancel that frees a thread, is not).
+      if (workers.running() >= k_max_requests_at_once) {
+        const auto message = nlohmann::json::parse(line, nullptr, false);
+        if (message.is_object() && message.contains("id")) {
+          writer.write(nlohmann::json{{"jsonrpc", "2.0"},
+                                      {"id", message["id"]},
+                                      {"error",
+                                       {{"code", k_server_busy},
+                                        {"message", fmt::format("busy: {} requests are being "
+                                                                "answered; send this one again "
+                                                                "when one has finished",
+                                                                k_max_requests_at_once)}}}}
+                           .dump());
+          line.clear();
+          continue;
+        }
       }
       workers.start([&dispatcher, &writer, send, text = std::move(line)] {
         const mcp::Reply reply = dispatcher.handle(text, send);

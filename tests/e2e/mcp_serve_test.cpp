@@ -46,7 +46,8 @@ struct Workspace {
   if (!var) {                                                                                      \
     if (std::getenv("RALPH_REQUIRE_AGENT_CLIS") != nullptr &&                                      \
         std::string(std::getenv("RALPH_REQUIRE_AGENT_CLIS")) == "1") {                             \
-      FAIL() << "mcp-inspector is not in " << mcp_tests_dir() << " (npm ci in tests/mcp_packages)";         \
+      FAIL() << "mcp-inspector is not in " << mcp_tests_dir()                                      \
+             << " (npm ci in tests/mcp_packages)";                                                 \
     }                                                                                              \
     GTEST_SKIP() << "mcp-inspector is not in " << mcp_tests_dir();                                 \
   }
@@ -225,6 +226,46 @@ TEST(McpServe, CancelledNotificationStopsARunningVerify) {
   ASSERT_TRUE(reply);
   EXPECT_EQ((*reply)["id"], "v");
   EXPECT_EQ((*reply)["result"]["isError"], true) << reply->dump();
+}
+
+TEST(McpServe, PastSixtyFourRequestsAtOnceARequestIsRefusedButACancelStillWorks) {
+  const Workspace workspace;
+  McpStdioProcess mcp(workspace.path());
+  const auto verify = [](int id) {
+    return json{{"jsonrpc", "2.0"},
+                {"id", id},
+                {"method", "tools/call"},
+                {"params",
+                 {{"name", "verify"},
+                  {"arguments",
+                   {{"verify_cmd", {"touch started-" + std::to_string(id) + " && sleep 120"}}}}}}};
+  };
+  for (int id = 1; id <= 64; ++id) {
+    mcp.send(verify(id));
+  }
+  ASSERT_TRUE(eventually([&] {
+    for (int id = 1; id <= 64; ++id) {
+      if (!fs::exists(workspace.path() / ("started-" + std::to_string(id)))) {
+        return false;
+      }
+    }
+    return true;
+  }));
+  mcp.send(verify(65));
+  const std::optional<json> refused = mcp.read_response(seconds(60));
+  ASSERT_TRUE(refused);
+  EXPECT_EQ((*refused)["id"], 65);
+  EXPECT_EQ((*refused)["error"]["code"], -32000) << refused->dump();
+  EXPECT_FALSE(fs::exists(workspace.path() / "started-65"));
+  // A cancel is a notification: it still gets through, and frees its request's thread.
+  mcp.send({{"jsonrpc", "2.0"},
+            {"method", "notifications/cancelled"},
+            {"params", {{"requestId", 1}, {"reason", "test"}}}});
+  const std::optional<json> cancelled = mcp.read_response(seconds(60));
+  ASSERT_TRUE(cancelled);
+  EXPECT_EQ((*cancelled)["id"], 1);
+  mcp.close_stdin();
+  EXPECT_EQ(mcp.wait(), 0) << mcp.err();
 }
 
 // `ralph mcp serve` whose sessions use the fake provider.
