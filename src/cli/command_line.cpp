@@ -616,22 +616,32 @@ void add_sessions(Parser& p) {
   add_store_options(*copy, parsed.run);
 }
 
-// `hook install` and `hook uninstall`: which agent CLI, and whose settings.
-void add_install_options(CLI::App& command, ParsedCommand& parsed) {
-  command.add_option("agent", parsed.hook.target, "claude, codex or gemini")
+// `hook install|uninstall` and `mcp install|uninstall`: which agent CLI, and whose settings
+// (`files`: what each scope means, for the help).
+struct InstallFiles {
+  const char* user;
+  const char* project;
+};
+
+void add_install_options(CLI::App& command, std::string& target, bool& user, bool& project,
+                         RunArgs& run, InstallFiles files) {
+  command.add_option("agent", target, "claude, codex or gemini")
       ->required()
       ->check(CLI::IsMember({"claude", "codex", "gemini"}));
-  CLI::Option* user = command.add_flag(
-      "--user", parsed.hook.user,
-      "the user's settings (~/.claude/settings.json, ~/.codex/hooks.json, ~/.gemini/...)");
-  command
-      .add_flag("--project", parsed.hook.project,
-                "the project's settings (.claude/settings.json, "
-                ".codex/hooks.json, .gemini/settings.json; the default)")
-      ->excludes(user);
-  add_workspace_option(command, parsed.run, "the project (default: the current directory)");
+  CLI::Option* user_flag = command.add_flag("--user", user, files.user);
+  command.add_flag("--project", project, files.project)->excludes(user_flag);
+  add_workspace_option(command, run, "the project (default: the current directory)");
   command.footer("Exit codes: 0 done (or nothing to do), 2 usage error or a settings file that "
-                 "is not valid JSON (left as it was), 1 the file could not be written.");
+                 "cannot be read (left as it was), 1 the file could not be written.");
+}
+
+void add_install_options(CLI::App& command, ParsedCommand& parsed) {
+  add_install_options(
+      command, parsed.hook.target, parsed.hook.user, parsed.hook.project, parsed.run,
+      {.user = "the user's settings (~/.claude/settings.json, ~/.codex/hooks.json, "
+               "~/.gemini/...)",
+       .project = "the project's settings (.claude/settings.json, .codex/hooks.json, "
+                  ".gemini/settings.json; the default)"});
 }
 
 void add_hook(Parser& p) {
@@ -861,22 +871,12 @@ void add_serve(Parser& p) {
   add_loop_options(*serve, parsed.run);
 }
 
-// `mcp install` and `mcp uninstall`: which agent CLI, and whose settings.
 void add_mcp_install_options(CLI::App& command, ParsedCommand& parsed) {
-  command.add_option("agent", parsed.mcp.target, "claude, codex or gemini")
-      ->required()
-      ->check(CLI::IsMember({"claude", "codex", "gemini"}));
-  CLI::Option* user = command.add_flag(
-      "--user", parsed.mcp.user,
-      "the user's settings (~/.claude.json, ~/.codex/config.toml, ~/.gemini/settings.json)");
-  command
-      .add_flag("--project", parsed.mcp.project,
-                "the project's settings (.mcp.json, .codex/config.toml, .gemini/settings.json; "
-                "the default)")
-      ->excludes(user);
-  add_workspace_option(command, parsed.run, "the project (default: the current directory)");
-  command.footer("Exit codes: 0 done (or nothing to do), 2 usage error or a settings file that "
-                 "cannot be read (left as it was), 1 the file could not be written.");
+  add_install_options(command, parsed.mcp.target, parsed.mcp.user, parsed.mcp.project, parsed.run,
+                      {.user = "the user's settings (~/.claude.json, ~/.codex/config.toml, "
+                               "~/.gemini/settings.json)",
+                       .project = "the project's settings (.mcp.json, .codex/config.toml, "
+                                  ".gemini/settings.json; the default)"});
 }
 
 void add_mcp(Parser& p) {

@@ -102,6 +102,11 @@ struct NotifyProblem {
 };
 std::variant<NotifyTarget, NotifyProblem> parse_notify_target(const nlohmann::json& fields);
 
+// Whether `name` can name an environment variable (letters, digits, `_`; no digit first).
+bool is_variable_name(std::string_view name);
+// `value` as a list of strings, or nullopt when it is not an array of strings only.
+std::optional<std::vector<std::string>> json_strings(const nlohmann::json& value);
+
 // The known key closest to `path`, for "did you mean" hints; empty when none is close.
 std::string closest_key(std::string_view path);
 

@@ -3,6 +3,8 @@
 // halfway through a run.
 #include "ralph/core/mcp_config.h"
 
+#include "config_keys.h"
+
 #include "ralph/core/json.h"
 #include "ralph/core/try.h"
 
@@ -25,26 +27,6 @@ bool is_server_name(std::string_view name) {
   return !name.empty() && std::all_of(name.begin(), name.end(), [](unsigned char c) {
     return std::isalnum(c) != 0 || c == '_' || c == '-';
   });
-}
-
-bool is_variable_name(std::string_view name) {
-  return !name.empty() && std::isdigit(static_cast<unsigned char>(name.front())) == 0 &&
-         std::all_of(name.begin(), name.end(),
-                     [](unsigned char c) { return std::isalnum(c) != 0 || c == '_'; });
-}
-
-std::optional<std::vector<std::string>> strings(const nlohmann::json& value) {
-  if (!value.is_array()) {
-    return std::nullopt;
-  }
-  std::vector<std::string> out;
-  for (const auto& item : value) {
-    if (!item.is_string()) {
-      return std::nullopt;
-    }
-    out.push_back(item.get<std::string>());
-  }
-  return out;
 }
 
 std::optional<std::map<std::string, std::string>> string_table(const nlohmann::json& value) {
@@ -89,7 +71,7 @@ std::optional<std::string> read_field(McpServerSettings& server, const std::stri
     return std::nullopt;
   };
   const auto list = [&](std::vector<std::string>& into) -> std::optional<std::string> {
-    auto items = strings(value);
+    auto items = config_detail::json_strings(value);
     if (!items) {
       return std::string("expected a list of strings");
     }
@@ -117,9 +99,9 @@ std::optional<std::string> read_field(McpServerSettings& server, const std::stri
     if (auto problem = list(server.env_vars)) {
       return problem;
     }
-    const auto bad =
-        std::find_if_not(server.env_vars.begin(), server.env_vars.end(),
-                         [](const std::string& name) { return is_variable_name(name); });
+    const auto bad = std::find_if_not(
+        server.env_vars.begin(), server.env_vars.end(),
+        [](const std::string& name) { return config_detail::is_variable_name(name); });
     if (bad != server.env_vars.end()) {
       return fmt::format("'{}' is not a variable name", *bad);
     }
@@ -139,7 +121,7 @@ std::optional<std::string> read_field(McpServerSettings& server, const std::stri
     return std::nullopt;
   }
   if (field == "bearer_token_env_var") {
-    if (!value.is_string() || !is_variable_name(value.get<std::string>())) {
+    if (!value.is_string() || !config_detail::is_variable_name(value.get<std::string>())) {
       return std::string("expected the name of an environment variable holding the token, not "
                          "the token itself");
     }
@@ -380,10 +362,10 @@ std::string expand_variables(std::string_view text,
     const std::string_view inside = text.substr(start + 2, end - start - 2);
     const auto dash = inside.find(":-");
     const std::string name(inside.substr(0, dash));
-    const char* value = is_variable_name(name) ? lookup(name.c_str()) : nullptr;
+    const char* value = config_detail::is_variable_name(name) ? lookup(name.c_str()) : nullptr;
     if (value != nullptr && (dash == std::string_view::npos || *value != '\0')) {
       out += value;
-    } else if (dash != std::string_view::npos && is_variable_name(name)) {
+    } else if (dash != std::string_view::npos && config_detail::is_variable_name(name)) {
       out.append(inside.substr(dash + 2));
     } else {
       out.append(text.substr(start, end - start + 1));

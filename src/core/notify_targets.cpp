@@ -28,14 +28,6 @@ std::string lower(std::string_view text) {
   return out;
 }
 
-bool is_variable_name(std::string_view name) {
-  if (name.empty() || std::isdigit(static_cast<unsigned char>(name.front())) != 0) {
-    return false;
-  }
-  return std::all_of(name.begin(), name.end(),
-                     [](unsigned char c) { return std::isalnum(c) != 0 || c == '_'; });
-}
-
 // An HTTP token (RFC 9110): what a header's name may be made of.
 bool is_header_name(std::string_view name) {
   constexpr std::string_view k_marks = "!#$%&'*+-.^_`|~";
@@ -59,20 +51,6 @@ std::optional<std::string> check_url(const std::string& url) {
   return std::nullopt;
 }
 
-std::optional<std::vector<std::string>> strings(const nlohmann::json& value) {
-  if (!value.is_array()) {
-    return std::nullopt;
-  }
-  std::vector<std::string> out;
-  for (const auto& item : value) {
-    if (!item.is_string()) {
-      return std::nullopt;
-    }
-    out.push_back(item.get<std::string>());
-  }
-  return out;
-}
-
 std::optional<std::string> read_field(NotifyTarget& target, const std::string& field,
                                       const nlohmann::json& value) {
   if (field == "url") {
@@ -83,7 +61,7 @@ std::optional<std::string> read_field(NotifyTarget& target, const std::string& f
     return check_url(target.url);
   }
   if (field == "command") {
-    auto argv = strings(value);
+    auto argv = json_strings(value);
     if (!argv || argv->empty() || argv->front().empty()) {
       return std::string("expected a list of strings, the program and its arguments (run "
                          "without a shell): [\"notify-send\", \"ralph\"]");
@@ -92,7 +70,7 @@ std::optional<std::string> read_field(NotifyTarget& target, const std::string& f
     return std::nullopt;
   }
   if (field == "events") {
-    auto names = strings(value);
+    auto names = json_strings(value);
     std::vector<std::string_view> known;
     for (const auto& entry : k_notify_event_names) {
       known.emplace_back(entry.name);
@@ -179,6 +157,28 @@ std::variant<NotifyTarget, NotifyProblem> parse_notify_target(const nlohmann::js
     return NotifyProblem{.field = "headers", .message = "are for webhooks only (give url)"};
   }
   return target;
+}
+
+bool is_variable_name(std::string_view name) {
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name.front())) != 0) {
+    return false;
+  }
+  return std::all_of(name.begin(), name.end(),
+                     [](unsigned char c) { return std::isalnum(c) != 0 || c == '_'; });
+}
+
+std::optional<std::vector<std::string>> json_strings(const nlohmann::json& value) {
+  if (!value.is_array()) {
+    return std::nullopt;
+  }
+  std::vector<std::string> out;
+  for (const auto& item : value) {
+    if (!item.is_string()) {
+      return std::nullopt;
+    }
+    out.push_back(item.get<std::string>());
+  }
+  return out;
 }
 
 } // namespace ralph::config_detail
