@@ -8,6 +8,7 @@
 #include "tool_call_result.h"
 #include "tool_list.h"
 
+#include "ralph/core/json.h"
 #include "ralph/core/try.h"
 #include "ralph/http/curl_transport.h"
 
@@ -174,7 +175,7 @@ private:
                                 reply.error->code);
       return result;
     }
-    if (reply.result.is_object() && reply.result.value("resultType", "") == "input_required") {
+    if (reply.result.is_object() && string_member(reply.result, "resultType") == "input_required") {
       result.text = fmt::format("{} asked for input from the user, which ralph cannot give", where);
       return result;
     }

@@ -2,6 +2,8 @@
 
 #include "tool_list.h"
 
+#include "ralph/core/json.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -18,8 +20,8 @@ using std::chrono::milliseconds;
 
 void take_server_info(Handshake& handshake, const Json& info) {
   if (info.is_object()) {
-    handshake.server_name = info.value("name", "");
-    handshake.server_version = info.value("version", "");
+    handshake.server_name = std::string(string_member(info, "name"));
+    handshake.server_version = std::string(string_member(info, "version"));
   }
 }
 
@@ -108,7 +110,7 @@ Result<Handshake> handshake(RpcChannel& channel, Era known,
                                 ? std::string("not an object")
                                 : describe(reply)));
   }
-  const std::string agreed = reply.result.value("protocolVersion", "");
+  const std::string agreed(string_member(reply.result, "protocolVersion"));
   if (std::find_if(legacy_versions.begin(), legacy_versions.end(),
                    [&](const char* legacy) { return agreed == legacy; }) == legacy_versions.end()) {
     return fail(ErrorKind::tool, fmt::format("it answered `initialize` with protocol version `{}`, "

@@ -1,7 +1,9 @@
 #include "rpc_message.h"
 
-#include <fmt/format.h>
+#include "ralph/core/json.h"
 
+#include <climits>
+#include <fmt/format.h>
 namespace ralph::mcp {
 namespace {
 
@@ -73,8 +75,8 @@ Result<RpcMessage> parse_rpc_message(std::string_view text) {
     return bad("\"error\" has no integer \"code\"");
   }
   RpcError rpc_error;
-  rpc_error.code = (*error)["code"].get<int>();
-  rpc_error.message = error->value("message", std::string());
+  rpc_error.code = int_member_or(*error, "code", rpc_code::internal_error, INT_MIN, INT_MAX);
+  rpc_error.message = std::string(string_member(*error, "message"));
   rpc_error.data = error->value("data", Json());
   message.error = std::move(rpc_error);
   return message;

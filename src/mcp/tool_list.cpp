@@ -1,5 +1,7 @@
 #include "tool_list.h"
 
+#include "ralph/core/json.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -56,8 +58,8 @@ Result<ToolList> list_tools(RpcChannel& channel, const std::function<Json(Json)>
           contains(settings.disabled_tools, tool.name)) {
         continue;
       }
-      tool.title = item.value("title", "");
-      tool.description = item.value("description", "");
+      tool.title = std::string(string_member(item, "title"));
+      tool.description = std::string(string_member(item, "description"));
       if (const auto it = item.find("inputSchema"); it != item.end() && it->is_object()) {
         tool.input_schema = it->dump();
         if (auto headers = param_headers(*it); !headers.empty()) {

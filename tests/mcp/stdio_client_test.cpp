@@ -7,6 +7,7 @@
 #include "ralph/mcp/client.h"
 #include "ralph/mcp/mcp_tool.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -99,6 +100,24 @@ TEST(StdioClient, FallsBackToInitializeWhenDiscoverIsNotFound) {
   const CallResult echo = client->call("echo", R"({"text":"hi"})", {});
   EXPECT_FALSE(echo.is_error) << echo.text;
   EXPECT_EQ(echo.text, "Echo: hi");
+}
+
+TEST(StdioClient, FieldsOfTheWrongTypeAreReadAsAbsentNotThrown) {
+  Harness h;
+  auto client = h.connect(scripted_server({"--wrong-types"}));
+  ASSERT_TRUE(client);
+  const ServerStatus status = client->status();
+  EXPECT_EQ(status.server_name, "");
+  EXPECT_EQ(status.server_version, "");
+  ASSERT_FALSE(status.tools.empty());
+  EXPECT_EQ(status.tools.front().title, "");
+  EXPECT_EQ(status.tools.front().description, "");
+  const CallResult echo = client->call("echo", R"({"text":"hi"})", {});
+  EXPECT_FALSE(echo.is_error) << echo.text;
+  EXPECT_EQ(echo.text, "Echo: hi");
+  const CallResult failed = client->call("fail_rpc", "{}", {});
+  EXPECT_TRUE(failed.is_error);
+  EXPECT_THAT(failed.text, ::testing::HasSubstr("-32603"));
 }
 
 TEST(StdioClient, DetectsAModernServerAndSendsMetaOnEveryRequest) {
@@ -235,9 +254,10 @@ TEST(StdioClient, ListsEveryPageInTheServersOrderAndFilters) {
   auto client = h.connect(scripted_server({"--page-size", "2"}));
   ASSERT_TRUE(client);
   const auto names = names_of(client->tools());
-  EXPECT_EQ(names, (std::vector<std::string>{"echo", "progress", "wait_cancel", "hang", "die",
-                                             "fail", "structured", "image", "add_tool",
-                                             "ask_client", "env", "cwd", "needs_input", "jam"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"echo", "progress", "wait_cancel", "hang", "die", "fail",
+                                      "structured", "image", "add_tool", "ask_client", "env", "cwd",
+                                      "needs_input", "jam", "fail_rpc"}));
   auto settings = scripted_server({"--page-size", "5"});
   settings.enabled_tools = {"echo", "fail", "cwd"};
   settings.disabled_tools = {"fail"};
@@ -250,7 +270,7 @@ TEST(StdioClient, ListsAgainAfterTheServerSaysItsListChanged) {
   Harness h;
   auto client = h.connect(scripted_server());
   ASSERT_TRUE(client);
-  EXPECT_EQ(names_of(client->tools()).back(), "jam");
+  EXPECT_EQ(names_of(client->tools()).back(), "fail_rpc");
   EXPECT_EQ(client->call("add_tool", "{}", {}).text, "added");
   EXPECT_EQ(names_of(client->tools()).back(), "extra");
 }
