@@ -2,6 +2,7 @@
 // servers from npm (tests/mcp), the fake provider scripted to call them.
 #include "e2e_support.h"
 #include "fake_provider/fake_provider_server.h"
+#include "mcp/server_process.h"
 #include "ralph_process.h"
 #include "support/temp_dir.h"
 
@@ -336,6 +337,79 @@ TEST_F(McpRun, ACallThatOutlivesTheTimeBudgetIsCancelledOnTheServer) {
   EXPECT_EQ(result.exit_code, 3) << result.err;
   EXPECT_EQ(json::parse(result.out)["status"], "budget_exhausted");
   EXPECT_TRUE(file_has(log, "\"notifications/cancelled\""));
+}
+
+// server-everything's streamable HTTP transport on a free port, as a `url` server.
+class McpHttpRun : public McpRun {
+protected:
+  void SetUp() override {
+    McpRun::SetUp();
+    if (IsSkipped() || HasFailure()) {
+      return;
+    }
+    const std::filesystem::path bin = mcp_bin_dir() / "mcp-server-everything";
+    const int port = free_port();
+    http_server = std::make_unique<ServerProcess>(
+        std::vector<std::string>{bin.string(), "streamableHttp"},
+        std::vector<std::string>{"PORT=" + std::to_string(port),
+                                 "PATH=" + bin.parent_path().string() + ":" + std::getenv("PATH")});
+    ASSERT_TRUE(http_server->wait_for("listening on port", std::chrono::seconds(30)))
+        << http_server->output();
+    write_config("[mcp.servers.everything]\nurl = \"http://127.0.0.1:" + std::to_string(port) +
+                 "/mcp\"\nstartup_timeout_sec = 30\n");
+    // Every session adds 2 and 3 over HTTP, then answers.
+    server.set_responder([](const RecordedRequest& request) -> std::optional<FakeTurn> {
+      if (json::parse(request.body)["messages"].back()["role"] == "tool") {
+        return text_turn("added");
+      }
+      return tool_turn("mcp__everything__get-sum", {{"a", 2}, {"b", 3}});
+    });
+  }
+
+  // The tool results the model was given.
+  std::vector<std::string> tool_results() const {
+    std::vector<std::string> out;
+    for (const auto& request : server.requests()) {
+      const json last = json::parse(request.body)["messages"].back();
+      if (last["role"] == "tool") {
+        out.push_back(last["content"]);
+      }
+    }
+    return out;
+  }
+
+  std::unique_ptr<ServerProcess> http_server;
+};
+
+TEST_F(McpHttpRun, ARunCallsAToolOfAStreamableHttpServer) {
+  const auto result = run_ralph(run_args({"add", "--json"}), cwd.path());
+
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto results = tool_results();
+  ASSERT_EQ(results.size(), 1U);
+  EXPECT_THAT(results[0], HasSubstr("5"));
+  EXPECT_THAT(results[0], Not(HasSubstr("rror")));
+}
+
+TEST_F(McpHttpRun, BatchGoalsCallItFromTheirFibers) {
+  std::string goals;
+  for (const char* id : {"a", "b", "c"}) {
+    goals += json{{"id", id}, {"goal", std::string("add ") + id}, {"verify", "true"}}.dump() + "\n";
+  }
+  const std::filesystem::path goals_file = cwd.write("goals.jsonl", goals);
+
+  const auto result = run_ralph(
+      {"batch", goals_file.string(), "--model", "openai-compat/test-model", "--base-url",
+       server.base_url() + "/v1", "--workspace", workspace.path().string(), "--concurrency", "3"},
+      cwd.path());
+
+  ASSERT_EQ(result.exit_code, 0) << result.err << result.out;
+  const auto results = tool_results();
+  ASSERT_EQ(results.size(), 3U);
+  for (const std::string& text : results) {
+    EXPECT_THAT(text, HasSubstr("5"));
+    EXPECT_THAT(text, Not(HasSubstr("rror")));
+  }
 }
 
 } // namespace
