@@ -17,11 +17,14 @@ namespace ralph::session {
 namespace {
 
 // What tells one declaration from another: two sessions share a client only when everything
-// that starts the server is the same.
+// that starts the server is the same, the values the record masks included (kept in memory only).
 std::string declaration_key(const McpServerSettings& server) {
   McpSettings one;
   one.servers.push_back(server);
-  return mcp_servers_json(one).dump();
+  nlohmann::json key = mcp_servers_json(one);
+  key[0]["env"] = server.env;
+  key[0]["http_headers"] = server.headers;
+  return key.dump();
 }
 
 } // namespace
