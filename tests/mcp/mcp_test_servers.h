@@ -1,9 +1,9 @@
 #pragma once
 
 // Where the MCP servers the client tests drive are: the scripted fake under fixtures/, and the
-// real ones from npm (pinned in tests/mcp/package.json) under $RALPH_MCP_TESTS_DIR, by default the
-// source tree's tests/mcp_packages/node_modules. A missing npm server skips its test, or fails it when
-// $RALPH_REQUIRE_AGENT_CLIS is "1" (CI).
+// real ones from npm (pinned in tests/mcp_packages/package.json) under $RALPH_MCP_TESTS_DIR, by
+// default the source tree's tests/mcp_packages/node_modules. A missing npm server skips its test,
+// or fails it when $RALPH_REQUIRE_AGENT_CLIS is "1" (CI).
 
 #include "ralph/core/settings.h"
 

@@ -1,6 +1,6 @@
-// The client against the reference servers from npm (tests/mcp/package.json): server-everything
-// over stdio and streamable HTTP, server-filesystem over stdio. Both speak only the legacy era
-// (2025-11-25), so the era probe must fall back.
+// The client against the reference servers from npm (tests/mcp_packages/package.json):
+// server-everything over stdio and streamable HTTP, server-filesystem over stdio. Both speak only
+// the legacy era (2025-11-25), so the era probe must fall back.
 #include "mcp/mcp_test_servers.h"
 #include "support/temp_dir.h"
 
