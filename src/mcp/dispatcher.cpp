@@ -70,8 +70,9 @@ struct IncomingRequest {
 };
 
 Dispatcher::Dispatcher(ServerIdentity identity, std::vector<std::unique_ptr<ServerTool>> tools,
-                       bool read_only)
-    : m_identity(std::move(identity)), m_tools(std::move(tools)), m_read_only(read_only) {}
+                       bool read_only, const Redactor* redactor)
+    : m_identity(std::move(identity)), m_tools(std::move(tools)), m_read_only(read_only),
+      m_redactor(redactor) {}
 
 void Dispatcher::cancel_all() {
   const std::lock_guard lock(m_mutex);
@@ -173,10 +174,16 @@ Reply Dispatcher::handle(std::string_view text, const Send& send, const CancelTo
     }
   }
   Reply reply;
+  const Send redacted_send = [this, &send](const std::string& notification) {
+    send(m_redactor != nullptr ? m_redactor->redact_json(notification) : notification);
+  };
   try {
-    reply = dispatch(request, send, cancel);
+    reply = dispatch(request, redacted_send, cancel);
   } catch (const std::exception& e) {
     reply = error_reply(reply_id, k_internal_error, std::string("Internal error: ") + e.what());
+  }
+  if (m_redactor != nullptr && !reply.body.empty()) {
+    reply.body = m_redactor->redact_json(reply.body);
   }
   reply.modern = request.modern;
   reply.method = request.method;

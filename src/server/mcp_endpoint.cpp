@@ -134,7 +134,7 @@ McpEndpoint::McpEndpoint(ServerParts& parts)
                                    .config = parts.request.config,
                                    .workspace = parts.request.workspace,
                                    .parts = &parts}),
-                   parts.request.read_only) {}
+                   parts.request.read_only, &parts.runtime.redactor()) {}
 
 McpEndpoint::~McpEndpoint() {
   close();

@@ -210,7 +210,8 @@ Result<void> mcp_serve(session::Runtime& runtime, const McpServeRequest& request
       make_mcp_tools({.runtime = runtime,
                       .config = request.config,
                       .workspace = request.workspace,
-                      .parts = hosting ? &hosting->parts() : nullptr}));
+                      .parts = hosting ? &hosting->parts() : nullptr}),
+      false, &runtime.redactor());
   serve_lines(dispatcher, in, out, stop);
   // `hosting` goes now: the sessions it started end interrupted (resumable).
   return {};

@@ -8,6 +8,7 @@
 #include "serve_process.h"
 #include "support/temp_dir.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -24,6 +25,8 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 using std::chrono::seconds;
+using ::testing::HasSubstr;
+using ::testing::Not;
 
 const json k_modern_meta = {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
                             {"io.modelcontextprotocol/clientCapabilities", json::object()}};
@@ -266,6 +269,24 @@ TEST(McpServe, PastSixtyFourRequestsAtOnceARequestIsRefusedButACancelStillWorks)
   EXPECT_EQ((*cancelled)["id"], 1);
   mcp.close_stdin();
   EXPECT_EQ(mcp.wait(), 0) << mcp.err();
+}
+
+TEST(McpServe, SecretsInAVerifiersOutputAreRedactedInWhatTheClientGets) {
+  const Workspace workspace;
+  McpStdioProcess mcp(workspace.path(), {}, {{"DEPLOY_TOKEN", "dtok-5f3a9c2e81"}});
+  json params = {{"name", "verify"}, {"_meta", {{"progressToken", "p"}}}};
+  params["arguments"]["verify_cmd"] = json::array({"echo \"token=$DEPLOY_TOKEN\"; exit 1"});
+  mcp.send({{"jsonrpc", "2.0"}, {"id", 1}, {"method", "tools/call"}, {"params", params}});
+  const std::optional<json> reply = mcp.read_response(seconds(60));
+  ASSERT_TRUE(reply);
+  const std::string text = reply->dump();
+  // The control: the command did print the token, and the client got the output.
+  EXPECT_THAT(text, HasSubstr("token="));
+  EXPECT_THAT(text, Not(HasSubstr("dtok-5f3a9c2e81")));
+  EXPECT_THAT(text, HasSubstr("[REDACTED]"));
+  for (const json& notification : mcp.notifications) {
+    EXPECT_THAT(notification.dump(), Not(HasSubstr("dtok-5f3a9c2e81")));
+  }
 }
 
 // `ralph mcp serve` whose sessions use the fake provider.

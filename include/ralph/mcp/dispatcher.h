@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ralph/core/cancel.h"
+#include "ralph/core/redactor.h"
 #include "ralph/mcp/server_tool.h"
 
 #include <cstddef>
@@ -57,8 +58,10 @@ public:
   // Notifications for the client while a call runs (progress), each one JSON-RPC message.
   using Send = std::function<void(const std::string& message)>;
 
+  // Every answer and notification passes `redactor` (it must outlive the dispatcher; null:
+  // none): a verifier's output may print a secret, and the client hands it to its model.
   Dispatcher(ServerIdentity identity, std::vector<std::unique_ptr<ServerTool>> tools,
-             bool read_only = false);
+             bool read_only = false, const Redactor* redactor = nullptr);
 
   // Handles one message's text. Never throws: malformed JSON is -32700, a message that is not
   // a request -32600, a batch array -32600 (batches left the protocol in 2025-06-18), an unknown
@@ -78,6 +81,7 @@ private:
   ServerIdentity m_identity;
   std::vector<std::unique_ptr<ServerTool>> m_tools;
   bool m_read_only;
+  const Redactor* m_redactor;
   std::mutex m_mutex;
   std::map<std::string, CancelToken> m_running; // by the request id's JSON text
   bool m_closed = false;                        // cancel_all() was called
