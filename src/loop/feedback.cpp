@@ -31,8 +31,10 @@ std::string failure_feedback(const std::vector<verify::Verdict>& verdicts,
                              const std::vector<TestChange>& changes, int iteration,
                              int max_iterations, const std::string& marker) {
   std::string text =
-      fmt::format("Your previous answer (attempt {} of {}) did not pass verification.\n", iteration,
-                  max_iterations);
+      max_iterations > 0
+          ? fmt::format("Your previous answer (attempt {} of {}) did not pass verification.\n",
+                        iteration, max_iterations)
+          : std::string("Your answer did not pass verification.\n");
   for (std::size_t i = 0; i < verdicts.size(); ++i) {
     const verify::Verdict& verdict = verdicts[i];
     if (!verdict_failed(verdict)) {

@@ -126,6 +126,7 @@ public:
     const loop::AnswerCheck check =
         (*verifier)->check({.goal = arguments.value("goal", std::string()),
                             .answer = arguments.value("answer", std::string()),
+                            .iteration = 0,
                             .on_verdict = on_verdict},
                            context.cancel);
     const auto& verdicts = check.attempt.verdicts;

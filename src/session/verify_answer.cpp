@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace ralph::session {
 namespace {
 
@@ -96,8 +98,10 @@ loop::AnswerCheck AnswerVerifier::check(const VerifyRequest& request, const Canc
       Message{.role = Role::user, .content = request.goal},
       Message{.role = Role::assistant, .content = request.answer}};
   verify::Attempt attempt;
-  attempt.iteration = request.iteration;
+  attempt.iteration = std::max(request.iteration, 1);
   attempt.max_iterations = m_config.loop.max_iterations;
+  // The feedback's "attempt N of M", unless this check is no attempt of any loop.
+  const int max_iterations = request.iteration > 0 ? m_config.loop.max_iterations : 0;
   attempt.goal = request.goal;
   attempt.answer = request.answer;
   attempt.raw_answer = request.answer;
@@ -108,15 +112,14 @@ loop::AnswerCheck AnswerVerifier::check(const VerifyRequest& request, const Canc
   attempt.output_dir = request.output_dir;
   auto& entries = m_parts->setup.entries;
   if (!request.on_verdict) {
-    return loop::check_answer(entries, attempt, m_config.loop.max_iterations, cancel);
+    return loop::check_answer(entries, attempt, max_iterations, cancel);
   }
   // Observed for this check only: the verifiers are wrapped, run, and given back unwrapped.
   for (loop::VerifierEntry& entry : entries) {
     entry.verifier =
         std::make_unique<ObservedVerifier>(std::move(entry.verifier), request.on_verdict);
   }
-  loop::AnswerCheck check =
-      loop::check_answer(entries, attempt, m_config.loop.max_iterations, cancel);
+  loop::AnswerCheck check = loop::check_answer(entries, attempt, max_iterations, cancel);
   for (loop::VerifierEntry& entry : entries) {
     entry.verifier = static_cast<ObservedVerifier&>(*entry.verifier).release();
   }

@@ -284,6 +284,9 @@ TEST(McpServe, SecretsInAVerifiersOutputAreRedactedInWhatTheClientGets) {
   EXPECT_THAT(text, HasSubstr("token="));
   EXPECT_THAT(text, Not(HasSubstr("dtok-5f3a9c2e81")));
   EXPECT_THAT(text, HasSubstr("[REDACTED]"));
+  // One check, no loop: the feedback speaks of no attempt.
+  EXPECT_THAT(text, HasSubstr("Your answer did not pass verification."));
+  EXPECT_THAT(text, Not(HasSubstr("attempt 1 of")));
   for (const json& notification : mcp.notifications) {
     EXPECT_THAT(notification.dump(), Not(HasSubstr("dtok-5f3a9c2e81")));
   }

@@ -24,7 +24,8 @@ struct AnswerCheck {
 };
 
 // Runs `verifiers` on `attempt` (independent ones at once) and judges the verdicts with their
-// error policies, as the outer loop does; `max_iterations` words the feedback.
+// error policies, as the outer loop does; `max_iterations` words the feedback (0: it names no
+// attempt).
 AnswerCheck check_answer(std::vector<VerifierEntry>& verifiers, const verify::Attempt& attempt,
                          int max_iterations, const CancelToken& cancel);
 

@@ -22,7 +22,9 @@ namespace ralph::session {
 struct VerifyRequest {
   std::string goal;
   std::string answer;
-  int iteration = 1; // which attempt of config.loop.max_iterations, for the feedback's words
+  // Which attempt of config.loop.max_iterations, for the feedback's words; 0: a check on its own
+  // (the MCP `verify` tool), whose feedback names no attempt.
+  int iteration = 1;
   // Where whole outputs too large for a record go; empty: only head and tail are kept.
   std::filesystem::path output_dir;
   // Told of each verdict as its verifier finishes (progress for a caller that shows it), on the
