@@ -21,19 +21,9 @@ constexpr std::string_view k_client_info_key = "io.modelcontextprotocol/clientIn
 // How long a client may keep the tool list: it changes only with a new ralph.
 constexpr int k_list_ttl_ms = 3600 * 1000;
 
-std::string error_body(const json& id, int code, const std::string& message,
-                       const json& data = nullptr) {
-  json error = {{"code", code}, {"message", message}};
-  if (!data.is_null()) {
-    error["data"] = data;
-  }
-  return json{{"jsonrpc", "2.0"}, {"id", id}, {"error", std::move(error)}}.dump(
-      -1, ' ', false, json::error_handler_t::replace);
-}
-
 Reply error_reply(const json& id, int code, const std::string& message,
                   const json& data = nullptr) {
-  return Reply{.body = error_body(id, code, message, data), .error_code = code};
+  return Reply{.body = rpc_error_text(id, code, message, data), .error_code = code};
 }
 
 bool is_legacy_version(std::string_view version) {

@@ -12,9 +12,9 @@
 namespace ralph::mcp {
 namespace {
 
-constexpr const char* legacy_version = "2025-11-25";
-constexpr std::array<const char*, 4> legacy_versions{"2025-11-25", "2025-06-18", "2025-03-26",
-                                                     "2024-11-05"};
+// What a legacy `initialize` may settle on: the versions ralph offers, and the first one too.
+constexpr std::array<std::string_view, 4> legacy_versions{
+    k_legacy_versions[0], k_legacy_versions[1], k_legacy_versions[2], "2024-11-05"};
 
 using std::chrono::milliseconds;
 
@@ -44,16 +44,16 @@ Result<Handshake> handshake(RpcChannel& channel, Era known,
                                          deadline - std::chrono::steady_clock::now()));
   };
   Handshake settled;
-  std::string version = legacy_version;
+  std::string version(k_legacy_versions[0]);
   // A server's era is probed once; a restarted legacy server goes straight to `initialize`.
   if (known != Era::legacy) {
     RpcRequest discover;
     discover.method = "server/discover";
-    discover.params = {{"_meta", modern_meta(k_modern_version)}};
+    discover.params = {{"_meta", modern_meta(std::string(k_modern_version))}};
     // A legacy server may stay silent: half the time is left for `initialize`.
     discover.timeout = known == Era::modern ? left() : left() / 2;
     // Over HTTP the probe is a current-era POST, headers included.
-    channel.set_protocol(Era::unknown, k_modern_version);
+    channel.set_protocol(Era::unknown, std::string(k_modern_version));
     const RpcReply reply = channel.request(discover);
     if (reply.failure == RpcFailure::none && !reply.error && reply.result.is_object()) {
       const Json meta = reply.result.value("_meta", Json::object());
@@ -75,15 +75,15 @@ Result<Handshake> handshake(RpcChannel& channel, Era known,
     if (reply.failure == RpcFailure::transport && reply.http_status == 0) {
       return fail(ErrorKind::network, reply.failure_message);
     }
-    if (reply.error && reply.error->code == rpc_code::unsupported_protocol_version) {
+    if (reply.error && reply.error->code == k_unsupported_version) {
       // It speaks another version: one of the older ones it lists, if any.
       const Json data = reply.error->data;
       const Json supported = data.is_object() ? data.value("supported", Json::array()) : Json();
       std::string pick;
       for (const Json& offered : supported.is_array() ? supported : Json::array()) {
-        for (const char* legacy : legacy_versions) {
-          if (pick.empty() && offered.is_string() && offered == legacy) {
-            pick = legacy;
+        for (const std::string_view legacy : legacy_versions) {
+          if (pick.empty() && offered.is_string() && offered.get<std::string>() == legacy) {
+            pick = std::string(legacy);
           }
         }
       }
@@ -111,8 +111,9 @@ Result<Handshake> handshake(RpcChannel& channel, Era known,
                                 : describe(reply)));
   }
   const std::string agreed(string_member(reply.result, "protocolVersion"));
-  if (std::find_if(legacy_versions.begin(), legacy_versions.end(),
-                   [&](const char* legacy) { return agreed == legacy; }) == legacy_versions.end()) {
+  if (std::find_if(legacy_versions.begin(), legacy_versions.end(), [&](std::string_view legacy) {
+        return agreed == legacy;
+      }) == legacy_versions.end()) {
     return fail(ErrorKind::tool, fmt::format("it answered `initialize` with protocol version `{}`, "
                                              "which ralph does not speak",
                                              agreed));

@@ -4,13 +4,12 @@
 
 #include "ralph/core/error.h"
 #include "ralph/mcp/client.h"
+#include "ralph/mcp/protocol.h"
 
 #include <chrono>
 #include <string>
 
 namespace ralph::mcp {
-
-inline constexpr const char* k_modern_version = "2026-07-28";
 
 // What the opening exchange settled.
 struct Handshake {

@@ -75,7 +75,7 @@ Result<RpcMessage> parse_rpc_message(std::string_view text) {
     return bad("\"error\" has no integer \"code\"");
   }
   RpcError rpc_error;
-  rpc_error.code = int_member_or(*error, "code", rpc_code::internal_error, INT_MIN, INT_MAX);
+  rpc_error.code = int_member_or(*error, "code", k_internal_error, INT_MIN, INT_MAX);
   rpc_error.message = std::string(string_member(*error, "message"));
   rpc_error.data = error->value("data", Json());
   message.error = std::move(rpc_error);
@@ -101,11 +101,6 @@ std::string rpc_notification_text(std::string_view method, const Json& params) {
 std::string rpc_result_text(const Json& id, const Json& result) {
   return Json{{"jsonrpc", "2.0"}, {"id", id}, {"result", result}}.dump(
       -1, ' ', false, Json::error_handler_t::replace);
-}
-
-std::string rpc_error_text(const Json& id, int code, std::string_view message) {
-  return Json{{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}}
-      .dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
 } // namespace ralph::mcp

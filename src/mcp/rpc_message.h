@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ralph/core/error.h"
+#include "ralph/mcp/protocol.h"
 
 #include <nlohmann/json.hpp>
 
@@ -12,16 +13,6 @@
 namespace ralph::mcp {
 
 using Json = nlohmann::json;
-
-// JSON-RPC 2.0 error codes the client sends or looks for.
-namespace rpc_code {
-inline constexpr int parse_error = -32700;
-inline constexpr int invalid_request = -32600;
-inline constexpr int method_not_found = -32601;
-inline constexpr int invalid_params = -32602;
-inline constexpr int internal_error = -32603;
-inline constexpr int unsupported_protocol_version = -32022; // 2026-07-28
-} // namespace rpc_code
 
 struct RpcError {
   int code = 0;
@@ -49,6 +40,5 @@ Result<RpcMessage> parse_rpc_message(std::string_view text);
 std::string rpc_request_text(std::int64_t id, std::string_view method, const Json& params);
 std::string rpc_notification_text(std::string_view method, const Json& params);
 std::string rpc_result_text(const Json& id, const Json& result);
-std::string rpc_error_text(const Json& id, int code, std::string_view message);
 
 } // namespace ralph::mcp

@@ -326,7 +326,7 @@ void StdioChannel::on_line(std::string_view line) {
     if (message.method == "ping") {
       answer(rpc_result_text(message.id, Json::object()));
     } else {
-      answer(rpc_error_text(message.id, rpc_code::method_not_found,
+      answer(rpc_error_text(message.id, k_method_not_found,
                             fmt::format("method not found: {}", message.method)));
     }
     return;

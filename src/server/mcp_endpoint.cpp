@@ -26,10 +26,7 @@ HttpResponse rpc_error(int status, int code, const std::string& message,
   const bool usable = id != nullptr && (id->is_string() || id->is_number_integer());
   HttpResponse response;
   response.status = status;
-  response.body = json{{"jsonrpc", "2.0"},
-                       {"id", usable ? *id : json(nullptr)},
-                       {"error", {{"code", code}, {"message", message}}}}
-                      .dump(-1, ' ', false, json::error_handler_t::replace);
+  response.body = mcp::rpc_error_text(usable ? *id : json(nullptr), code, message);
   return response;
 }
 

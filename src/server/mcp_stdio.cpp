@@ -149,14 +149,10 @@ void serve_lines(mcp::Dispatcher& dispatcher, int in, int out, const CancelToken
       }
       if (oversized) {
         oversized = false;
-        writer.write(nlohmann::json{{"jsonrpc", "2.0"},
-                                    {"id", nullptr},
-                                    {"error",
-                                     {{"code", mcp::k_invalid_request},
-                                      {"message", fmt::format("message refused: longer than the "
-                                                              "limit of {} bytes (4 MiB)",
-                                                              mcp::k_max_message_bytes)}}}}
-                         .dump());
+        writer.write(mcp::rpc_error_text(
+            nullptr, mcp::k_invalid_request,
+            fmt::format("message refused: longer than the limit of {} bytes (4 MiB)",
+                        mcp::k_max_message_bytes)));
         continue;
       }
       if (is_blank(line)) {
@@ -168,15 +164,11 @@ void serve_lines(mcp::Dispatcher& dispatcher, int in, int out, const CancelToken
       if (workers.running() >= k_max_requests_at_once) {
         const auto message = nlohmann::json::parse(line, nullptr, false);
         if (message.is_object() && message.contains("id")) {
-          writer.write(nlohmann::json{{"jsonrpc", "2.0"},
-                                      {"id", message["id"]},
-                                      {"error",
-                                       {{"code", k_server_busy},
-                                        {"message", fmt::format("busy: {} requests are being "
-                                                                "answered; send this one again "
-                                                                "when one has finished",
-                                                                k_max_requests_at_once)}}}}
-                           .dump());
+          writer.write(mcp::rpc_error_text(
+              message["id"], k_server_busy,
+              fmt::format("busy: {} requests are being answered; send this one again when one "
+                          "has finished",
+                          k_max_requests_at_once)));
           line.clear();
           continue;
         }

@@ -3,6 +3,7 @@
 #include "e2e_support.h"
 #include "fake_provider/fake_provider_server.h"
 #include "mcp/server_process.h"
+#include "mcp_process.h"
 #include "ralph_process.h"
 #include "support/temp_dir.h"
 
@@ -26,12 +27,14 @@ using ::testing::Not;
 using json = nlohmann::json;
 
 std::filesystem::path mcp_bin_dir() {
-  const char* dir = std::getenv("RALPH_MCP_TESTS_DIR");
-  const std::filesystem::path modules =
-      dir != nullptr && *dir != '\0'
-          ? std::filesystem::path(dir)
-          : std::filesystem::path(RALPH_SOURCE_DIR "/tests/mcp_packages/node_modules");
-  return modules / ".bin";
+  return mcp_tests_dir() / ".bin";
+}
+
+bool file_has(const std::filesystem::path& file, const std::string& needle) {
+  std::ifstream in(file);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str().find(needle) != std::string::npos;
 }
 
 class McpRun : public ::testing::Test {
@@ -110,10 +113,14 @@ TEST_F(McpRun, AnErrorFromTheServerReachesTheModelAsAToolError) {
       tool_turn("mcp__fs__write_file", {{"path", "/etc/ralph-mcp-test"}, {"content", "x"}}));
   server.push(text_turn("Could not write."));
 
-  const auto result = run_ralph(run_args({"write", "--json", "--max-iterations", "1"}), cwd.path());
+  const std::filesystem::path events = cwd.path() / "events.ndjson";
+  const auto result =
+      run_ralph(run_args({"write", "--json", "--max-iterations", "1", "--events", events.string()}),
+                cwd.path());
 
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_FALSE(std::filesystem::exists("/etc/ralph-mcp-test"));
+  EXPECT_TRUE(file_has(events, "\"is_error\":true")) << "recorded as a failed call";
   const json second = json::parse(server.requests().at(1).body);
   EXPECT_THAT(second["messages"].back()["content"].get<std::string>(),
               HasSubstr("outside allowed directories"));
@@ -210,13 +217,6 @@ TEST_F(McpRun, ABadServerDeclarationIsAConfigErrorNamingFileAndLine) {
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_THAT(result.err, HasSubstr("config.toml:3: mcp.servers.fs.comand: unknown field"));
   EXPECT_TRUE(server.requests().empty());
-}
-
-bool file_has(const std::filesystem::path& file, const std::string& needle) {
-  std::ifstream in(file);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str().find(needle) != std::string::npos;
 }
 
 // The scripted stdio server of the client's tests, logging every message it gets to `log`.

@@ -2,6 +2,7 @@
 
 #include "ralph/core/cancel.h"
 #include "ralph/core/redactor.h"
+#include "ralph/mcp/protocol.h"
 #include "ralph/mcp/server_tool.h"
 
 #include <cstddef>
@@ -17,20 +18,6 @@ namespace ralph::mcp {
 
 // The largest JSON-RPC message the server reads (4 MiB); a longer one is refused with -32600.
 inline constexpr std::size_t k_max_message_bytes = std::size_t{4} << 20;
-
-// The protocol revisions ralph's server speaks. Legacy ones are negotiated by `initialize`;
-// the modern one is named in each request's `_meta`.
-inline constexpr std::string_view k_modern_version = "2026-07-28";
-inline constexpr std::string_view k_legacy_versions[] = {"2025-11-25", "2025-06-18", "2025-03-26"};
-
-// JSON-RPC and MCP error codes the dispatcher answers with.
-inline constexpr int k_parse_error = -32700;
-inline constexpr int k_invalid_request = -32600;
-inline constexpr int k_method_not_found = -32601;
-inline constexpr int k_invalid_params = -32602;
-inline constexpr int k_internal_error = -32603;
-inline constexpr int k_header_mismatch = -32020;
-inline constexpr int k_unsupported_version = -32022;
 
 struct IncomingRequest;
 
